@@ -1,0 +1,230 @@
+import RQLCore
+
+/// Constants: converting the text of literal tokens into `Literal` values.
+extension QueryParser {
+    /// literal = NUMBER | INFINITY | NAN | STRING | BASE64 | TIMESTAMP | OBJECT_ID | UUID | TRUE | FALSE | NULL
+    ///         | binary_literal | object_literal ;
+    mutating func parseLiteral() throws(SyntaxError) -> Expression {
+        let token = current
+        let literal: Literal
+        switch token.kind {
+        case .integer: literal = .integer(try decodeInteger(token))
+        case .floatingPoint: literal = try decodeFloatingPoint(token)
+        case .infinity: literal = .double(text(of: token).hasPrefix("-") ? -.infinity : .infinity)
+        case .nan: literal = .double(.nan)
+        case .string: literal = .string(try decodeString(token))
+        case .base64: literal = .base64(try decodeBase64(token, trimming: 4, 1))
+        case .timestamp: literal = try decodeTimestamp(token)
+        case .dateTime: literal = try decodeDateTime(token)
+        case .objectId: literal = .objectId(text(of: token).dropFirst(4).dropLast().lowercased())
+        case .uuid: literal = .uuid(text(of: token).dropFirst(5).dropLast().lowercased())
+        case .word:
+            switch token.keyword {
+            case .true, .yes: literal = .bool(true)
+            case .false, .no: literal = .bool(false)
+            case .null, .nilLiteral: literal = .null
+            case .bin, .binary: return try parseBinaryLiteral()
+            case .obj: return try parseObjectLiteral()
+            default: throw unexpected(expected: "a constant")
+            }
+        default:
+            throw unexpected(expected: "a constant")
+        }
+        try advance()
+        return Expression(.literal(literal), span: token.span)
+    }
+
+    /// binary_literal = BIN '(' ( STRING | BASE64 ) ')' ;
+    mutating func parseBinaryLiteral() throws(SyntaxError) -> Expression {
+        let keyword = try advance()
+        try expect(.leftParen, "'('")
+        let bytes: [UInt8]
+        switch current.kind {
+        case .string: bytes = Array(try decodeString(current).utf8)
+        case .base64: bytes = try decodeBase64(current, trimming: 4, 1)
+        default: throw unexpected(expected: "a string or a B64\"…\" literal")
+        }
+        try advance()
+        let close = try expect(.rightParen, "')'")
+        return Expression(.literal(.binary(bytes)), span: keyword.span.through(close.span))
+    }
+
+    /// object_literal = OBJ '(' STRING ',' ( NUMBER | STRING | OBJECT_ID | UUID | argument ) ')' ;
+    mutating func parseObjectLiteral() throws(SyntaxError) -> Expression {
+        let keyword = try advance()
+        try expect(.leftParen, "'('")
+        guard current.kind == .string else { throw unexpected(expected: "the class name in quotes") }
+        let className = try decodeString(try advance())
+        try expect(.comma, "',' and the primary key")
+        let primaryKey: Expression
+        switch current.kind {
+        case .integer, .string, .objectId, .uuid: primaryKey = try parseLiteral()
+        case .argument, .formatArgument, .variable: primaryKey = try parseArgument()
+        default: throw unexpected(expected: "a primary key: a number, a string, an oid(…), a uuid(…) or an argument")
+        }
+        let close = try expect(.rightParen, "')'")
+        return Expression(
+            .literal(.object(className: className, primaryKey: primaryKey)), span: keyword.span.through(close.span))
+    }
+
+    /// A list position or a LIMIT: a plain run of digits.
+    ///
+    /// NATURAL = digit+ ;
+    mutating func parseNatural(what: String) throws(SyntaxError) -> Int {
+        let token = current
+        guard token.kind == .integer, text(of: token).utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+            throw unexpected(expected: "\(what) (a whole number of digits)")
+        }
+        let value = try decodeInteger(token)
+        try advance()
+        return Int(value)
+    }
+
+    // MARK: - Decoding
+
+    func decodeInteger(_ token: Token) throws(SyntaxError) -> Int64 {
+        var digits = Substring(text(of: token))
+        let isNegative = digits.first == "-"
+        if digits.first == "-" || digits.first == "+" { digits = digits.dropFirst() }
+        var radix: UInt64 = 10
+        if digits.count > 2, digits.hasPrefix("0") {
+            switch digits.dropFirst().first {
+            case "x", "X": radix = 16
+            case "o", "O": radix = 8
+            case "b", "B": radix = 2
+            default: break
+            }
+            if radix != 10 { digits = digits.dropFirst(2) }
+        }
+        var magnitude: UInt64 = 0
+        for byte in digits.utf8 {
+            let digit = UInt64(byte <= UInt8(ascii: "9") ? byte - UInt8(ascii: "0") : (byte | 0x20) - UInt8(ascii: "a") + 10)
+            let (shifted, overflow) = magnitude.multipliedReportingOverflow(by: radix)
+            let (sum, carry) = shifted.addingReportingOverflow(digit)
+            guard !overflow, !carry else { throw tooLarge(token) }
+            magnitude = sum
+        }
+        if isNegative {
+            guard magnitude <= UInt64(Int64.max) + 1 else { throw tooLarge(token) }
+            return magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude)
+        }
+        guard magnitude <= UInt64(Int64.max) else { throw tooLarge(token) }
+        return Int64(magnitude)
+    }
+
+    private func tooLarge(_ token: Token) -> SyntaxError {
+        SyntaxError(.invalidNumber, "the integer \(describe(token)) does not fit in 64 bits", at: token.span)
+    }
+
+    private func decodeFloatingPoint(_ token: Token) throws(SyntaxError) -> Literal {
+        let text = text(of: token)
+        if token.flag, let value = Float(String(text.dropLast())) { return .float(value) }
+        if !token.flag, let value = Double(text) { return .double(value) }
+        throw SyntaxError(.invalidNumber, "\(describe(token)) is not a valid number", at: token.span)
+    }
+
+    /// The text between the quotes, with escapes decoded.
+    func decodeString(_ token: Token) throws(SyntaxError) -> String {
+        let body = UnsafeBufferPointer(rebasing: lexer.bytes[token.span.offset + 1..<token.span.end - 1])
+        guard token.flag else { return String(decoding: body, as: UTF8.self) }
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(body.count)
+        var index = 0
+        while index < body.count {
+            let byte = body[index]
+            guard byte == UInt8(ascii: "\\") else {
+                decoded.append(byte)
+                index += 1
+                continue
+            }
+            let escaped = body[index + 1]
+            index += 2
+            switch escaped {
+            case UInt8(ascii: "b"): decoded.append(0x08)
+            case UInt8(ascii: "f"): decoded.append(0x0C)
+            case UInt8(ascii: "n"): decoded.append(0x0A)
+            case UInt8(ascii: "r"): decoded.append(0x0D)
+            case UInt8(ascii: "t"): decoded.append(0x09)
+            case UInt8(ascii: "0"): decoded.append(0x00)
+            case UInt8(ascii: "u"):
+                var value = hexValue(body, from: index)
+                index += 4
+                if (0xD800..<0xDC00).contains(value), index + 6 <= body.count, body[index] == UInt8(ascii: "\\"),
+                    body[index + 1] == UInt8(ascii: "u")
+                {
+                    let low = hexValue(body, from: index + 2)
+                    if (0xDC00..<0xE000).contains(low) {
+                        value = 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
+                        index += 6
+                    }
+                }
+                guard let scalar = Unicode.Scalar(value) else {
+                    let offset = token.span.offset + 1 + index - 6
+                    throw SyntaxError(
+                        .invalidEscape, "\\u escape of a lone surrogate; write the pair as two \\u escapes",
+                        at: SourceSpan(offset: offset, length: 6, line: token.span.line, column: token.span.column))
+                }
+                decoded.append(contentsOf: String(scalar).utf8)
+            default: decoded.append(escaped)  // \" \' \\ \/
+            }
+        }
+        return String(decoding: decoded, as: UTF8.self)
+    }
+
+    private func hexValue(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> UInt32 {
+        var value: UInt32 = 0
+        for byte in bytes[start..<start + 4] {
+            let digit = byte <= UInt8(ascii: "9") ? byte - UInt8(ascii: "0") : (byte | 0x20) - UInt8(ascii: "a") + 10
+            value = value << 4 | UInt32(digit)
+        }
+        return value
+    }
+
+    /// Decodes standard base64 (padding optional) between `prefix` and `suffix` bytes of the token.
+    func decodeBase64(_ token: Token, trimming prefix: Int, _ suffix: Int) throws(SyntaxError) -> [UInt8] {
+        let text = lexer.bytes[token.span.offset + prefix..<token.span.end - suffix]
+        guard let bytes = Base64.decode(text) else {
+            throw SyntaxError(.invalidLiteral, "\(describe(token)) is not valid base64", at: token.span)
+        }
+        return bytes
+    }
+
+    /// `T<seconds>:<nanoseconds>`.
+    private func decodeTimestamp(_ token: Token) throws(SyntaxError) -> Literal {
+        let parts = text(of: token).dropFirst().split(separator: ":")
+        guard parts.count == 2, let seconds = Int64(parts[0]), let nanoseconds = Int32(parts[1]),
+            abs(Int64(nanoseconds)) < 1_000_000_000
+        else {
+            throw SyntaxError(.invalidLiteral, "\(describe(token)) is out of range", at: token.span)
+        }
+        guard (seconds <= 0 && nanoseconds <= 0) || (seconds >= 0 && nanoseconds >= 0) else {
+            throw SyntaxError(
+                .invalidLiteral, "a timestamp's seconds and nanoseconds must have the same sign", at: token.span)
+        }
+        return .timestamp(seconds: seconds, nanoseconds: nanoseconds)
+    }
+
+    /// `YYYY-MM-DD@HH:MM:SS[:nanoseconds]`, in UTC.
+    private func decodeDateTime(_ token: Token) throws(SyntaxError) -> Literal {
+        let fields = text(of: token).split(whereSeparator: { "-@T:".contains($0) }).map { Int64($0) }
+        guard fields.count >= 6, fields.allSatisfy({ $0 != nil }) else {
+            throw SyntaxError(.invalidLiteral, "\(describe(token)) is out of range", at: token.span)
+        }
+        let values = fields.map { $0 ?? 0 }
+        let (year, month, day, hour, minute, second) = (values[0], values[1], values[2], values[3], values[4], values[5])
+        let nanoseconds = values.count > 6 ? values[6] : 0
+        guard let date = CivilDate(year: year, month: month, day: day), hour < 24, minute < 60, second < 60,
+            nanoseconds < 1_000_000_000
+        else {
+            throw SyntaxError(.invalidLiteral, "\(describe(token)) is not a valid date and time", at: token.span)
+        }
+        var seconds = date.daysSinceEpoch * 86_400 + hour * 3_600 + minute * 60 + second
+        var nanos = nanoseconds
+        if seconds < 0 && nanos > 0 {
+            // Keep both parts on the same side of zero, as a timestamp requires.
+            seconds += 1
+            nanos -= 1_000_000_000
+        }
+        return .timestamp(seconds: seconds, nanoseconds: Int32(nanos))
+    }
+}

@@ -1,0 +1,82 @@
+import RQLCore
+
+/// A parsed query: a predicate and the result clauses that follow it.
+///
+///     let query = try Parser.parse("age > 2 SORT(name ASC) LIMIT(5)")
+///     query.predicate            // age > 2
+///     query.clauses.count        // 2
+public struct QuerySyntax: Hashable, Sendable {
+    public var predicate: Predicate
+    /// SORT, DISTINCT and LIMIT clauses in the order written; each applies to the previous result.
+    public var clauses: [PostQueryClause]
+    /// The dialect the query was written in; the printer writes it back in the same one.
+    public var dialect: Dialect
+
+    public init(predicate: Predicate, clauses: [PostQueryClause] = [], dialect: Dialect = .rql) {
+        self.predicate = predicate
+        self.clauses = clauses
+        self.dialect = dialect
+    }
+}
+
+/// What a predicate is.
+public indirect enum PredicateKind: Hashable, Sendable {
+    /// Every operand holds (two or more operands; `a AND b AND c` is one node).
+    case and([Predicate])
+    /// At least one operand holds (two or more operands).
+    case or([Predicate])
+    /// The operand does not hold.
+    case not(Predicate)
+    /// `TRUEPREDICATE` (true) or `FALSEPREDICATE` (false).
+    case constant(Bool)
+    /// `lhs op[modifier] rhs`.
+    case comparison(Comparison)
+    /// `value BETWEEN bounds`, where bounds is a two-element list literal or an argument.
+    case between(value: Expression, bounds: Expression)
+    /// `location GEOWITHIN shape`.
+    case geoWithin(location: Expression, shape: GeoShape)
+}
+
+/// A binary comparison: `name BEGINSWITH[c] 'r'`.
+public struct Comparison: Hashable, Sendable {
+    public var lhs: Expression
+    public var op: ComparisonOperator
+    public var options: StringOptions
+    public var rhs: Expression
+
+    public init(_ lhs: Expression, _ op: ComparisonOperator, _ rhs: Expression, options: StringOptions = []) {
+        self.lhs = lhs
+        self.op = op
+        self.options = options
+        self.rhs = rhs
+    }
+}
+
+/// The operator of a comparison; the raw value is its canonical spelling.
+public enum ComparisonOperator: String, Hashable, Sendable, CaseIterable {
+    case equal = "==", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
+    case `in` = "IN", beginsWith = "BEGINSWITH", endsWith = "ENDSWITH", contains = "CONTAINS", like = "LIKE"
+    /// Full-text search (RQL).
+    case text = "TEXT"
+    /// Regular-expression match (NSPredicate).
+    case matches = "MATCHES"
+
+    /// Whether `[c]` / `[d]` may follow the operator.
+    public var acceptsOptions: Bool {
+        switch self {
+        case .equal, .notEqual, .in, .beginsWith, .endsWith, .contains, .like: true
+        case .less, .lessOrEqual, .greater, .greaterOrEqual, .text, .matches: false
+        }
+    }
+}
+
+/// The `[c]`, `[d]` and `[cd]` modifiers of a string comparison.
+public struct StringOptions: OptionSet, Hashable, Sendable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// `[c]`: letters compare without regard to case, in every script.
+    public static let caseInsensitive = StringOptions(rawValue: 1)
+    /// `[d]`: letters compare without regard to diacritics (`é` equals `e`).
+    public static let diacriticInsensitive = StringOptions(rawValue: 2)
+}
