@@ -29,6 +29,18 @@ public enum SyntaxPrinter {
         printer.write(expression)
         return printer.output
     }
+
+    public static func print(_ clause: PostQueryClause) -> String {
+        var printer = Writer(dialect: .rql)
+        printer.write(clause)
+        return printer.output
+    }
+
+    public static func print(_ shape: GeoShape, dialect: Dialect = .rql) -> String {
+        var printer = Writer(dialect: dialect)
+        printer.write(shape)
+        return printer.output
+    }
 }
 
 /// Accumulates the text of one tree.

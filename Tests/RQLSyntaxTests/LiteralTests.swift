@@ -1,0 +1,104 @@
+import Testing
+
+@testable import RQLSyntax
+
+/// The constant on the right of `x == …`.
+func literal(_ text: String, _ dialect: Dialect = .rql) throws -> Literal? {
+    let query = try Parser.parse("x == \(text)", dialect: dialect)
+    guard case .comparison(let comparison) = query.predicate.kind, case .literal(let literal) = comparison.rhs.kind
+    else { return nil }
+    return literal
+}
+
+@Suite("Literals")
+struct LiteralTests {
+    @Test(
+        "numbers",
+        arguments: [
+            ("42", Literal.integer(42)), ("-7", .integer(-7)), ("+7", .integer(7)), ("0x1F", .integer(31)),
+            ("0X398235fcAb", .integer(0x398235fcAb)),
+            ("010", .integer(10)),  // deliberately decimal; realm-core's strtoll reads octal 8
+            ("9223372036854775807", .integer(.max)), ("-9223372036854775808", .integer(.min)),
+            ("5.034", .double(5.034)), ("1.", .double(1)), (".5", .double(0.5)), ("-.5", .double(-0.5)),
+            ("1e3", .double(1000)), ("1.5E-2", .double(0.015)), ("1.5f", .float(1.5)), ("10f", .float(10)),
+            ("inf", .double(.infinity)), ("-Infinity", .double(-.infinity)), ("+INF", .double(.infinity)),
+            ("nan", .double(.nan)), ("NaN", .double(.nan)),
+        ])
+    func numbers(text: String, expected: Literal) throws {
+        #expect(try literal(text) == expected)
+    }
+
+    @Test("integers beyond 64 bits are an error, not a wrap", arguments: ["9223372036854775808", "0x1FFFFFFFFFFFFFFFF"])
+    func overflow(text: String) throws {
+        let error = try #require(throws: SyntaxError.self) { try Parser.parse("x == \(text)") }
+        #expect(error.kind == .invalidNumber)
+        #expect(error.span.offset == 5)
+    }
+
+    @Test(
+        "strings decode their escapes (realm-core keeps them undecoded)",
+        arguments: [
+            (#"'a\'b'"#, "a'b"), (#""a\"b""#, "a\"b"), (#"'\\ \/ \b \f \n \r \t \0'"#, "\\ / \u{8} \u{C} \n \r \t \0"),
+            (#"'\u00e9\u0111'"#, "éđ"), (#"'\uD83D\uDE00'"#, "😀"), ("'raw\nnewline'", "raw\nnewline"),
+            ("'日本語'", "日本語"), ("''", ""),
+        ])
+    func strings(text: String, expected: String) throws {
+        #expect(try literal(text) == .string(expected))
+    }
+
+    @Test("bad escapes are errors at the escape", arguments: [(#"'a\qb'"#, 7), (#"'\u12'"#, 6), (#"'\u0' = ''"#, 6)])
+    func badEscapes(text: String, offset: Int) throws {
+        let error = try #require(throws: SyntaxError.self) { try Parser.parse("x == \(text)") }
+        #expect(error.kind == .invalidEscape)
+        #expect(error.span.offset == offset)
+    }
+
+    @Test("dates and timestamps")
+    func dates() throws {
+        #expect(try literal("T1:2") == .timestamp(seconds: 1, nanoseconds: 2))
+        #expect(try literal("T-1:-5") == .timestamp(seconds: -1, nanoseconds: -5))
+        #expect(try literal("2017-12-04@12:00:00") == .timestamp(seconds: 1_512_388_800, nanoseconds: 0))
+        #expect(try literal("2017-12-04T12:00:00:5") == .timestamp(seconds: 1_512_388_800, nanoseconds: 5))
+        #expect(try literal("1970-1-1@0:0:0") == .timestamp(seconds: 0, nanoseconds: 0))
+        // Before 1970 the nanoseconds keep the sign of the seconds: 23:59:59.5 on 1969-12-31 is -0.5 s.
+        #expect(try literal("1969-12-31@23:59:59:500000000") == .timestamp(seconds: 0, nanoseconds: -500_000_000))
+        #expect(try literal("2000-02-29@00:00:00") == .timestamp(seconds: 951_782_400, nanoseconds: 0))
+        for invalid in ["T-1:1", "T1:-1", "2001-02-29@00:00:00", "2017-13-01@00:00:00", "2017-12-04@24:00:00"] {
+            let error = try #require(throws: SyntaxError.self, "\(invalid)") { try Parser.parse("x == \(invalid)") }
+            #expect(error.kind == .invalidLiteral, "\(invalid)")
+        }
+        for invalid in ["1970-1-1", "1970-1-1@0:0", "1970-1-1T@0:0:0"] {
+            #expect(throws: SyntaxError.self, "\(invalid)") { try Parser.parse("x == \(invalid)") }
+        }
+    }
+
+    @Test("ObjectId, UUID, base64, binary and object literals")
+    func fixedShapes() throws {
+        #expect(try literal("oid(507F1F77BCF86CD799439011)") == .objectId("507f1f77bcf86cd799439011"))
+        #expect(try literal("uuid(3B241101-E2BB-4255-8CAF-4136C566A962)")
+            == .uuid("3b241101-e2bb-4255-8caf-4136c566a962"))
+        #expect(try literal(#"B64"SGVsbG8=""#) == .base64(Array("Hello".utf8)))
+        #expect(try literal(#"B64"SGVsbG8""#) == .base64(Array("Hello".utf8)))
+        #expect(try literal(#"B64"""#) == .base64([]))
+        #expect(try literal("bin('abc')") == .binary(Array("abc".utf8)))
+        #expect(try literal(#"binary(B64"AAEC")"#) == .binary([0, 1, 2]))
+        #expect(try literal("true") == .bool(true))
+        #expect(try literal("NULL") == .null)
+        let object = try #require(try literal("obj('Dog', 'Rex')"))
+        guard case .object(let className, let key) = object else { Issue.record("not an object"); return }
+        #expect(className == "Dog")
+        #expect(key.kind == .literal(.string("Rex")))
+        for invalid in ["oid(123)", "uuid(3B241101-E2BB-4255-8CAF)", #"B64"S=GV""#, #"B64"A""#, #"B64"ab!""#] {
+            let error = try #require(throws: SyntaxError.self, "\(invalid)") { try Parser.parse("x == \(invalid)") }
+            #expect(error.kind == .invalidLiteral, "\(invalid)")
+        }
+    }
+
+    @Test("arguments: $n with leading zeros, %-placeholders, variables")
+    func arguments() throws {
+        let query = try Parser.parse("a == $002")
+        guard case .comparison(let comparison) = query.predicate.kind else { Issue.record(); return }
+        #expect(comparison.rhs.kind == .argument(.positional(2)))
+        #expect(throws: SyntaxError.self) { try Parser.parse("a == $99999999999999999999") }
+    }
+}
