@@ -4,23 +4,60 @@
 /// the keyword depends on the dialect: see `Keyword.lookUp(_:dialect:)` and the keyword rules of
 /// `Grammar/RQL.ebnf`.
 enum Keyword: String, Sendable, CaseIterable {
-    case and = "AND", or = "OR", not = "NOT"
-    case any = "ANY", someQuantifier = "SOME", all = "ALL", noneQuantifier = "NONE"
-    case `in` = "IN", between = "BETWEEN"
-    case beginsWith = "BEGINSWITH", endsWith = "ENDSWITH", contains = "CONTAINS", like = "LIKE"
-    case text = "TEXT", matches = "MATCHES", geoWithin = "GEOWITHIN"
-    case truePredicate = "TRUEPREDICATE", falsePredicate = "FALSEPREDICATE"
-    case `true` = "true", `false` = "false", yes = "YES", no = "NO", null = "null", nilLiteral = "nil"
-    case selfKeyword = "SELF", subquery = "SUBQUERY"
-    case sort = "SORT", distinct = "DISTINCT", limit = "LIMIT"
-    case asc = "ASC", ascending = "ASCENDING", desc = "DESC", descending = "DESCENDING"
-    case bin = "bin", binary = "binary", obj = "obj"
-    case geoBox = "geoBox", geoCircle = "geoCircle", geoPolygon = "geoPolygon"
-    case first = "FIRST", last = "LAST", size = "SIZE"
+    case and = "AND"
+    case or = "OR"
+    case not = "NOT"
+    case any = "ANY"
+    case someQuantifier = "SOME"
+    case all = "ALL"
+    case noneQuantifier = "NONE"
+    case `in` = "IN"
+    case between = "BETWEEN"
+    case beginsWith = "BEGINSWITH"
+    case endsWith = "ENDSWITH"
+    case contains = "CONTAINS"
+    case like = "LIKE"
+    case text = "TEXT"
+    case matches = "MATCHES"
+    case geoWithin = "GEOWITHIN"
+    case truePredicate = "TRUEPREDICATE"
+    case falsePredicate = "FALSEPREDICATE"
+    case `true` = "true"
+    case `false` = "false"
+    case yes = "YES"
+    case no = "NO"
+    case null = "null"
+    case nilLiteral = "nil"
+    case selfKeyword = "SELF"
+    case subquery = "SUBQUERY"
+    case sort = "SORT"
+    case distinct = "DISTINCT"
+    case limit = "LIMIT"
+    case asc = "ASC"
+    case ascending = "ASCENDING"
+    case desc = "DESC"
+    case descending = "DESCENDING"
+    case bin = "bin"
+    case binary = "binary"
+    case obj = "obj"
+    case geoBox = "geoBox"
+    case geoCircle = "geoCircle"
+    case geoPolygon = "geoPolygon"
+    case first = "FIRST"
+    case last = "LAST"
+    case size = "SIZE"
     // The '@' words, matched case-sensitively.
-    case atCount = "@count", atSize = "@size", atType = "@type"
-    case atMin = "@min", atMax = "@max", atSum = "@sum", atAvg = "@avg"
-    case atKeys = "@keys", atValues = "@values", atAllKeys = "@allKeys", atAllValues = "@allValues"
+    case atCount = "@count"
+    case atSize = "@size"
+    case atType = "@type"
+    case atMin = "@min"
+    case atMax = "@max"
+    case atSum = "@sum"
+    case atAvg = "@avg"
+    case atKeys = "@keys"
+    case atValues = "@values"
+    case atAllKeys = "@allKeys"
+    case atAllValues = "@allValues"
     case atLinks = "@links"
 
     /// Which spellings of a keyword realm-core's lexer accepts.
@@ -76,9 +113,9 @@ enum Keyword: String, Sendable, CaseIterable {
         case .absent: return nil
         case .anyCase: return keyword
         case .lowerOrUpper:
-            let letters = bytes.filter { $0 >= UInt8(ascii: "A") }
-            let allLower = letters.allSatisfy { $0 >= UInt8(ascii: "a") }
-            let allUpper = letters.allSatisfy { $0 <= UInt8(ascii: "Z") }
+            // Every byte is an ASCII letter here (the table holds only letters for these words).
+            let allLower = bytes.allSatisfy { $0 >= UInt8(ascii: "a") }
+            let allUpper = bytes.allSatisfy { $0 <= UInt8(ascii: "Z") }
             return allLower || allUpper ? keyword : nil
         }
     }

@@ -23,8 +23,12 @@ extension Lexer {
             if let radix {
                 offset += 2
                 guard radix.isDigit(offset) else {
-                    throw error(.invalidNumber, "expected \(radix.name) digits after '0\(Character(Unicode.Scalar(radixLetter)))'",
-                                from: start, length: offset - start)
+                    throw error(
+                        .invalidNumber,
+                        "expected \(radix.name) digits after '0\(Character(Unicode.Scalar(radixLetter)))'",
+                        from: start,
+                        length: offset - start
+                    )
                 }
                 while radix.isDigit(offset) { offset += 1 }
                 advance(to: offset)
@@ -92,8 +96,11 @@ extension Lexer {
         while true {
             guard offset < bytes.count else {
                 throw error(
-                    .unterminatedString, "unterminated string; it needs a closing \(Character(Unicode.Scalar(quote)))",
-                    from: start, length: offset - start)
+                    .unterminatedString,
+                    "unterminated string; it needs a closing \(Character(Unicode.Scalar(quote)))",
+                    from: start,
+                    length: offset - start
+                )
             }
             switch bytes[offset] {
             case quote:
@@ -116,7 +123,9 @@ extension Lexer {
                     throw error(
                         .invalidEscape,
                         "invalid escape in a string; strings take \\\" \\' \\\\ \\/ \\b \\f \\n \\r \\t \\0 and \\uXXXX",
-                        from: offset, length: length)
+                        from: offset,
+                        length: length
+                    )
                 }
             case UInt8(ascii: "\n"):
                 offset += 1
@@ -176,14 +185,22 @@ extension Lexer {
                 (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z")) || isDigit(at: offset)
                 || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "=")
             guard isBase64 else {
-                throw error(.invalidLiteral, "invalid character in a B64\"…\" literal", from: offset,
-                            length: utf8SequenceLength(at: offset))
+                throw error(
+                    .invalidLiteral,
+                    "invalid character in a B64\"…\" literal",
+                    from: offset,
+                    length: utf8SequenceLength(at: offset)
+                )
             }
             offset += 1
         }
         guard offset < bytes.count else {
-            throw error(.unterminatedString, "unterminated B64\"…\" literal; it needs a closing \"",
-                        from: start, length: offset - start)
+            throw error(
+                .unterminatedString,
+                "unterminated B64\"…\" literal; it needs a closing \"",
+                from: start,
+                length: offset - start
+            )
         }
         advance(to: offset + 1)
         return ScannedToken(.base64)
@@ -193,8 +210,12 @@ extension Lexer {
     mutating func scanObjectId(from start: Int) throws(SyntaxError) -> ScannedToken {
         let digits = start + 4
         guard (digits..<digits + 24).allSatisfy(isHexDigit(at:)), byte(at: digits + 24) == UInt8(ascii: ")") else {
-            throw error(.invalidLiteral, "an ObjectId is written oid(…) with exactly 24 hex digits",
-                        from: start, length: literalExtent(from: start))
+            throw error(
+                .invalidLiteral,
+                "an ObjectId is written oid(…) with exactly 24 hex digits",
+                from: start,
+                length: literalExtent(from: start)
+            )
         }
         advance(to: digits + 25)
         return ScannedToken(.objectId)
@@ -208,8 +229,11 @@ extension Lexer {
             let separator = index < 4 ? UInt8(ascii: "-") : UInt8(ascii: ")")
             guard group.allSatisfy(isHexDigit(at:)), byte(at: group.upperBound) == separator else {
                 throw error(
-                    .invalidLiteral, "a UUID is written uuid(xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx) in hex digits",
-                    from: start, length: literalExtent(from: start))
+                    .invalidLiteral,
+                    "a UUID is written uuid(xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx) in hex digits",
+                    from: start,
+                    length: literalExtent(from: start)
+                )
             }
             offset = group.upperBound + 1
         }

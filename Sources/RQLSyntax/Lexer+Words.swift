@@ -74,7 +74,9 @@ extension Lexer {
                     throw error(
                         .invalidEscape,
                         "invalid escape in a name; names take '\\ ', '\\t', '\\n' and '\\r'",
-                        from: offset, length: 2)
+                        from: offset,
+                        length: 2
+                    )
                 }
             } else {
                 break
@@ -104,7 +106,8 @@ extension Lexer {
     /// VARIABLE = '$' ( letter | '_' ) ( letter | digit | '_' )* ;
     mutating func scanDollar(from start: Int) throws(SyntaxError) -> ScannedToken {
         if dialect == .nsPredicate {
-            guard let next = byte(at: start + 1), next == UInt8(ascii: "_") || (next | 0x20 >= 0x61 && next | 0x20 <= 0x7A)
+            guard let next = byte(at: start + 1),
+                next == UInt8(ascii: "_") || (next | 0x20 >= 0x61 && next | 0x20 <= 0x7A)
             else {
                 throw error(.invalidCharacter, "'$' must start a variable name such as $x", from: start, length: 1)
             }
@@ -136,8 +139,11 @@ extension Lexer {
             return ScannedToken(specifier.utf8Start.pointee == UInt8(ascii: "K") ? .keyPathArgument : .formatArgument)
         }
         throw error(
-            .invalidCharacter, "unknown format specifier; use %@ for a value or %K for a key path",
-            from: start, length: 2)
+            .invalidCharacter,
+            "unknown format specifier; use %@ for a value or %K for a key path",
+            from: start,
+            length: 2
+        )
     }
 
     /// COUNT = '@count' | '@size' ;
@@ -160,7 +166,9 @@ extension Lexer {
             throw error(
                 .unknownAtWord,
                 "unknown '\(text)'; expected @count, @size, @min, @max, @sum, @avg, @type, @keys, @values or @links",
-                from: start, length: offset - start)
+                from: start,
+                length: offset - start
+            )
         }
         advance(to: offset)
         return ScannedToken(.atWord, keyword: keyword)

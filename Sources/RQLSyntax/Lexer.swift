@@ -175,7 +175,8 @@ struct Lexer {
     private mutating func invalidCharacter(at start: Int) -> SyntaxError {
         let length = utf8SequenceLength(at: start)
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<start + length]), as: UTF8.self)
-        let shown = text.unicodeScalars.allSatisfy { $0.properties.isWhitespace || $0.value < 0x20 }
+        let shown =
+            text.unicodeScalars.allSatisfy { $0.properties.isWhitespace || $0.value < 0x20 }
             ? "U+" + String(text.unicodeScalars.first?.value ?? 0, radix: 16, uppercase: true)
             : "'\(text)'"
         return error(.invalidCharacter, "invalid character \(shown)", from: start, length: length)

@@ -39,7 +39,7 @@ extension QueryParser {
     mutating func parseFactor() throws(SyntaxError) -> Expression {
         guard current.kind == .leftParen else { return try parseValue() }
         let open = try advance()
-        try enterNesting()
+        try enterNesting(openedBy: open)
         defer { leaveNesting() }
         let inner = try parseOperand()
         let close = try expect(.rightParen, "')' to close the '(' at column \(open.span.column)")
@@ -98,7 +98,8 @@ extension QueryParser {
             operand = try parseListLiteral()
         case .argument, .formatArgument:
             operand = try parseArgument()
-        case .word where current.keyword == nil || current.keyword?.isContextual == true || current.keyword == .selfKeyword:
+        case .word
+        where current.keyword == nil || current.keyword?.isContextual == true || current.keyword == .selfKeyword:
             operand = try parseKeyPathExpression()
         case .escapedWord, .keyPathArgument, .variable, .atWord:
             operand = try parseKeyPathExpression()
@@ -111,7 +112,7 @@ extension QueryParser {
     /// subquery = SUBQUERY '(' key_path ',' subquery_variable ',' or_predicate ')' '.' COUNT ;
     mutating func parseSubquery() throws(SyntaxError) -> Expression {
         let keyword = try advance()
-        try enterNesting()
+        try enterNesting(openedBy: keyword)
         defer { leaveNesting() }
         try expect(.leftParen, "'('")
         let collection = try parseKeyPath()
@@ -127,7 +128,8 @@ extension QueryParser {
         let end = try advance()
         return Expression(
             .subqueryCount(collection: collection.path, variable: variable, predicate: predicate),
-            span: keyword.span.through(end.span))
+            span: keyword.span.through(end.span)
+        )
     }
 
     /// subquery_variable = WORD | VARIABLE ;
@@ -141,7 +143,10 @@ extension QueryParser {
             let name = text(of: current)
             guard name.hasPrefix("$") else {
                 throw SyntaxError(
-                    .unexpectedToken, "the SUBQUERY variable '\(name)' must start with '$', as in $x", at: current.span)
+                    .unexpectedToken,
+                    "the SUBQUERY variable '\(name)' must start with '$', as in $x",
+                    at: current.span
+                )
             }
             try advance()
             return String(name.dropFirst())

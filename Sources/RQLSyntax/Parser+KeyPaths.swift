@@ -166,7 +166,8 @@ extension QueryParser {
                     .unexpectedToken,
                     "expected a property name but found the keyword \(describe(current))"
                         + (dialect == .nsPredicate ? "; write #\(text(of: current)) to use it as a name" : ""),
-                    at: current.span)
+                    at: current.span
+                )
             }
             throw unexpected(expected: "a property name")
         }
@@ -178,7 +179,10 @@ extension QueryParser {
     func isName(_ token: Token) -> Bool {
         switch token.kind {
         case .escapedWord: return true
-        case .word: return token.keyword.map(\.isContextual) ?? true
+        case .word:
+            guard let keyword = token.keyword else { return true }
+            // NSPredicate reserves its keywords; `#keyword` is the name.
+            return dialect == .rql && keyword.isContextual
         default: return false
         }
     }

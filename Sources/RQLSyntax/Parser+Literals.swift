@@ -64,7 +64,9 @@ extension QueryParser {
         }
         let close = try expect(.rightParen, "')'")
         return Expression(
-            .literal(.object(className: className, primaryKey: primaryKey)), span: keyword.span.through(close.span))
+            .literal(.object(className: className, primaryKey: primaryKey)),
+            span: keyword.span.through(close.span)
+        )
     }
 
     /// A list position or a LIMIT: a plain run of digits.
@@ -98,7 +100,9 @@ extension QueryParser {
         }
         var magnitude: UInt64 = 0
         for byte in digits.utf8 {
-            let digit = UInt64(byte <= UInt8(ascii: "9") ? byte - UInt8(ascii: "0") : (byte | 0x20) - UInt8(ascii: "a") + 10)
+            let digit = UInt64(
+                byte <= UInt8(ascii: "9") ? byte - UInt8(ascii: "0") : (byte | 0x20) - UInt8(ascii: "a") + 10
+            )
             let (shifted, overflow) = magnitude.multipliedReportingOverflow(by: radix)
             let (sum, carry) = shifted.addingReportingOverflow(digit)
             guard !overflow, !carry else { throw tooLarge(token) }
@@ -159,16 +163,32 @@ extension QueryParser {
                     }
                 }
                 guard let scalar = Unicode.Scalar(value) else {
-                    let offset = token.span.offset + 1 + index - 6
                     throw SyntaxError(
-                        .invalidEscape, "\\u escape of a lone surrogate; write the pair as two \\u escapes",
-                        at: SourceSpan(offset: offset, length: 6, line: token.span.line, column: token.span.column))
+                        .invalidEscape,
+                        "\\u escape of a lone surrogate; write the pair as two \\u escapes",
+                        at: span(in: token, offset: token.span.offset + 1 + index - 6, length: 6)
+                    )
                 }
                 decoded.append(contentsOf: String(scalar).utf8)
             default: decoded.append(escaped)  // \" \' \\ \/
             }
         }
         return String(decoding: decoded, as: UTF8.self)
+    }
+
+    /// The span of `length` bytes at `offset` inside `token`, with its own line and column.
+    private func span(in token: Token, offset: Int, length: Int) -> SourceSpan {
+        var line = token.span.line
+        var column = token.span.column
+        for byte in lexer.bytes[token.span.offset..<offset] {
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        return SourceSpan(offset: offset, length: length, line: line, column: column)
     }
 
     private func hexValue(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> UInt32 {
@@ -199,7 +219,10 @@ extension QueryParser {
         }
         guard (seconds <= 0 && nanoseconds <= 0) || (seconds >= 0 && nanoseconds >= 0) else {
             throw SyntaxError(
-                .invalidLiteral, "a timestamp's seconds and nanoseconds must have the same sign", at: token.span)
+                .invalidLiteral,
+                "a timestamp's seconds and nanoseconds must have the same sign",
+                at: token.span
+            )
         }
         return .timestamp(seconds: seconds, nanoseconds: nanoseconds)
     }
@@ -211,7 +234,9 @@ extension QueryParser {
             throw SyntaxError(.invalidLiteral, "\(describe(token)) is out of range", at: token.span)
         }
         let values = fields.map { $0 ?? 0 }
-        let (year, month, day, hour, minute, second) = (values[0], values[1], values[2], values[3], values[4], values[5])
+        let (year, month, day, hour, minute, second) = (
+            values[0], values[1], values[2], values[3], values[4], values[5]
+        )
         let nanoseconds = values.count > 6 ? values[6] : 0
         guard let date = CivilDate(year: year, month: month, day: day), hour < 24, minute < 60, second < 60,
             nanoseconds < 1_000_000_000

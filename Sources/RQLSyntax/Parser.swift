@@ -94,17 +94,21 @@ struct QueryParser {
     func unexpected(expected expectation: String) -> SyntaxError {
         let after = previous.span == current.span ? "" : " after \(describe(previous))"
         return SyntaxError(
-            .unexpectedToken, "expected \(expectation)\(after) but found \(describe(current))", at: current.span)
+            .unexpectedToken,
+            "expected \(expectation)\(after) but found \(describe(current))",
+            at: current.span
+        )
     }
 
-    /// Counts one more level of nesting, failing past `Parser.maximumNestingDepth`.
-    mutating func enterNesting() throws(SyntaxError) {
+    /// Counts one more level of nesting, opened by `opener`, failing past `Parser.maximumNestingDepth`.
+    mutating func enterNesting(openedBy opener: Token) throws(SyntaxError) {
         depth += 1
         if depth > Parser.maximumNestingDepth {
             throw SyntaxError(
                 .nestingTooDeep,
                 "the query nests parentheses, NOTs and subqueries more than \(Parser.maximumNestingDepth) deep",
-                at: current.span)
+                at: opener.span
+            )
         }
     }
 
@@ -118,15 +122,18 @@ struct QueryParser {
     mutating func parseQuery() throws(SyntaxError) -> QuerySyntax {
         if current.kind == .end {
             throw SyntaxError(
-                .unexpectedToken, "expected a predicate but found an empty query; TRUEPREDICATE matches everything",
-                at: current.span)
+                .unexpectedToken,
+                "expected a predicate but found an empty query; TRUEPREDICATE matches everything",
+                at: current.span
+            )
         }
         let predicate = try parseOrPredicate()
         let clauses = try parsePostQuery()
         guard current.kind == .end else {
             throw unexpected(
                 expected: dialect == .rql
-                    ? "AND, OR, SORT, DISTINCT, LIMIT or the end of the query" : "AND, OR or the end of the query")
+                    ? "AND, OR, SORT, DISTINCT, LIMIT or the end of the query" : "AND, OR or the end of the query"
+            )
         }
         return QuerySyntax(predicate: predicate, clauses: clauses, dialect: dialect)
     }
@@ -162,7 +169,7 @@ struct QueryParser {
     mutating func parseNotPredicate() throws(SyntaxError) -> Predicate {
         guard current.kind == .bang || isKeyword(.not) else { return try parseAtomPredicate() }
         let not = try advance()
-        try enterNesting()
+        try enterNesting(openedBy: not)
         defer { leaveNesting() }
         let operand = try parseNotPredicate()
         return Predicate(.not(operand), span: not.span.through(operand.span))
@@ -196,7 +203,7 @@ struct QueryParser {
     /// Nested parentheses are resolved the same way, innermost first, so nothing is read twice.
     private mutating func parseParenthesizedPredicateOrOperand() throws(SyntaxError) -> PredicateOrOperand {
         let open = try advance()
-        try enterNesting()
+        try enterNesting(openedBy: open)
         defer { leaveNesting() }
         let head: PredicateOrOperand
         if current.kind == .bang || isKeyword(.not) || isKeyword(.truePredicate) || isKeyword(.falsePredicate) {
@@ -227,7 +234,10 @@ struct QueryParser {
         try expect(.rightParen, "')' to close the '(' at column \(open.span.column)")
     }
 
-    private mutating func closeParenthesis(opened open: Token, around predicate: Predicate) throws(SyntaxError)
+    private mutating func closeParenthesis(
+        opened open: Token,
+        around predicate: Predicate
+    ) throws(SyntaxError)
         -> Predicate
     {
         let close = try closeParenthesis(opened: open)
@@ -242,39 +252,49 @@ struct QueryParser {
     /// The part of a comparison after its left operand.
     mutating func parseComparisonRest(lhs: Expression) throws(SyntaxError) -> Predicate {
         if isKeyword(.between) {
-            try advance()
+            let keyword = try advance()
+            try rejectModifier(after: keyword)
             let bounds = try parseBetweenBounds()
             return Predicate(.between(value: lhs, bounds: bounds), span: lhs.span.through(bounds.span))
         }
         if isKeyword(.geoWithin) {
-            try advance()
+            let keyword = try advance()
+            try rejectModifier(after: keyword)
             let shape = try parseGeoShape()
             return Predicate(.geoWithin(location: lhs, shape: shape), span: lhs.span.through(shape.span))
         }
         guard let op = comparisonOperator(current) else {
             throw unexpected(expected: "a comparison operator")
         }
-        try advance()
+        let opToken = try advance()
         var options: StringOptions = []
-        if current.kind == .modifier {
-            let modifier = try advance()
-            guard op.acceptsOptions else {
-                throw SyntaxError(
-                    .unsupported,
-                    "'\(text(of: modifier))' cannot follow \(op.rawValue); it goes after ==, !=, IN, BEGINSWITH, "
-                        + "ENDSWITH, CONTAINS and LIKE",
-                    at: modifier.span)
-            }
-            let letters = text(of: modifier).lowercased()
+        if op.acceptsOptions, current.kind == .modifier {
+            let letters = text(of: try advance()).lowercased()
             if letters.contains("c") { options.insert(.caseInsensitive) }
             if letters.contains("d") { options.insert(.diacriticInsensitive) }
+        } else {
+            try rejectModifier(after: opToken)
         }
         let rhs = try parseOperand()
         if isComparisonStart(current) {
             throw SyntaxError(
-                .unexpectedToken, "comparisons cannot be chained; join them with AND", at: current.span)
+                .unexpectedToken,
+                "comparisons cannot be chained; join them with AND",
+                at: current.span
+            )
         }
         return Predicate(.comparison(Comparison(lhs, op, rhs, options: options)), span: lhs.span.through(rhs.span))
+    }
+
+    /// A modifier where none may stand gets an error that says where modifiers go.
+    private func rejectModifier(after token: Token) throws(SyntaxError) {
+        guard current.kind == .modifier else { return }
+        throw SyntaxError(
+            .unsupported,
+            "'\(text(of: current))' cannot follow \(text(of: token)); it goes after ==, !=, IN, BEGINSWITH, "
+                + "ENDSWITH, CONTAINS and LIKE",
+            at: current.span
+        )
     }
 
     /// comparison_operator = '==' | '!=' | '<' | '<=' | '>' | '>=' | IN | BEGINSWITH | ENDSWITH | CONTAINS | LIKE

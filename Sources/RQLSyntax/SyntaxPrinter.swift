@@ -92,7 +92,9 @@ private struct Writer {
 
     /// Operands joined by `separator`, parenthesizing those for which `needsParentheses` holds.
     private mutating func write(
-        _ operands: [Predicate], separator: String, needsParentheses: (PredicateKind) -> Bool
+        _ operands: [Predicate],
+        separator: String,
+        needsParentheses: (PredicateKind) -> Bool
     ) {
         for (index, operand) in operands.enumerated() {
             if index > 0 { output += separator }
@@ -237,7 +239,9 @@ private struct Writer {
         switch literal {
         case .integer(let value): output += String(value)
         case .double(let value): output += format(value)
-        case .float(let value): output += value.isFinite ? "\(value)f" : format(Double(value))
+        case .float(let value):
+            // An overflowing float literal is the only way to an infinite float; 1e39 overflows again.
+            output += value.isFinite ? "\(value)f" : value < 0 ? "-1e39f" : "1e39f"
         case .string(let text): output += quoted(text)
         case .base64(let bytes): output += "B64\"\(Base64.encode(bytes))\""
         case .binary(let bytes):

@@ -14,7 +14,8 @@ public enum SyntaxTreeDump {
 
     public static func dump(_ predicate: Predicate, dialect: Dialect = .rql) -> String {
         switch predicate.kind {
-        case .and(let operands): return "(and " + operands.map { dump($0, dialect: dialect) }.joined(separator: " ") + ")"
+        case .and(let operands):
+            return "(and " + operands.map { dump($0, dialect: dialect) }.joined(separator: " ") + ")"
         case .or(let operands): return "(or " + operands.map { dump($0, dialect: dialect) }.joined(separator: " ") + ")"
         case .not(let operand): return "(not \(dump(operand, dialect: dialect)))"
         case .constant(let value): return value ? "TRUEPREDICATE" : "FALSEPREDICATE"

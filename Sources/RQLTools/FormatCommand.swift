@@ -32,7 +32,8 @@ enum FormatCommand {
         guard list.positionals.count == 1, let query = list.positionals.first else {
             return .usageError(
                 list.positionals.isEmpty ? "format needs a QUERY" : "format takes one QUERY; quote it",
-                command: "format")
+                command: "format"
+            )
         }
         do {
             let syntax = try Parser.parse(query, dialect: dialect)

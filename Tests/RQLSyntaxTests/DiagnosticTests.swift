@@ -13,10 +13,15 @@ struct DiagnosticTests {
     func messages() throws {
         #expect(try syntaxError("age >").message == "expected a value after '>' but found end of input")
         #expect(try syntaxError("age > 2 AND").message == "expected a value after 'AND' but found end of input")
-        #expect(try syntaxError("(0=0").message == "expected ')' to close the '(' at column 1 after '0' but found end of input")
+        #expect(
+            try syntaxError("(0=0").message
+                == "expected ')' to close the '(' at column 1 after '0' but found end of input"
+        )
         #expect(try syntaxError("").message.contains("empty query"))
-        #expect(try syntaxError("a contains_something").message
-            == "expected a comparison operator after 'a' but found 'contains_something'")
+        #expect(
+            try syntaxError("a contains_something").message
+                == "expected a comparison operator after 'a' but found 'contains_something'"
+        )
         #expect(try syntaxError("stone#age = 5").message == "invalid character '#'")
         #expect(try syntaxError("a < b < c").message == "comparisons cannot be chained; join them with AND")
         #expect(try syntaxError("name == 'abc").kind == .unterminatedString)
@@ -27,17 +32,21 @@ struct DiagnosticTests {
     func rendering() throws {
         let query = "age > 2 AND name === 'x'"
         let error = try syntaxError(query)
-        #expect(error.rendered(in: query) == """
-            error: expected a value after '==' but found '='
-              age > 2 AND name === 'x'
-                                 ^
-            """)
+        #expect(
+            error.rendered(in: query) == """
+                error: expected a value after '==' but found '='
+                  age > 2 AND name === 'x'
+                                     ^
+                """
+        )
         let unterminated = "name == 'abc"
-        #expect(try syntaxError(unterminated).rendered(in: unterminated) == """
-            error: unterminated string; it needs a closing '
-              name == 'abc
-                      ^~~~
-            """)
+        #expect(
+            try syntaxError(unterminated).rendered(in: unterminated) == """
+                error: unterminated string; it needs a closing '
+                  name == 'abc
+                          ^~~~
+                """
+        )
     }
 
     @Test("a multi-line query shows the line of the error, with its number")
@@ -46,11 +55,13 @@ struct DiagnosticTests {
         let error = try syntaxError(query)
         #expect(error.span.line == 2)
         #expect(error.span.column == 15)
-        #expect(error.rendered(in: query) == """
-            error: invalid character '#'
-              2 |   AND name == #x
-                |               ^
-            """)
+        #expect(
+            error.rendered(in: query) == """
+                error: invalid character '#'
+                  2 |   AND name == #x
+                    |               ^
+                """
+        )
     }
 
     @Test("columns count characters, not bytes")
@@ -82,7 +93,8 @@ struct RobustnessTests {
             "a == " + String(repeating: "(", count: depth) + "1" + String(repeating: ")", count: depth),
             String(repeating: "!", count: depth) + "a == 1",
             String(repeating: "NOT ", count: depth) + "a == 1",
-            String(repeating: "SUBQUERY(a, $x, ", count: depth) + "b == 1" + String(repeating: ").@count > 0", count: depth),
+            String(repeating: "SUBQUERY(a, $x, ", count: depth) + "b == 1"
+                + String(repeating: ").@count > 0", count: depth),
             String(repeating: "(", count: depth),
         ]
         for input in inputs {
@@ -104,7 +116,10 @@ struct RobustnessTests {
         let large = terms.joined(separator: " OR ")
         #expect(large.utf8.count > 1_000_000)
         let query = try Parser.parse(large)
-        guard case .or(let operands) = query.predicate.kind else { Issue.record("not an OR"); return }
+        guard case .or(let operands) = query.predicate.kind else {
+            Issue.record("not an OR")
+            return
+        }
         #expect(operands.count == 50_000)
         #expect(SyntaxPrinter.print(query) == large)
         let sum = "x == " + Array(repeating: "1", count: 300_000).joined(separator: " + ")

@@ -48,7 +48,8 @@ struct GrammarConformanceTests {
     /// function declared after the doc comment.
     static func quotes() throws -> [(rule: String, function: String, file: String)] {
         let sources = repository.appendingPathComponent("Sources/RQLSyntax")
-        let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?
+        let files =
+            FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?
             .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
         var quotes: [(String, String, String)] = []
         for file in files {
@@ -56,7 +57,8 @@ struct GrammarConformanceTests {
             var index = 0
             while index < lines.count {
                 let line = lines[index].trimmingCharacters(in: .whitespaces)
-                guard line.hasPrefix("/// "), line.dropFirst(4).range(of: #"^[A-Za-z_0-9]+ = "#, options: .regularExpression) != nil
+                guard line.hasPrefix("/// "),
+                    line.dropFirst(4).range(of: #"^[A-Za-z_0-9]+ = "#, options: .regularExpression) != nil
                 else {
                     index += 1
                     continue
@@ -92,7 +94,8 @@ struct GrammarConformanceTests {
             for quote in matching {
                 #expect(
                     quote.function.lowercased().contains(expectedName) && quote.file.hasPrefix("Parser"),
-                    "rule '\(name)' is quoted above '\(quote.function)' in \(quote.file)")
+                    "rule '\(name)' is quoted above '\(quote.function)' in \(quote.file)"
+                )
             }
         }
     }

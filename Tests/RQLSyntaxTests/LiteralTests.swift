@@ -16,19 +16,23 @@ struct LiteralTests {
         "numbers",
         arguments: [
             ("42", Literal.integer(42)), ("-7", .integer(-7)), ("+7", .integer(7)), ("0x1F", .integer(31)),
-            ("0X398235fcAb", .integer(0x398235fcAb)),
+            ("0X398235fcAb", .integer(0x39_8235_fcAb)),
             ("010", .integer(10)),  // deliberately decimal; realm-core's strtoll reads octal 8
             ("9223372036854775807", .integer(.max)), ("-9223372036854775808", .integer(.min)),
             ("5.034", .double(5.034)), ("1.", .double(1)), (".5", .double(0.5)), ("-.5", .double(-0.5)),
             ("1e3", .double(1000)), ("1.5E-2", .double(0.015)), ("1.5f", .float(1.5)), ("10f", .float(10)),
             ("inf", .double(.infinity)), ("-Infinity", .double(-.infinity)), ("+INF", .double(.infinity)),
             ("nan", .double(.nan)), ("NaN", .double(.nan)),
-        ])
+        ]
+    )
     func numbers(text: String, expected: Literal) throws {
         #expect(try literal(text) == expected)
     }
 
-    @Test("integers beyond 64 bits are an error, not a wrap", arguments: ["9223372036854775808", "0x1FFFFFFFFFFFFFFFF"])
+    @Test(
+        "integers beyond 64 bits are an error, not a wrap",
+        arguments: ["9223372036854775808", "0x1FFFFFFFFFFFFFFFF"]
+    )
     func overflow(text: String) throws {
         let error = try #require(throws: SyntaxError.self) { try Parser.parse("x == \(text)") }
         #expect(error.kind == .invalidNumber)
@@ -41,7 +45,8 @@ struct LiteralTests {
             (#"'a\'b'"#, "a'b"), (#""a\"b""#, "a\"b"), (#"'\\ \/ \b \f \n \r \t \0'"#, "\\ / \u{8} \u{C} \n \r \t \0"),
             (#"'\u00e9\u0111'"#, "éđ"), (#"'\uD83D\uDE00'"#, "😀"), ("'raw\nnewline'", "raw\nnewline"),
             ("'日本語'", "日本語"), ("''", ""),
-        ])
+        ]
+    )
     func strings(text: String, expected: String) throws {
         #expect(try literal(text) == .string(expected))
     }
@@ -75,8 +80,10 @@ struct LiteralTests {
     @Test("ObjectId, UUID, base64, binary and object literals")
     func fixedShapes() throws {
         #expect(try literal("oid(507F1F77BCF86CD799439011)") == .objectId("507f1f77bcf86cd799439011"))
-        #expect(try literal("uuid(3B241101-E2BB-4255-8CAF-4136C566A962)")
-            == .uuid("3b241101-e2bb-4255-8caf-4136c566a962"))
+        #expect(
+            try literal("uuid(3B241101-E2BB-4255-8CAF-4136C566A962)")
+                == .uuid("3b241101-e2bb-4255-8caf-4136c566a962")
+        )
         #expect(try literal(#"B64"SGVsbG8=""#) == .base64(Array("Hello".utf8)))
         #expect(try literal(#"B64"SGVsbG8""#) == .base64(Array("Hello".utf8)))
         #expect(try literal(#"B64"""#) == .base64([]))
@@ -85,7 +92,10 @@ struct LiteralTests {
         #expect(try literal("true") == .bool(true))
         #expect(try literal("NULL") == .null)
         let object = try #require(try literal("obj('Dog', 'Rex')"))
-        guard case .object(let className, let key) = object else { Issue.record("not an object"); return }
+        guard case .object(let className, let key) = object else {
+            Issue.record("not an object")
+            return
+        }
         #expect(className == "Dog")
         #expect(key.kind == .literal(.string("Rex")))
         for invalid in ["oid(123)", "uuid(3B241101-E2BB-4255-8CAF)", #"B64"S=GV""#, #"B64"A""#, #"B64"ab!""#] {
@@ -97,7 +107,10 @@ struct LiteralTests {
     @Test("arguments: $n with leading zeros, %-placeholders, variables")
     func arguments() throws {
         let query = try Parser.parse("a == $002")
-        guard case .comparison(let comparison) = query.predicate.kind else { Issue.record(); return }
+        guard case .comparison(let comparison) = query.predicate.kind else {
+            Issue.record()
+            return
+        }
         #expect(comparison.rhs.kind == .argument(.positional(2)))
         #expect(throws: SyntaxError.self) { try Parser.parse("a == $99999999999999999999") }
     }

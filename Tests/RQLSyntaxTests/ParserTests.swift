@@ -28,7 +28,8 @@ struct PrecedenceTests {
             ("5 < (age + 1)", "(< 5 (+ age 1))"),
             ("TRUEPREDICATE AND NOT FALSEPREDICATE", "(and TRUEPREDICATE (not FALSEPREDICATE))"),
             ("!SUBQUERY(items, $x, $x.a > 1).@count > 0", "(not (> (SUBQUERY items $x (> $x.a 1)) 0))"),
-        ])
+        ]
+    )
     func grouping(query: String, expected: String) throws {
         #expect(try shape(query) == expected)
     }
@@ -54,7 +55,8 @@ struct KeywordTests {
             ("$0a == $-1", "(== $0a $-1)"),
             ("T2017-12-04 == 1", "(== T2017-12-04 1)"),
             ("Not == True", "(== Not True)"),
-        ])
+        ]
+    )
     func keywordsAsNames(query: String, expected: String) throws {
         #expect(try shape(query) == expected)
     }
@@ -66,7 +68,8 @@ struct KeywordTests {
             ("not a == 1", true), ("NOT a == 1", true), ("Not a == 1", false),
             ("a In {1}", false), ("a in {1}", true), ("x == NULL", true), ("x == Nil", true),
             ("a == 1 TruePredicate", false), ("truePredicate", true), ("ANY a == 1", true), ("Any a == 1", false),
-        ])
+        ]
+    )
     func keywordCase(query: String, parses: Bool) {
         #expect((try? Parser.parse(query)) != nil || !parses)
         #expect((try? Parser.parse(query)) == nil || parses)
@@ -78,7 +81,8 @@ struct KeywordTests {
             ("a = 1", "=="), ("a == 1", "=="), ("a != 1", "!="), ("a <> 1", "!="), ("a < 1", "<"),
             ("a <= 1", "<="), ("a =< 1", "<="), ("a > 1", ">"), ("a >= 1", ">="), ("a => 1", ">="),
             ("a && b == 1", "&&"),
-        ])
+        ]
+    )
     func operatorSpellings(query: String, op: String) throws {
         if op == "&&" {
             #expect(throws: SyntaxError.self) { try Parser.parse(query) }
@@ -137,7 +141,8 @@ struct KeyPathTests {
             ("ANY {1, 2} == NONE ints", "(== (ANY {1 2}) (NONE ints))"),
             ("x IN ANY $0", "(IN x (ANY $0))"),
             ("SOME a == 1", "(== (ANY a) 1)"),
-        ])
+        ]
+    )
     func paths(query: String, expected: String) throws {
         #expect(try shape(query) == expected)
     }
@@ -146,13 +151,17 @@ struct KeyPathTests {
     func escapedName() throws {
         let query = try Parser.parse("float\\ fees\\tx > 1")
         guard case .comparison(let comparison) = query.predicate.kind, case .keyPath(let path) = comparison.lhs.kind
-        else { Issue.record("not a comparison"); return }
+        else {
+            Issue.record("not a comparison")
+            return
+        }
         #expect(path.elements.map(\.kind) == [.property("float fees\tx")])
     }
 
     @Test(
         "malformed key paths are syntax errors",
-        arguments: ["a..b = a", "@prop > 2", "prop@links > 2", "list[-1] == 1", "a.@count.b == 1", "@links.C == 1"])
+        arguments: ["a..b = a", "@prop > 2", "prop@links > 2", "list[-1] == 1", "a.@count.b == 1", "@links.C == 1"]
+    )
     func malformed(query: String) {
         #expect(throws: SyntaxError.self) { try Parser.parse(query) }
     }
@@ -162,8 +171,10 @@ struct KeyPathTests {
 struct ConstructTests {
     @Test("SUBQUERY counts a to-many path with a '$' variable")
     func subquery() throws {
-        #expect(try shape("SUBQUERY(items, $x, $x.name == 'Tom').@size > 0")
-            == "(> (SUBQUERY items $x (== $x.name 'Tom')) 0)")
+        #expect(
+            try shape("SUBQUERY(items, $x, $x.name == 'Tom').@size > 0")
+                == "(> (SUBQUERY items $x (== $x.name 'Tom')) 0)"
+        )
         for invalid in [
             "SUBQUERY(items, $x, $x.name == 'Tom').@min > 0", "SUBQUERY(items, var, var.name == 'Tom').@count > 0",
             "SUBQUERY(items, , name == 'Tom').@count > 0", "SUBQUERY(items, $x, $x.name == 'Tom') > 0",
@@ -190,12 +201,18 @@ struct ConstructTests {
 
     @Test("GEOWITHIN shapes")
     func geo() throws {
-        #expect(try shape("location GEOWITHIN geoBox([0.2, 0.2], [0.7, 0.7])")
-            == "(GEOWITHIN location geoBox([0.2, 0.2], [0.7, 0.7]))")
-        #expect(try shape("location GEOWITHIN geoCircle([-122.4, 37.8, 10.0], 0.5)")
-            == "(GEOWITHIN location geoCircle([-122.4, 37.8, 10.0], 0.5))")
-        #expect(try shape("l geoWithin geoPolygon({[0, 0], [1, 0], [1, 1], [0, 0]}, {[$0, $1], [2, 2]})")
-            == "(GEOWITHIN l geoPolygon({[0, 0], [1, 0], [1, 1], [0, 0]}, {[$0, $1], [2, 2]}))")
+        #expect(
+            try shape("location GEOWITHIN geoBox([0.2, 0.2], [0.7, 0.7])")
+                == "(GEOWITHIN location geoBox([0.2, 0.2], [0.7, 0.7]))"
+        )
+        #expect(
+            try shape("location GEOWITHIN geoCircle([-122.4, 37.8, 10.0], 0.5)")
+                == "(GEOWITHIN location geoCircle([-122.4, 37.8, 10.0], 0.5))"
+        )
+        #expect(
+            try shape("l geoWithin geoPolygon({[0, 0], [1, 0], [1, 1], [0, 0]}, {[$0, $1], [2, 2]})")
+                == "(GEOWITHIN l geoPolygon({[0, 0], [1, 0], [1, 1], [0, 0]}, {[$0, $1], [2, 2]}))"
+        )
         #expect(try shape("location GEOWITHIN $0") == "(GEOWITHIN location $0)")
         #expect(throws: SyntaxError.self) { try Parser.parse("link geoWithin 5.0") }
     }
@@ -232,7 +249,8 @@ struct NSPredicateTests {
             ("SUBQUERY(dogs, $d, $d.age > 1).@count > 0", "(> (SUBQUERY dogs $d (> $d.age 1)) 0)"),
             ("x == 0x1F OR x == 0o17 OR x == 0b101", "(or (== x 31) (== x 15) (== x 5))"),
             ("age BETWEEN {1, 5}", "(BETWEEN age {1 5})"),
-        ])
+        ]
+    )
     func formatSyntax(query: String, expected: String) throws {
         #expect(try shape(query, .nsPredicate) == expected)
     }
@@ -243,7 +261,10 @@ struct NSPredicateTests {
         guard case .and(let operands) = query.predicate.kind,
             case .comparison(let first) = operands[0].kind, case .comparison(let second) = operands[1].kind,
             case .keyPath(let path) = first.lhs.kind
-        else { Issue.record("unexpected tree"); return }
+        else {
+            Issue.record("unexpected tree")
+            return
+        }
         #expect(path.elements.map(\.kind) == [.keyPathArgument(0)])
         #expect(first.rhs.kind == .argument(.placeholder(1, specifier: "@")))
         #expect(second.rhs.kind == .argument(.placeholder(2, specifier: "@")))

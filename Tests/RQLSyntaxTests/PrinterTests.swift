@@ -5,7 +5,8 @@ import Testing
 
 /// Checks the printer's contract on one query: printing gives text that parses back to the same
 /// tree, and printing that tree gives the same text.
-func expectFixpoint(_ text: String, _ dialect: Dialect = .rql, sourceLocation: SourceLocation = #_sourceLocation) throws {
+func expectFixpoint(_ text: String, _ dialect: Dialect = .rql, sourceLocation: SourceLocation = #_sourceLocation) throws
+{
     let tree = try Parser.parse(text, dialect: dialect)
     let printed = SyntaxPrinter.print(tree)
     let reparsed = try Parser.parse(printed, dialect: dialect)
@@ -23,8 +24,10 @@ struct PrinterTests {
             ("(a == 1 OR b == 2) AND c == 3", "(a == 1 OR b == 2) AND c == 3"),
             ("a == 1 OR (b == 2 AND c == 3)", "a == 1 OR b == 2 AND c == 3"),
             ("!(a == 1)", "NOT a == 1"),
-            ("x == 0x10 && y == 1.50 && z == 'it''s'".replacingOccurrences(of: "''", with: "\\'"),
-             "x == 16 AND y == 1.5 AND z == 'it\\'s'"),
+            (
+                "x == 0x10 && y == 1.50 && z == 'it''s'".replacingOccurrences(of: "''", with: "\\'"),
+                "x == 16 AND y == 1.5 AND z == 'it\\'s'"
+            ),
             ("(a + b) + c == 1", "(a + b) + c == 1"),
             ("a + (b + c) == 1", "a + (b + c) == 1"),
             ("(a * b) + c == 1", "a * b + c == 1"),
@@ -33,7 +36,8 @@ struct PrinterTests {
             ("float\\ fees > 1", "float\\ fees > 1"),
             ("a == null sort(b asc) limit(1)", "a == null SORT(b ASC) LIMIT(1)"),
             ("l geowithin geoCircle([1, 2], 0.5)", "l GEOWITHIN geoCircle([1, 2], 0.5)"),
-        ])
+        ]
+    )
     func canonicalForms(query: String, expected: String) throws {
         #expect(SyntaxPrinter.print(try Parser.parse(query)) == expected)
         try expectFixpoint(query)
@@ -41,8 +45,10 @@ struct PrinterTests {
 
     @Test("NSPredicate queries print in NSPredicate")
     func nsPredicate() throws {
-        #expect(SyntaxPrinter.print(try Parser.parse("name ==[cd] %@ and #size > $min", dialect: .nsPredicate))
-            == "name ==[cd] %@ AND #size > $min")
+        #expect(
+            SyntaxPrinter.print(try Parser.parse("name ==[cd] %@ and #size > $min", dialect: .nsPredicate))
+                == "name ==[cd] %@ AND #size > $min"
+        )
         try expectFixpoint("a - -1 > 2 OR %K == %d", .nsPredicate)
     }
 
@@ -51,7 +57,8 @@ struct PrinterTests {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/realm-core-public.json")
         let document = try #require(
-            try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+            try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any]
+        )
         let suites = try #require(document["suites"] as? [[String: Any]])
         var parsed = 0
         for suite in suites {

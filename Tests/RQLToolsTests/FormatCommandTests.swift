@@ -38,7 +38,8 @@ struct FormatCommandTests {
             [], ["frobnicate"], ["format"], ["format", "a", "b"], ["format", "--dialect"],
             ["format", "--dialect", "sql", "a == 1"], ["format", "--bogus", "a == 1"],
             ["format", "--dialect", "rql", "--dialect", "rql", "a == 1"],
-        ])
+        ]
+    )
     func usage(arguments: [String]) {
         let result = RQLCommand.run(arguments)
         #expect(result.exitCode == 2)
@@ -50,6 +51,8 @@ struct FormatCommandTests {
     func helpAndVersion() {
         #expect(RQLCommand.run(["--help"]).standardOutput.contains("format"))
         #expect(RQLCommand.run(["format", "--help"]).standardOutput.hasPrefix("Usage: rqlc format"))
-        #expect(RQLCommand.run(["--version"]) == CommandResult(exitCode: 0, standardOutput: "rqlc \(RQLCommand.version)\n"))
+        #expect(
+            RQLCommand.run(["--version"]) == CommandResult(exitCode: 0, standardOutput: "rqlc \(RQLCommand.version)\n")
+        )
     }
 }

@@ -46,8 +46,10 @@ enum Base64 {
             for (position, byte) in chunk.enumerated() { group |= UInt32(byte) << (16 - 8 * UInt32(position)) }
             for position in 0..<4 {
                 text.append(
-                    position <= chunk.count ? alphabet[Int(group >> (18 - 6 * UInt32(position)) & 0x3F)]
-                        : UInt8(ascii: "="))
+                    position <= chunk.count
+                        ? alphabet[Int(group >> (18 - 6 * UInt32(position)) & 0x3F)]
+                        : UInt8(ascii: "=")
+                )
             }
             index += 3
         }

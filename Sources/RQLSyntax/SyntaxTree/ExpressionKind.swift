@@ -30,7 +30,10 @@ public struct ArithmeticStep: Hashable, Sendable {
 }
 
 public enum ArithmeticOperator: String, Hashable, Sendable {
-    case add = "+", subtract = "-", multiply = "*", divide = "/"
+    case add = "+"
+    case subtract = "-"
+    case multiply = "*"
+    case divide = "/"
 
     /// `*` and `/` bind tighter than `+` and `-`.
     public var isMultiplicative: Bool { self == .multiply || self == .divide }

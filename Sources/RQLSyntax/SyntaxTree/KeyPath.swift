@@ -23,7 +23,10 @@ public enum KeyPathPostfix: Hashable, Sendable {
 }
 
 public enum AggregateFunction: String, Hashable, Sendable {
-    case min = "@min", max = "@max", sum = "@sum", avg = "@avg"
+    case min = "@min"
+    case max = "@max"
+    case sum = "@sum"
+    case avg = "@avg"
 }
 
 /// One step of a key path.

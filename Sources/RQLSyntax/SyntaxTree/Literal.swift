@@ -48,11 +48,15 @@ public enum Literal: Hashable, Sendable {
         case .integer(let value): hasher.combine(value)
         case .string(let value): hasher.combine(value)
         case .base64(let bytes), .binary(let bytes): hasher.combine(bytes)
-        case .timestamp(let seconds, let nanoseconds): hasher.combine(seconds); hasher.combine(nanoseconds)
+        case .timestamp(let seconds, let nanoseconds):
+            hasher.combine(seconds)
+            hasher.combine(nanoseconds)
         case .objectId(let hex), .uuid(let hex): hasher.combine(hex)
         case .bool(let value): hasher.combine(value)
         case .null: hasher.combine(0)
-        case .object(let className, let key): hasher.combine(className); hasher.combine(key)
+        case .object(let className, let key):
+            hasher.combine(className)
+            hasher.combine(key)
         }
     }
 }

@@ -54,8 +54,17 @@ public struct Comparison: Hashable, Sendable {
 
 /// The operator of a comparison; the raw value is its canonical spelling.
 public enum ComparisonOperator: String, Hashable, Sendable, CaseIterable {
-    case equal = "==", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
-    case `in` = "IN", beginsWith = "BEGINSWITH", endsWith = "ENDSWITH", contains = "CONTAINS", like = "LIKE"
+    case equal = "=="
+    case notEqual = "!="
+    case less = "<"
+    case lessOrEqual = "<="
+    case greater = ">"
+    case greaterOrEqual = ">="
+    case `in` = "IN"
+    case beginsWith = "BEGINSWITH"
+    case endsWith = "ENDSWITH"
+    case contains = "CONTAINS"
+    case like = "LIKE"
     /// Full-text search (RQL).
     case text = "TEXT"
     /// Regular-expression match (NSPredicate).
