@@ -100,10 +100,11 @@ enum Keyword: String, Sendable, CaseIterable {
 
     /// The keyword that `bytes` spells in `dialect`, or nil for a plain name.
     ///
-    /// Words are packed, lower-cased, into two machine words and looked up in one table, so a name
-    /// costs a hash lookup rather than a string comparison per keyword.
+    /// Words are packed, lower-cased, into two machine words and looked up in a small
+    /// open-addressing table with a multiplicative hash: every name in a query goes through here,
+    /// so it must cost a few instructions, not a string comparison per keyword or a SipHash.
     static func lookUp(_ bytes: UnsafeBufferPointer<UInt8>, dialect: Dialect) -> Keyword? {
-        guard bytes.count >= 2, bytes.count <= 16, let key = PackedWord(bytes), let keyword = table[key] else {
+        guard bytes.count >= 2, bytes.count <= 16, let key = PackedWord(bytes), let keyword = table.find(key) else {
             return nil
         }
         if keyword.rawValue.utf8.first == UInt8(ascii: "@") {
@@ -113,28 +114,45 @@ enum Keyword: String, Sendable, CaseIterable {
         case .absent: return nil
         case .anyCase: return keyword
         case .lowerOrUpper:
-            // Every byte is an ASCII letter here (the table holds only letters for these words).
+            // Every byte is an ASCII letter here (these keywords are letters only).
             let allLower = bytes.allSatisfy { $0 >= UInt8(ascii: "a") }
             let allUpper = bytes.allSatisfy { $0 <= UInt8(ascii: "Z") }
             return allLower || allUpper ? keyword : nil
         }
     }
 
-    private static let table: [PackedWord: Keyword] = {
-        var table: [PackedWord: Keyword] = [:]
-        for keyword in Keyword.allCases {
-            var spelling = Array(keyword.rawValue.utf8)
-            spelling.withUnsafeMutableBufferPointer { buffer in
-                if let key = PackedWord(UnsafeBufferPointer(buffer)) { table[key] = keyword }
-            }
-        }
-        return table
-    }()
+    private static let table = KeywordTable()
 }
 
-/// Up to 16 ASCII bytes, lower-cased (except after an '@', where case matters and is checked
-/// separately), packed little-endian into two words.
-private struct PackedWord: Hashable {
+/// Every keyword's packed spelling, in 128 slots probed linearly from the word's hash.
+private struct KeywordTable {
+    private static let slotCount = 128
+    private var slots: [(key: PackedWord, keyword: Keyword)?]
+
+    init() {
+        slots = Array(repeating: nil, count: Self.slotCount)
+        for keyword in Keyword.allCases {
+            let spelling = Array(keyword.rawValue.utf8)
+            guard let key = spelling.withUnsafeBufferPointer(PackedWord.init) else { continue }
+            var index = key.slot(in: Self.slotCount)
+            while slots[index] != nil { index = (index + 1) % Self.slotCount }
+            slots[index] = (key, keyword)
+        }
+    }
+
+    func find(_ key: PackedWord) -> Keyword? {
+        var index = key.slot(in: Self.slotCount)
+        while let slot = slots[index] {
+            if slot.key == key { return slot.keyword }
+            index = (index + 1) % Self.slotCount
+        }
+        return nil
+    }
+}
+
+/// Up to 16 ASCII bytes, lower-cased (an `@` word is then compared exactly, since its case matters),
+/// packed little-endian into two words.
+private struct PackedWord: Equatable {
     var low: UInt64 = 0
     var high: UInt64 = 0
     var count: UInt8
@@ -146,5 +164,11 @@ private struct PackedWord: Hashable {
             let folded = UInt64(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte)
             if index < 8 { low |= folded << (8 * UInt64(index)) } else { high |= folded << (8 * UInt64(index - 8)) }
         }
+    }
+
+    /// A slot index from a multiplicative hash of both words.
+    func slot(in slotCount: Int) -> Int {
+        let mixed = (low ^ high &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(count)) &* 0xBF58_476D_1CE4_E5B9
+        return Int(truncatingIfNeeded: mixed >> 32) % slotCount
     }
 }

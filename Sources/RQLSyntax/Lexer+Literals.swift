@@ -5,7 +5,7 @@ import RQLCore
 extension Lexer {
     /// A number starting with a digit or a '.', or in RQL a date and time.
     ///
-    /// NUMBER = sign? ( digit+ | '0' ( 'x' | 'X' ) hex+ | digit+ exponent 'f'? | ( digit+ '.' digit* | '.' digit+ ) exponent? 'f'? ) ;
+    /// NUMBER = sign? ( digit+ | '0' ( 'x' | 'X' ) hex+ | digit+ ( exponent 'f'? | 'f' ) | ( digit+ '.' digit* | '.' digit+ ) exponent? 'f'? ) ;
     mutating func scanNumberOrDate(from start: Int, signed: Bool = false) throws(SyntaxError) -> ScannedToken {
         var offset = signed ? start + 1 : start
         if !signed && dialect == .rql, let end = dateTimeEnd(from: start) {

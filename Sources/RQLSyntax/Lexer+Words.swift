@@ -30,7 +30,8 @@ extension Lexer {
     /// Scans a name or keyword; in RQL also the literals that begin like a name (`T1:2`, `B64"…"`,
     /// `oid(…)`, `uuid(…)`, `inf`, `nan`), which are longer than the name they start with.
     ///
-    /// WORD = ( letter | '_' | '$' | non_ascii ) ( letter | digit | '_' | '$' | '-' | non_ascii | '\' ( ' ' | 't' | 'n' | 'r' ) )* ;
+    /// WORD = ( letter | '_' | '$' | non_ascii ) ( letter | digit | '_' | '$' | '-' | non_ascii | '\' ( ' ' | 't' | 'n' | 'r' ) )*
+    ///      | '#' ( letter | '_' | non_ascii ) ( letter | digit | '_' | non_ascii )* (* NSPredicate *) ;
     mutating func scanWord(from start: Int) throws(SyntaxError) -> ScannedToken {
         if dialect == .rql {
             switch bytes[start] {

@@ -75,9 +75,8 @@ extension QueryParser {
     mutating func parseGeoShape() throws(SyntaxError) -> GeoShape {
         switch current.kind {
         case .argument, .formatArgument, .variable:
-            let argument = try parseArgument()
-            guard case .argument(let value) = argument.kind else { throw unexpected(expected: "a shape") }
-            return GeoShape(.argument(value), span: argument.span)
+            let (argument, span) = try parseArgument()
+            return GeoShape(.argument(argument), span: span)
         case .word where current.keyword == .geoBox:
             return try parseGeoBox()
         case .word where current.keyword == .geoCircle:
@@ -157,7 +156,7 @@ extension QueryParser {
     mutating func parseCoordinate() throws(SyntaxError) -> Expression {
         switch current.kind {
         case .integer, .floatingPoint: return try parseLiteral()
-        case .argument, .formatArgument, .variable: return try parseArgument()
+        case .argument, .formatArgument, .variable: return try parseArgumentExpression()
         default: throw unexpected(expected: "a number or an argument")
         }
     }

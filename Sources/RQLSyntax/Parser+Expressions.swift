@@ -52,7 +52,7 @@ extension QueryParser {
         case .integer, .floatingPoint, .infinity, .nan, .string, .base64, .timestamp, .dateTime, .objectId, .uuid:
             return try parseLiteral()
         case .argument, .formatArgument:
-            return try parseArgument()
+            return try parseArgumentExpression()
         case .leftBrace:
             return try parseListLiteral()
         case .escapedWord, .keyPathArgument, .variable:
@@ -97,7 +97,7 @@ extension QueryParser {
         case .leftBrace:
             operand = try parseListLiteral()
         case .argument, .formatArgument:
-            operand = try parseArgument()
+            operand = try parseArgumentExpression()
         case .word
         where current.keyword == nil || current.keyword?.isContextual == true || current.keyword == .selfKeyword:
             operand = try parseKeyPathExpression()
@@ -121,10 +121,16 @@ extension QueryParser {
         try expect(.comma, "',' and the subquery's predicate")
         let predicate = try parseOrPredicate()
         try expect(.rightParen, "')' to close the SUBQUERY")
-        try expect(.dot, "'.@count'; a SUBQUERY can only be counted")
-        guard current.kind == .atWord, current.keyword == .atCount || current.keyword == .atSize else {
-            throw unexpected(expected: "@count or @size; a SUBQUERY can only be counted")
+        let next = try peek()
+        guard current.kind == .dot, next.keyword == .atCount || next.keyword == .atSize else {
+            let found = current.kind == .dot ? next : current
+            throw SyntaxError(
+                .unexpectedToken,
+                "a SUBQUERY can only be counted: write SUBQUERY(…).@count, not \(describe(found))",
+                at: found.span
+            )
         }
+        try advance()
         let end = try advance()
         return Expression(
             .subqueryCount(collection: collection.path, variable: variable, predicate: predicate),
@@ -176,7 +182,7 @@ extension QueryParser {
         case .integer, .floatingPoint, .infinity, .nan, .string, .base64, .timestamp, .dateTime, .objectId, .uuid:
             return try parseLiteral()
         case .argument, .formatArgument, .variable:
-            return try parseArgument()
+            return try parseArgumentExpression()
         case .word:
             switch current.keyword {
             case .true, .false, .yes, .no, .null, .nilLiteral: return try parseLiteral()
@@ -192,7 +198,7 @@ extension QueryParser {
     }
 
     /// argument = ARGUMENT | FORMAT_ARGUMENT (* NSPredicate *) | VARIABLE (* NSPredicate *) ;
-    mutating func parseArgument() throws(SyntaxError) -> Expression {
+    mutating func parseArgument() throws(SyntaxError) -> (argument: Argument, span: SourceSpan) {
         let token = current
         let argument: Argument
         switch token.kind {
@@ -207,7 +213,13 @@ extension QueryParser {
             throw unexpected(expected: "an argument")
         }
         try advance()
-        return Expression(.argument(argument), span: token.span)
+        return (argument, token.span)
+    }
+
+    /// An argument as an operand.
+    mutating func parseArgumentExpression() throws(SyntaxError) -> Expression {
+        let (argument, span) = try parseArgument()
+        return Expression(.argument(argument), span: span)
     }
 
     /// The number of `$12` or `$K12`, ignoring leading zeros (`$002` is `$2`).

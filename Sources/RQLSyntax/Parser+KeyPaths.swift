@@ -27,7 +27,7 @@ extension QueryParser {
         } else if current.kind == .leftBracket, try peek().keyword == .size {
             try advance()
             try advance()
-            span = span.through(try expect(.rightBracket, "']' after SIZE").span)
+            span = span.through(try expect(.rightBracket, "']'").span)
             path.postfix = .count
         }
         return Expression(.keyPath(path), span: span)
@@ -123,12 +123,12 @@ extension QueryParser {
         guard current.kind == .dot, try isName(peek()) else { return PathElement(.allBacklinks, span: links.span) }
         try advance()
         let (className, _) = try parseName()
-        try expect(.dot, "'.' and the linking property after the class name")
+        try expect(.dot, "'.' and the linking property")
         let (property, end) = try parseName()
         return PathElement(.backlinks(className: className, property: property), span: links.span.through(end))
     }
 
-    /// subscript = '[' ( NATURAL | FIRST | LAST | '*' | STRING | argument ) ']' ;
+    /// subscript = '[' ( NATURAL | FIRST | LAST | '*' | STRING | argument | KEY_PATH_ARGUMENT (* NSPredicate *) ) ']' ;
     mutating func parseSubscript() throws(SyntaxError) -> PathElement {
         let open = try advance()
         let kind: PathElementKind
@@ -141,8 +141,11 @@ extension QueryParser {
         case .string:
             kind = .key(try decodeString(advance()))
         case .argument, .formatArgument, .variable:
-            guard case .argument(let argument) = try parseArgument().kind else { throw unexpected(expected: "']'") }
-            kind = .subscriptArgument(argument)
+            kind = .subscriptArgument(try parseArgument().argument)
+        case .keyPathArgument where dialect == .nsPredicate:
+            try advance()
+            kind = .subscriptArgument(.placeholder(placeholderCount, specifier: "K"))
+            placeholderCount += 1
         case .word where current.keyword == .first:
             try advance()
             kind = .first

@@ -2,8 +2,9 @@ import RQLCore
 
 /// Constants: converting the text of literal tokens into `Literal` values.
 extension QueryParser {
-    /// literal = NUMBER | INFINITY | NAN | STRING | BASE64 | TIMESTAMP | OBJECT_ID | UUID | TRUE | FALSE | NULL
-    ///         | binary_literal | object_literal ;
+    /// literal = NUMBER | STRING | TRUE | FALSE | NULL
+    ///         | INFINITY (* RQL *) | NAN (* RQL *) | BASE64 (* RQL *) | TIMESTAMP (* RQL *) | OBJECT_ID (* RQL *)
+    ///         | UUID (* RQL *) | binary_literal (* RQL *) | object_literal (* RQL *) ;
     mutating func parseLiteral() throws(SyntaxError) -> Expression {
         let token = current
         let literal: Literal
@@ -59,7 +60,7 @@ extension QueryParser {
         let primaryKey: Expression
         switch current.kind {
         case .integer, .string, .objectId, .uuid: primaryKey = try parseLiteral()
-        case .argument, .formatArgument, .variable: primaryKey = try parseArgument()
+        case .argument, .formatArgument, .variable: primaryKey = try parseArgumentExpression()
         default: throw unexpected(expected: "a primary key: a number, a string, an oid(…), a uuid(…) or an argument")
         }
         let close = try expect(.rightParen, "')'")
@@ -74,7 +75,9 @@ extension QueryParser {
     /// NATURAL = digit+ ;
     mutating func parseNatural(what: String) throws(SyntaxError) -> Int {
         let token = current
-        guard token.kind == .integer, text(of: token).utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+        guard token.kind == .integer,
+            lexer.bytes[token.span.offset..<token.span.end].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
+        else {
             throw unexpected(expected: "\(what) (a whole number of digits)")
         }
         let value = try decodeInteger(token)
@@ -85,24 +88,22 @@ extension QueryParser {
     // MARK: - Decoding
 
     func decodeInteger(_ token: Token) throws(SyntaxError) -> Int64 {
-        var digits = Substring(text(of: token))
-        let isNegative = digits.first == "-"
-        if digits.first == "-" || digits.first == "+" { digits = digits.dropFirst() }
+        var digits = lexer.bytes[token.span.offset..<token.span.end]
+        let isNegative = digits.first == UInt8(ascii: "-")
+        if isNegative || digits.first == UInt8(ascii: "+") { digits = digits.dropFirst() }
         var radix: UInt64 = 10
-        if digits.count > 2, digits.hasPrefix("0") {
-            switch digits.dropFirst().first {
-            case "x", "X": radix = 16
-            case "o", "O": radix = 8
-            case "b", "B": radix = 2
+        if digits.count > 2, digits.first == UInt8(ascii: "0") {
+            switch digits[digits.startIndex + 1] | 0x20 {
+            case UInt8(ascii: "x"): radix = 16
+            case UInt8(ascii: "o"): radix = 8
+            case UInt8(ascii: "b"): radix = 2
             default: break
             }
             if radix != 10 { digits = digits.dropFirst(2) }
         }
         var magnitude: UInt64 = 0
-        for byte in digits.utf8 {
-            let digit = UInt64(
-                byte <= UInt8(ascii: "9") ? byte - UInt8(ascii: "0") : (byte | 0x20) - UInt8(ascii: "a") + 10
-            )
+        for byte in digits {
+            let digit = UInt64(byte <= UInt8(ascii: "9") ? byte - UInt8(ascii: "0") : (byte | 0x20) - UInt8(ascii: "a") + 10)
             let (shifted, overflow) = magnitude.multipliedReportingOverflow(by: radix)
             let (sum, carry) = shifted.addingReportingOverflow(digit)
             guard !overflow, !carry else { throw tooLarge(token) }

@@ -73,8 +73,8 @@ struct QueryParser {
 
     /// Consumes a token of `kind`, or fails saying that `expectation` was expected.
     @discardableResult
-    mutating func expect(_ kind: TokenKind, _ expectation: String) throws(SyntaxError) -> Token {
-        guard current.kind == kind else { throw unexpected(expected: expectation) }
+    mutating func expect(_ kind: TokenKind, _ expectation: @autoclosure () -> String) throws(SyntaxError) -> Token {
+        guard current.kind == kind else { throw unexpected(expected: expectation()) }
         return try advance()
     }
 
@@ -145,6 +145,7 @@ struct QueryParser {
         let head = try parseAndPredicate(first: first)
         guard isOr(current) else { return head }
         var operands = [head]
+        operands.reserveCapacity(4)
         while isOr(current) {
             try advance()
             operands.append(try parseAndPredicate())
@@ -158,6 +159,7 @@ struct QueryParser {
         if let first { head = first } else { head = try parseNotPredicate() }
         guard isAnd(current) else { return head }
         var operands = [head]
+        operands.reserveCapacity(4)
         while isAnd(current) {
             try advance()
             operands.append(try parseNotPredicate())
@@ -269,9 +271,14 @@ struct QueryParser {
         let opToken = try advance()
         var options: StringOptions = []
         if op.acceptsOptions, current.kind == .modifier {
-            let letters = text(of: try advance()).lowercased()
-            if letters.contains("c") { options.insert(.caseInsensitive) }
-            if letters.contains("d") { options.insert(.diacriticInsensitive) }
+            let modifier = try advance()
+            for byte in lexer.bytes[modifier.span.offset..<modifier.span.end] {
+                switch byte | 0x20 {
+                case UInt8(ascii: "c"): options.insert(.caseInsensitive)
+                case UInt8(ascii: "d"): options.insert(.diacriticInsensitive)
+                default: break
+                }
+            }
         } else {
             try rejectModifier(after: opToken)
         }
@@ -337,7 +344,7 @@ struct QueryParser {
     mutating func parseBetweenBounds() throws(SyntaxError) -> Expression {
         switch current.kind {
         case .leftBrace: return try parseListLiteral()
-        case .argument, .formatArgument, .variable: return try parseArgument()
+        case .argument, .formatArgument, .variable: return try parseArgumentExpression()
         default: throw unexpected(expected: "a list such as {1, 5} or an argument")
         }
     }

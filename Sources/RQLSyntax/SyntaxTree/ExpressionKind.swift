@@ -1,5 +1,6 @@
-/// What an operand is.
-public indirect enum ExpressionKind: Hashable, Sendable {
+/// What an operand is. Literals, arguments, key paths and lists are stored inline (a parse of
+/// `age > 90` allocates no box for them); the recursive cases are boxed.
+public enum ExpressionKind: Hashable, Sendable {
     /// A constant written in the query.
     case literal(Literal)
     /// A value supplied with the query: `$0`, `%@`, `$name`.
@@ -9,13 +10,13 @@ public indirect enum ExpressionKind: Hashable, Sendable {
     /// `{1, 2, $0}`: constants and arguments.
     case list([Expression])
     /// `ANY dogs.age`, `ALL {1, 2}`, `NONE $0`.
-    case quantified(Quantifier, Expression)
+    indirect case quantified(Quantifier, Expression)
     /// `SUBQUERY(collection, $x, predicate).@count`; the variable is named without its '$'. Inside the
     /// predicate, RQL refers to it as a property named `$x`, NSPredicate as `.variable("x")`.
-    case subqueryCount(collection: KeyPath, variable: String, predicate: Predicate)
+    indirect case subqueryCount(collection: KeyPath, variable: String, predicate: Predicate)
     /// `first op operand op operand …` at one precedence level, left-associative: `a + b - c` is
     /// one node; `a + b * c` nests the product as an operand.
-    case arithmetic(first: Expression, rest: [ArithmeticStep])
+    indirect case arithmetic(first: Expression, rest: [ArithmeticStep])
 }
 
 /// One `op operand` step of an arithmetic chain.

@@ -20,7 +20,7 @@ public enum Literal: Hashable, Sendable {
     case bool(Bool)
     case null
     /// `obj('Class', primaryKey)`: the primary key is a literal or an argument.
-    case object(className: String, primaryKey: Expression)
+    indirect case object(className: String, primaryKey: Expression)
 
     /// Doubles compare by bit pattern so that a tree holding `nan` equals itself.
     public static func == (lhs: Literal, rhs: Literal) -> Bool {

@@ -19,22 +19,23 @@ public struct QuerySyntax: Hashable, Sendable {
     }
 }
 
-/// What a predicate is.
-public indirect enum PredicateKind: Hashable, Sendable {
+/// What a predicate is. Only the cases that hold other nodes directly are boxed, so that AND, OR
+/// and constants cost no allocation of their own.
+public enum PredicateKind: Hashable, Sendable {
     /// Every operand holds (two or more operands; `a AND b AND c` is one node).
     case and([Predicate])
     /// At least one operand holds (two or more operands).
     case or([Predicate])
     /// The operand does not hold.
-    case not(Predicate)
+    indirect case not(Predicate)
     /// `TRUEPREDICATE` (true) or `FALSEPREDICATE` (false).
     case constant(Bool)
     /// `lhs op[modifier] rhs`.
-    case comparison(Comparison)
+    indirect case comparison(Comparison)
     /// `value BETWEEN bounds`, where bounds is a two-element list literal or an argument.
-    case between(value: Expression, bounds: Expression)
+    indirect case between(value: Expression, bounds: Expression)
     /// `location GEOWITHIN shape`.
-    case geoWithin(location: Expression, shape: GeoShape)
+    indirect case geoWithin(location: Expression, shape: GeoShape)
 }
 
 /// A binary comparison: `name BEGINSWITH[c] 'r'`.

@@ -1,0 +1,34 @@
+// swift-tools-version:6.0
+// rql-bench: timings for RQL's pipeline stages and the hand-written baselines they are measured
+// against. A separate package so the root package stays free of benchmark code; like the root,
+// it has no third-party dependencies.
+import PackageDescription
+
+let package = Package(
+    name: "RQLBenchmarks",
+    products: [
+        .executable(name: "rql-bench", targets: ["rql-bench"])
+    ],
+    dependencies: [
+        .package(name: "RQL", path: "..")
+    ],
+    targets: [
+        // Clock, black hole, sampling, statistics, reports, options, and the benchmark dataset.
+        // Knows nothing of RQL, so its black hole's body is opaque to the suites.
+        .target(name: "BenchmarkKit"),
+        // One file per suite; each registers itself with `Registry` (`registerParseBenchmarks()`).
+        .target(
+            name: "Suites",
+            dependencies: [
+                "BenchmarkKit",
+                .product(name: "RQLSyntax", package: "RQL"),
+            ]
+        ),
+        .executableTarget(name: "rql-bench", dependencies: ["BenchmarkKit", "Suites"]),
+        // A fixed-iteration parse loop for `valgrind --tool=callgrind`: no calibration, no timing.
+        .executableTarget(
+            name: "rql-parse-profile",
+            dependencies: ["BenchmarkKit", "Suites", .product(name: "RQLSyntax", package: "RQL")]
+        ),
+    ]
+)
