@@ -103,7 +103,9 @@ extension QueryParser {
         }
         var magnitude: UInt64 = 0
         for byte in digits {
-            let digit = UInt64(byte <= UInt8(ascii: "9") ? byte - UInt8(ascii: "0") : (byte | 0x20) - UInt8(ascii: "a") + 10)
+            let digit = UInt64(
+                byte <= UInt8(ascii: "9") ? byte - UInt8(ascii: "0") : (byte | 0x20) - UInt8(ascii: "a") + 10
+            )
             let (shifted, overflow) = magnitude.multipliedReportingOverflow(by: radix)
             let (sum, carry) = shifted.addingReportingOverflow(digit)
             guard !overflow, !carry else { throw tooLarge(token) }

@@ -16,10 +16,12 @@ struct FormatExamplesTests {
         var examples: [(String, String, Bool)] = []
         for validity in ["valid", "invalid"] {
             let folder = repository.appendingPathComponent("Grammar/examples/\(validity)")
-            let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?
+            let files =
+                FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?
                 .compactMap { $0 as? URL }.filter { $0.pathExtension == "rql" } ?? []
             for file in files {
-                let dialect = file.deletingLastPathComponent().lastPathComponent == "nspredicate" ? "nspredicate" : "rql"
+                let dialect =
+                    file.deletingLastPathComponent().lastPathComponent == "nspredicate" ? "nspredicate" : "rql"
                 examples.append((try String(contentsOf: file, encoding: .utf8), dialect, validity == "valid"))
             }
         }
@@ -30,7 +32,8 @@ struct FormatExamplesTests {
         let url = repository.appendingPathComponent("Tests/Fixtures/realm-core-public.json")
         let document = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any]
         let parseOnly = document?["parse_only"] as? [String: [String]] ?? [:]
-        return (parseOnly["valid"] ?? []).map { ($0, "rql", true) } + (parseOnly["invalid"] ?? []).map { ($0, "rql", false) }
+        return (parseOnly["valid"] ?? []).map { ($0, "rql", true) }
+            + (parseOnly["invalid"] ?? []).map { ($0, "rql", false) }
     }
 
     @Test("valid queries exit 0, invalid ones exit 1 with a caret line")
@@ -41,7 +44,9 @@ struct FormatExamplesTests {
             let result = RQLCommand.run(["format", "--dialect", dialect, "--", query])
             if isValid {
                 #expect(result.exitCode == 0, "\(query): \(result.standardError)")
-                let again = RQLCommand.run(["format", "--dialect", dialect, "--", String(result.standardOutput.dropLast())])
+                let again = RQLCommand.run([
+                    "format", "--dialect", dialect, "--", String(result.standardOutput.dropLast()),
+                ])
                 #expect(again.standardOutput == result.standardOutput, "format is not idempotent on \(query)")
             } else {
                 #expect(result.exitCode == 1, "\(query)")
