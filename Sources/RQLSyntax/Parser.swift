@@ -308,7 +308,7 @@ struct QueryParser {
     ///                     | TEXT (* RQL *) | MATCHES (* NSPredicate *) ;
     ///
     /// Keywords a dialect lacks never reach here: the lexer does not classify them.
-    func comparisonOperator(_ token: Token) -> ComparisonOperator? {
+    func comparisonOperator(_ token: Token) -> Comparison.Operator? {
         switch token.kind {
         case .equal: return .equal
         case .notEqual: return .notEqual

@@ -41,11 +41,11 @@ public enum PredicateKind: Hashable, Sendable {
 /// A binary comparison: `name BEGINSWITH[c] 'r'`.
 public struct Comparison: Hashable, Sendable {
     public var lhs: Expression
-    public var op: ComparisonOperator
+    public var op: Operator
     public var options: StringOptions
     public var rhs: Expression
 
-    public init(_ lhs: Expression, _ op: ComparisonOperator, _ rhs: Expression, options: StringOptions = []) {
+    public init(_ lhs: Expression, _ op: Operator, _ rhs: Expression, options: StringOptions = []) {
         self.lhs = lhs
         self.op = op
         self.options = options
@@ -53,40 +53,32 @@ public struct Comparison: Hashable, Sendable {
     }
 }
 
-/// The operator of a comparison; the raw value is its canonical spelling.
-public enum ComparisonOperator: String, Hashable, Sendable, CaseIterable {
-    case equal = "=="
-    case notEqual = "!="
-    case less = "<"
-    case lessOrEqual = "<="
-    case greater = ">"
-    case greaterOrEqual = ">="
-    case `in` = "IN"
-    case beginsWith = "BEGINSWITH"
-    case endsWith = "ENDSWITH"
-    case contains = "CONTAINS"
-    case like = "LIKE"
-    /// Full-text search (RQL).
-    case text = "TEXT"
-    /// Regular-expression match (NSPredicate).
-    case matches = "MATCHES"
+extension Comparison {
+    /// The operator of a comparison as written; the raw value is its canonical spelling. (RQLCore's
+    /// `ComparisonOperator` is the smaller set the value rules know; the binder maps one to the other.)
+    public enum Operator: String, Hashable, Sendable, CaseIterable {
+        case equal = "=="
+        case notEqual = "!="
+        case less = "<"
+        case lessOrEqual = "<="
+        case greater = ">"
+        case greaterOrEqual = ">="
+        case `in` = "IN"
+        case beginsWith = "BEGINSWITH"
+        case endsWith = "ENDSWITH"
+        case contains = "CONTAINS"
+        case like = "LIKE"
+        /// Full-text search (RQL).
+        case text = "TEXT"
+        /// Regular-expression match (NSPredicate).
+        case matches = "MATCHES"
 
-    /// Whether `[c]` / `[d]` may follow the operator.
-    public var acceptsOptions: Bool {
-        switch self {
-        case .equal, .notEqual, .in, .beginsWith, .endsWith, .contains, .like: true
-        case .less, .lessOrEqual, .greater, .greaterOrEqual, .text, .matches: false
+        /// Whether `[c]` / `[d]` may follow the operator.
+        public var acceptsOptions: Bool {
+            switch self {
+            case .equal, .notEqual, .in, .beginsWith, .endsWith, .contains, .like: true
+            case .less, .lessOrEqual, .greater, .greaterOrEqual, .text, .matches: false
+            }
         }
     }
-}
-
-/// The `[c]`, `[d]` and `[cd]` modifiers of a string comparison.
-public struct StringOptions: OptionSet, Hashable, Sendable {
-    public let rawValue: UInt8
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
-
-    /// `[c]`: letters compare without regard to case, in every script.
-    public static let caseInsensitive = StringOptions(rawValue: 1)
-    /// `[d]`: letters compare without regard to diacritics (`é` equals `e`).
-    public static let diacriticInsensitive = StringOptions(rawValue: 2)
 }

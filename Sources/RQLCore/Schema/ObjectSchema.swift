@@ -1,0 +1,42 @@
+/// The schema of one class: its properties in declaration order, primary key and embedding.
+///
+/// ```swift
+/// let toy = ObjectSchema(
+///     name: "DogToy",
+///     properties: [Property(name: "id", type: .objectId), Property(name: "name", type: .string)],
+///     primaryKey: "id")
+/// toy.propertyIndex(named: "name")  // 1
+/// ```
+public struct ObjectSchema: Hashable, Sendable {
+    /// The class name; any non-empty UTF-8 text.
+    public let name: String
+    /// The properties in the order written; a property's position is its column number.
+    public let properties: [Property]
+    /// The primary key property's name, if the class has one.
+    public let primaryKey: String?
+    /// Whether objects of this class live only inside a parent object's link.
+    public let isEmbedded: Bool
+    private let indexByName: [String: Int]
+
+    public init(name: String, properties: [Property], primaryKey: String? = nil, isEmbedded: Bool = false) {
+        self.name = name
+        self.properties = properties
+        self.primaryKey = primaryKey
+        self.isEmbedded = isEmbedded
+        var indexByName: [String: Int] = [:]
+        // The first declaration wins; `Schema` rejects duplicates anyway.
+        for (i, property) in properties.enumerated() where indexByName[property.name] == nil {
+            indexByName[property.name] = i
+        }
+        self.indexByName = indexByName
+    }
+
+    /// The column number of the named property.
+    public func propertyIndex(named name: String) -> Int? { indexByName[name] }
+
+    /// The named property.
+    public func property(named name: String) -> Property? { indexByName[name].map { properties[$0] } }
+
+    /// The column number of the primary key.
+    public var primaryKeyIndex: Int? { primaryKey.flatMap { indexByName[$0] } }
+}

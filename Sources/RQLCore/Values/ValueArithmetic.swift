@@ -1,0 +1,86 @@
+/// The arithmetic operators of RQL expressions (`age * 2 > 10`), with realm-core's rules:
+///
+/// * both operands must be numbers (`int`, `float`, `double`, `decimal`); anything else,
+///   including null and a mixed value holding a non-number, gives no value, and a row whose
+///   comparison has no value does not match;
+/// * `int ∘ int` is 64-bit integer arithmetic (`7 / 2 == 3`), wrapping on overflow; integer
+///   division by zero gives no value (it equals nothing);
+/// * with a decimal operand the result is decimal; otherwise a float or double operand makes
+///   the result a double (IEEE: division by zero gives ±∞, `0 / 0` NaN).
+///
+/// ```swift
+/// ValueArithmetic.apply(.divide, .int(7), .int(2))      // .int(3)
+/// ValueArithmetic.apply(.divide, .int(7), .int(0))      // nil
+/// ValueArithmetic.apply(.add, .int(1), .double(0.5))    // .double(1.5)
+/// ValueArithmetic.apply(.add, .string("1"), .int(1))    // nil
+/// ```
+public enum ValueArithmetic {
+    /// One of the four arithmetic operators.
+    public enum Operator: String, Hashable, Sendable, CaseIterable {
+        /// `+`
+        case add = "+"
+        /// `-`
+        case subtract = "-"
+        /// `*`
+        case multiply = "*"
+        /// `/`
+        case divide = "/"
+    }
+
+    /// The result of `lhs op rhs`, or `nil` when there is none (a non-number operand, or integer
+    /// division by zero).
+    public static func apply(_ op: Operator, _ lhs: Value, _ rhs: Value) -> Value? {
+        switch (lhs, rhs) {
+        case (.int(let a), .int(let b)):
+            return integer(op, a, b).map(Value.int)
+        case (.decimal, _), (_, .decimal):
+            guard let a = decimal(lhs), let b = decimal(rhs) else { return nil }
+            switch op {
+            case .add: return .decimal(a + b)
+            case .subtract: return .decimal(a - b)
+            case .multiply: return .decimal(a * b)
+            case .divide: return .decimal(a / b)
+            }
+        default:
+            guard let a = double(lhs), let b = double(rhs) else { return nil }
+            switch op {
+            case .add: return .double(a + b)
+            case .subtract: return .double(a - b)
+            case .multiply: return .double(a * b)
+            case .divide: return .double(a / b)
+            }
+        }
+    }
+
+    /// Integer arithmetic as the VM's typed kernels do it: wrapping, `nil` on division by zero.
+    @inlinable
+    public static func integer(_ op: Operator, _ a: Int64, _ b: Int64) -> Int64? {
+        switch op {
+        case .add: return a &+ b
+        case .subtract: return a &- b
+        case .multiply: return a &* b
+        case .divide:
+            guard b != 0 else { return nil }
+            return a.dividedReportingOverflow(by: b).partialValue
+        }
+    }
+
+    private static func double(_ value: Value) -> Double? {
+        switch value {
+        case .int(let i): Double(i)
+        case .float(let f): Double(f)
+        case .double(let d): d
+        default: nil
+        }
+    }
+
+    private static func decimal(_ value: Value) -> Decimal128? {
+        switch value {
+        case .int(let i): Decimal128(i)
+        case .float(let f): Decimal128(Double(f))
+        case .double(let d): Decimal128(d)
+        case .decimal(let d): d
+        default: nil
+        }
+    }
+}

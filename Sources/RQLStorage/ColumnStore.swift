@@ -1,0 +1,200 @@
+import RQLCore
+
+/// The in-memory column store: an immutable snapshot of every class's table at one version.
+///
+/// Snapshots are values: reading one never blocks, and a commit (`inserting(json:)`,
+/// `deleting(_:from:)`) produces a new snapshot with a higher `version` while readers keep
+/// the old one. Embedded objects live in their own class's table, owned by the parent's link.
+///
+/// ```swift
+/// let store = try DatasetLoader.load(json: DemoDataset.json)
+/// let dogs = store.table(named: "Dog")
+/// dogs?.rowCount
+/// store.version  // 1
+/// ```
+public struct ColumnStore: StoreReader {
+    public let schema: Schema
+    public let version: UInt64
+    private let tables: [ColumnTable]
+
+    /// An empty store of `schema` at version 0.
+    public init(schema: Schema) {
+        self.init(schema: schema, contents: [:], version: 0)
+    }
+
+    public func table(named className: String) -> ColumnTable? {
+        schema.classIndex(named: className).map { tables[$0] }
+    }
+
+    /// Every row of `className` as property values in schema order (backlinks included), the
+    /// form `init(schema:contents:version:)` takes; exporting and commits rebuild from it.
+    func rows(of className: String) -> TableRows {
+        guard let table = table(named: className) else { return TableRows() }
+        let propertyCount = table.objectSchema.properties.count
+        return TableRows(
+            keys: table.rowKeys,
+            rows: (0..<table.rowCount).map { row in (0..<propertyCount).map { table.value(at: row, property: $0) } }
+        )
+    }
+
+    /// Builds a snapshot from row-major contents: `contents[className]` holds the keys and the
+    /// property values of each row (links as `.link`, backlink properties ignored and computed
+    /// here). The contents must already be valid for `schema` (the loader checks).
+    init(schema: Schema, contents: [String: TableRows], version: UInt64) {
+        var inputs: [String: TableInput] = [:]
+        for objectSchema in schema.classes {
+            let table = contents[objectSchema.name] ?? TableRows()
+            var input = TableInput(keys: table.keys, columns: [])
+            for (index, property) in objectSchema.properties.enumerated() {
+                if property.isBacklink {
+                    input.columns.append(nil)
+                    continue
+                }
+                let values = table.rows.map { index < $0.count ? $0[index] : .null }
+                input.columns.append(ColumnBuilder.build(values, for: property))
+                if TableInput.canHoldLinks(property) { input.linkValues[index] = values }
+            }
+            inputs[objectSchema.name] = input
+        }
+        self.init(schema: schema, inputs: inputs, version: version)
+    }
+
+    /// Builds a snapshot from column-major inputs: per class, the row keys and one column per
+    /// stored property (`nil` for backlinks), plus the values of link-holding properties.
+    init(schema: Schema, inputs: [String: TableInput], version: UInt64) {
+        self.schema = schema
+        self.version = version
+        let backlinks = ColumnStore.computeBacklinks(schema: schema, inputs: inputs)
+        tables = schema.classes.map { objectSchema in
+            let input = inputs[objectSchema.name] ?? TableInput(keys: [], columns: [])
+            return ColumnStore.buildTable(
+                objectSchema,
+                input,
+                backlinks: backlinks[objectSchema.name] ?? BacklinkTable(rowCount: input.keys.count)
+            )
+        }
+    }
+
+    private static func buildTable(
+        _ objectSchema: ObjectSchema,
+        _ input: TableInput,
+        backlinks: BacklinkTable
+    )
+        -> ColumnTable
+    {
+        let rowCount = input.keys.count
+        var columns: [Column] = []
+        for (index, property) in objectSchema.properties.enumerated() {
+            if index < input.columns.count, let column = input.columns[index] {
+                columns.append(column)
+                continue
+            }
+            var values: [Value]
+            if case .linkingObjects(let originClass, let originProperty) = property.type {
+                let lists = backlinks.lists[BacklinkOrigin(className: originClass, property: originProperty)]
+                values = (0..<rowCount).map { row in
+                    .list((lists?[row] ?? []).map { .link(ObjectLink(className: originClass, key: $0)) })
+                }
+            } else {
+                values = [Value](repeating: .null, count: rowCount)
+            }
+            columns.append(ColumnBuilder.build(values, for: property))
+        }
+        var hashIndexes: [Int: [EqualityKey: [Int]]] = [:]
+        var fullTextIndexes: [Int: FullTextIndex] = [:]
+        for (column, property) in objectSchema.properties.enumerated() {
+            if property.isIndexed {
+                var postings: [EqualityKey: [Int]] = [:]
+                for row in 0..<rowCount {
+                    postings[EqualityKey(columns[column].value(at: row)), default: []].append(row)
+                }
+                hashIndexes[column] = postings
+            }
+            if property.isFullText {
+                fullTextIndexes[column] = FullTextIndex(column: columns[column], rowCount: rowCount)
+            }
+        }
+        let dense = input.keys.enumerated().allSatisfy { $0.element.rawValue == Int64($0.offset) }
+        return ColumnTable(
+            objectSchema: objectSchema,
+            rowCount: rowCount,
+            rowKeys: input.keys,
+            positionsByKey: dense
+                ? nil : Dictionary(uniqueKeysWithValues: input.keys.enumerated().map { ($0.element, $0.offset) }),
+            columns: columns,
+            primaryKeyIndex: objectSchema.primaryKeyIndex.map {
+                PrimaryKeyIndex(column: columns[$0], rowCount: rowCount)
+            },
+            hashIndexes: hashIndexes,
+            fullTextIndexes: fullTextIndexes,
+            backlinkLists: backlinks.lists,
+            backlinkCounts: backlinks.counts
+        )
+    }
+
+    /// For every class: which origin rows link to each of its rows, per origin property.
+    private static func computeBacklinks(schema: Schema, inputs: [String: TableInput]) -> [String: BacklinkTable] {
+        var result: [String: BacklinkTable] = [:]
+        var positions: [String: [RowKey: Int]] = [:]
+        for objectSchema in schema.classes {
+            let keys = inputs[objectSchema.name]?.keys ?? []
+            result[objectSchema.name] = BacklinkTable(rowCount: keys.count)
+            // Only classes that can be linked to need the key → position map.
+            positions[objectSchema.name] = Dictionary(
+                keys.enumerated().map { ($0.element, $0.offset) },
+                uniquingKeysWith: { first, _ in first }
+            )
+        }
+        for objectSchema in schema.classes {
+            guard let input = inputs[objectSchema.name] else { continue }
+            // Typed links and links held in mixed values (nested ones included) are both
+            // incoming links of their target, as in realm-core.
+            for (index, values) in input.linkValues.sorted(by: { $0.key < $1.key }) {
+                let origin = BacklinkOrigin(className: objectSchema.name, property: objectSchema.properties[index].name)
+                for (row, value) in values.enumerated() {
+                    forEachLink(in: value) { link in
+                        guard let position = positions[link.className]?[link.key] else { return }
+                        if result[link.className]?.lists[origin] == nil {
+                            let rowCount = result[link.className]?.counts.count ?? 0
+                            result[link.className]?.lists[origin] = [[RowKey]](repeating: [], count: rowCount)
+                        }
+                        result[link.className]?.lists[origin]?[position].append(input.keys[row])
+                        result[link.className]?.counts[position] += 1
+                    }
+                }
+            }
+        }
+        return result
+    }
+}
+
+/// The rows of one table in row-major form: each row's key and its property values.
+struct TableRows: Sendable {
+    var keys: [RowKey] = []
+    var rows: [[Value]] = []
+}
+
+/// One table ready to be assembled: row keys, built columns (`nil` where the store computes the
+/// column: backlinks), and the row values of every property that can hold links.
+struct TableInput {
+    var keys: [RowKey]
+    var columns: [Column?]
+    var linkValues: [Int: [Value]] = [:]
+
+    static func canHoldLinks(_ property: Property) -> Bool {
+        switch property.type {
+        case .object, .mixed: true
+        default: false
+        }
+    }
+}
+
+/// Backlinks into one table while a snapshot is built.
+struct BacklinkTable {
+    var lists: [BacklinkOrigin: [[RowKey]]] = [:]
+    var counts: [Int]
+
+    init(rowCount: Int) {
+        counts = [Int](repeating: 0, count: rowCount)
+    }
+}

@@ -1,0 +1,77 @@
+import RQLCore
+
+/// One class's rows in a `ColumnStore` snapshot: columns, row keys, indexes and backlinks.
+///
+/// ```swift
+/// let dogs = store.table(named: "Dog")!
+/// dogs.value(at: 0, property: dogs.objectSchema.propertyIndex(named: "name")!)  // .string("Rex")
+/// ```
+public struct ColumnTable: TableReader {
+    public let objectSchema: ObjectSchema
+    public let rowCount: Int
+    let rowKeys: [RowKey]
+    /// `nil` while every row's key equals its position (the common case: no deletions yet).
+    let positionsByKey: [RowKey: Int]?
+    let columns: [Column]
+    let primaryKeyIndex: PrimaryKeyIndex?
+    let hashIndexes: [Int: [EqualityKey: [Int]]]
+    let fullTextIndexes: [Int: FullTextIndex]
+    /// Per origin (class, property): for each row, the keys of the origin objects linking to it.
+    let backlinkLists: [BacklinkOrigin: [[RowKey]]]
+    let backlinkCounts: [Int]
+
+    public func rowKey(at position: Int) -> RowKey { rowKeys[position] }
+
+    public func position(of key: RowKey) -> Int? {
+        if let positionsByKey { return positionsByKey[key] }
+        return key.rawValue >= 0 && key.rawValue < Int64(rowCount) ? Int(key.rawValue) : nil
+    }
+
+    public func withColumn<R>(_ property: Int, _ body: (ColumnView) throws -> R) rethrows -> R {
+        try columns[property].withView(body)
+    }
+
+    public func value(at position: Int, property: Int) -> Value {
+        columns[property].value(at: position)
+    }
+
+    public func position(ofPrimaryKey key: Value) -> Int? {
+        primaryKeyIndex?.position(of: key)
+    }
+
+    public func indexLookup(property: Int, equalTo value: Value) -> [Int]? {
+        if NumericComparison.isNaN(value) { return hashIndexes[property] == nil ? nil : [] }
+        if property == objectSchema.primaryKeyIndex {
+            return primaryKeyIndex?.position(of: value).map { [$0] } ?? []
+        }
+        return hashIndexes[property].map { $0[EqualityKey(value)] ?? [] }
+    }
+
+    public func fullTextLookup(property: Int, token: String, prefix: Bool) -> [Int]? {
+        fullTextIndexes[property]?.lookup(token, prefix: prefix)
+    }
+
+    public func backlinks(at position: Int, fromClass className: String, property: String) -> [RowKey] {
+        backlinkLists[BacklinkOrigin(className: className, property: property)]?[position] ?? []
+    }
+
+    public func backlinkCount(at position: Int) -> Int { backlinkCounts[position] }
+
+    public func statistics(property: Int) -> ColumnStatistics {
+        ColumnStatistics(
+            rowValues: (0..<rowCount).lazy.map { columns[property].value(at: $0) },
+            flatten: objectSchema.properties[property].isToMany
+        )
+    }
+
+    /// Whether the table has a hash index (or the primary key) on `property`.
+    public func hasIndex(property: Int) -> Bool {
+        hashIndexes[property] != nil || property == objectSchema.primaryKeyIndex
+    }
+}
+
+/// A link property that can point at a table's rows: the origin class and property names.
+struct BacklinkOrigin: Hashable, Sendable {
+    let className: String
+    let property: String
+}

@@ -1,0 +1,72 @@
+extension JSONValue {
+    /// The document as JSON text. With `pretty`, objects and arrays of containers are spread
+    /// over indented lines; arrays of scalars stay on one line. Members keep their order.
+    ///
+    /// ```swift
+    /// JSONValue.object([JSONMember("a", .array([.bool(true), .null]))]).serialized()  // {"a":[true,null]}
+    /// ```
+    public func serialized(pretty: Bool = false) -> String {
+        var out = ""
+        write(to: &out, pretty: pretty, indent: 0)
+        return out
+    }
+
+    private func write(to out: inout String, pretty: Bool, indent: Int) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let b): out += b ? "true" : "false"
+        case .number(let n): out += n.text
+        case .string(let s): JSONValue.writeString(s, to: &out)
+        case .array(let elements):
+            let spread = pretty && elements.contains { $0.isContainer }
+            out += "["
+            for (i, element) in elements.enumerated() {
+                if i > 0 { out += pretty && !spread ? ", " : "," }
+                if spread { out += "\n" + String(repeating: "  ", count: indent + 1) }
+                element.write(to: &out, pretty: pretty, indent: indent + 1)
+            }
+            if spread { out += "\n" + String(repeating: "  ", count: indent) }
+            out += "]"
+        case .object(let members):
+            if members.isEmpty {
+                out += "{}"
+                return
+            }
+            out += "{"
+            for (i, member) in members.enumerated() {
+                if i > 0 { out += "," }
+                if pretty { out += "\n" + String(repeating: "  ", count: indent + 1) }
+                JSONValue.writeString(member.key, to: &out)
+                out += pretty ? ": " : ":"
+                member.value.write(to: &out, pretty: pretty, indent: indent + 1)
+            }
+            if pretty { out += "\n" + String(repeating: "  ", count: indent) }
+            out += "}"
+        }
+    }
+
+    private var isContainer: Bool {
+        switch self {
+        case .array, .object: true
+        default: false
+        }
+    }
+
+    private static func writeString(_ s: String, to out: inout String) {
+        out += "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case let c where c.value < 0x20:
+                let hex = String(c.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        out += "\""
+    }
+}

@@ -1,0 +1,244 @@
+import Foundation
+import RQLCore
+
+/// Reading one property value of an object: scalars through `DatasetValueDecoder`, and the
+/// parts that need the object graph (links, embedded objects, collections, mixed values).
+extension ObjectGraphBuilder {
+    func decode(_ json: JSONValue, _ property: Property, at location: Location) throws(DatasetError) -> Value {
+        switch property.collection {
+        case .single:
+            return try decodeSingle(json, property.type, optional: property.isOptional, at: location)
+        case .list, .set:
+            guard case .array(let elements) = json else {
+                throw wrongType(location, expected: "an array", found: json.typeName)
+            }
+            var values: [Value] = []
+            for (i, element) in elements.enumerated() {
+                values.append(
+                    try decodeSingle(
+                        element,
+                        property.type,
+                        optional: property.isOptional,
+                        at: location.appending("\(i)")
+                    )
+                )
+            }
+            return .list(values)
+        case .map:
+            guard case .object(let members) = json else {
+                throw wrongType(location, expected: "an object", found: json.typeName)
+            }
+            var map = MixedMap()
+            for member in members {
+                map[member.key] = try decodeSingle(
+                    member.value,
+                    property.type,
+                    optional: property.isOptional,
+                    at: location.appending(member.key)
+                )
+            }
+            return .map(map)
+        }
+    }
+
+    func decodeSingle(
+        _ json: JSONValue,
+        _ type: PropertyType,
+        optional: Bool,
+        at location: Location
+    )
+        throws(DatasetError) -> Value
+    {
+        if case .null = json {
+            guard optional || type == .mixed else {
+                throw wrongType(location, expected: "a non-null \(type.keyword)", found: json.typeName)
+            }
+            return .null
+        }
+        switch type {
+        case .mixed:
+            return try decodeMixed(json, at: location)
+        case .object(let target):
+            return try decodeLink(json, target: target, at: location)
+        case .linkingObjects:
+            throw .backlinkGiven(
+                className: location.className,
+                position: location.position,
+                property: location.property
+            )
+        default:
+            do {
+                return try DatasetValueDecoder.scalar(json, type: type)
+            } catch {
+                throw wrap(error, at: location)
+            }
+        }
+    }
+
+    func decodeMixed(_ json: JSONValue, at location: Location) throws(DatasetError) -> Value {
+        switch json {
+        case .null: return .null
+        case .bool(let b): return .bool(b)
+        case .string(let s): return .string(s)
+        case .number(let n):
+            if n.isInteger {
+                guard let i = n.int64Value else {
+                    throw .invalidValue(
+                        className: location.className,
+                        position: location.position,
+                        property: location.property,
+                        reason: "integer \(n.text) does not fit in 64 bits"
+                    )
+                }
+                return .int(i)
+            }
+            return .double(n.doubleValue)
+        case .array(let elements):
+            var values: [Value] = []
+            for (i, element) in elements.enumerated() {
+                values.append(try decodeMixed(element, at: location.appending("\(i)")))
+            }
+            return .list(values)
+        case .object(let members):
+            if let (tag, payload) = DatasetValueDecoder.tagged(json) {
+                return try decodeTagged(tag, payload, json, at: location)
+            }
+            var map = MixedMap()
+            for member in members {
+                map[member.key] = try decodeMixed(member.value, at: location.appending(member.key))
+            }
+            return .map(map)
+        }
+    }
+
+    func decodeTagged(
+        _ tag: String,
+        _ payload: JSONValue,
+        _ json: JSONValue,
+        at location: Location
+    )
+        throws(DatasetError) -> Value
+    {
+        do {
+            switch tag {
+            case "$date": return .date(try DatasetValueDecoder.date(json))
+            case "$oid": return try DatasetValueDecoder.scalar(json, type: .objectId)
+            case "$uuid": return try DatasetValueDecoder.scalar(json, type: .uuid)
+            case "$binary": return .data(try DatasetValueDecoder.binary(json))
+            case "$decimal": return .decimal(try DatasetValueDecoder.decimal(json))
+            case "$double":
+                return .double(try DatasetValueDecoder.binaryFloat(json, tags: ["$double"], expected: "a double"))
+            case "$float":
+                return .float(Float(try DatasetValueDecoder.binaryFloat(json, tags: ["$float"], expected: "a float")))
+            default:
+                guard case .string(let className) = payload["class"] ?? .null, let key = payload["key"] else {
+                    throw ValueDecodeFailure.invalid("$link must be {\"class\": NAME, \"key\": KEY}")
+                }
+                guard let target = schema[className], !target.isEmbedded else {
+                    throw ValueDecodeFailure.invalid("$link to unknown or embedded class '\(className)'")
+                }
+                return try decodeLink(key, target: className, at: location)
+            }
+        } catch let error as ValueDecodeFailure {
+            throw wrap(error, at: location)
+        } catch let error as DatasetError {
+            throw error
+        } catch {
+            throw .invalidValue(
+                className: location.className,
+                position: location.position,
+                property: location.property,
+                reason: "\(error)"
+            )
+        }
+    }
+
+    /// A link: an embedded object inline, or the target's primary key (position when the target
+    /// has no primary key), possibly as `{"$link": …}`.
+    func decodeLink(_ json: JSONValue, target: String, at location: Location) throws(DatasetError) -> Value {
+        guard let targetSchema = schema[target] else {
+            throw .invalidValue(
+                className: location.className,
+                position: location.position,
+                property: location.property,
+                reason: "unknown class '\(target)'"
+            )
+        }
+        if targetSchema.isEmbedded {
+            guard case .object(let members) = json else {
+                throw wrongType(location, expected: "an embedded object", found: json.typeName)
+            }
+            let row = try decodeObject(
+                members,
+                of: targetSchema,
+                className: location.className,
+                position: location.position,
+                prefix: location.property + "."
+            )
+            return .link(ObjectLink(className: target, key: append(row, to: target)))
+        }
+        var keyJSON = json
+        if let (tag, payload) = DatasetValueDecoder.tagged(json), tag == "$link" {
+            guard case .string(let className) = payload["class"] ?? .null, let key = payload["key"] else {
+                throw .invalidValue(
+                    className: location.className,
+                    position: location.position,
+                    property: location.property,
+                    reason: "$link must be {\"class\": NAME, \"key\": KEY}"
+                )
+            }
+            guard className == target else {
+                throw wrongType(location, expected: "a link to '\(target)'", found: "a link to '\(className)'")
+            }
+            keyJSON = key
+        }
+        let dangling = DatasetError.danglingLink(
+            className: location.className,
+            position: location.position,
+            property: location.property,
+            target: target,
+            key: keyJSON.serialized()
+        )
+        if let keyIndex = targetSchema.primaryKeyIndex {
+            let keyProperty = targetSchema.properties[keyIndex]
+            let key = try decodeSingle(keyJSON, keyProperty.type, optional: keyProperty.isOptional, at: location)
+            guard let rowKey = primaryKeys[target]?[EqualityKey(key)] else { throw dangling }
+            return .link(ObjectLink(className: target, key: rowKey))
+        }
+        guard case .number(let n) = keyJSON, n.isInteger else {
+            throw wrongType(location, expected: "the position of a '\(target)' object", found: keyJSON.typeName)
+        }
+        guard let position = n.int64Value, let rowKey = rowKey(atPosition: position, in: target) else { throw dangling }
+        return .link(ObjectLink(className: target, key: rowKey))
+    }
+
+    func wrongType(_ location: Location, expected: String, found: String) -> DatasetError {
+        .wrongType(
+            className: location.className,
+            position: location.position,
+            property: location.property,
+            expected: expected,
+            found: found
+        )
+    }
+
+    func wrap(_ failure: ValueDecodeFailure, at location: Location) -> DatasetError {
+        switch failure {
+        case .wrongType(let expected, let found):
+            .wrongType(
+                className: location.className,
+                position: location.position,
+                property: location.property,
+                expected: expected,
+                found: found
+            )
+        case .invalid(let reason):
+            .invalidValue(
+                className: location.className,
+                position: location.position,
+                property: location.property,
+                reason: reason
+            )
+        }
+    }
+}

@@ -1,0 +1,186 @@
+import Foundation
+import Testing
+
+@testable import RQLCore
+
+private func dec(_ text: String) -> Value {
+    .decimal((try? Decimal128(text)) ?? .nan)
+}
+
+@Suite("Arithmetic")
+struct ValueArithmeticTests {
+    @Test(
+        "int with int is integer arithmetic; a double makes it double; a decimal makes it decimal",
+        arguments: [
+            (ValueArithmetic.Operator.divide, Value.int(7), Value.int(2), Value.int(3)),
+            (.divide, .int(-7), .int(2), .int(-3)),
+            (.add, .int(Int64.max), .int(1), .int(Int64.min)),
+            (.divide, .int(Int64.min), .int(-1), .int(Int64.min)),
+            (.multiply, .int(3), .double(0.5), .double(1.5)),
+            (.subtract, .float(1.5), .int(1), .double(0.5)),
+            (.divide, .double(1), .double(0), .double(.infinity)),
+            (.add, dec("0.1"), .double(0.2), dec("0.3")),
+            (.multiply, .int(2), dec("1.25"), dec("2.50")),
+        ]
+    )
+    func arithmetic(op: ValueArithmetic.Operator, lhs: Value, rhs: Value, expected: Value) {
+        #expect(ValueArithmetic.apply(op, lhs, rhs) == expected)
+    }
+
+    @Test("integer division by zero and non-numeric operands give no value")
+    func noValue() {
+        #expect(ValueArithmetic.apply(.divide, .int(14), .int(0)) == nil)
+        #expect(ValueArithmetic.apply(.add, .string("1"), .int(1)) == nil)
+        #expect(ValueArithmetic.apply(.add, .null, .int(1)) == nil)
+        #expect(ValueArithmetic.apply(.add, .bool(true), .int(1)) == nil)
+        #expect(ValueArithmetic.integer(.multiply, 6, 7) == 42)
+    }
+}
+
+@Suite("Aggregates")
+struct ValueAggregationTests {
+    @Test("empty or all-null: @min, @max, @avg are null and @sum is 0")
+    func empty() {
+        for values in [[Value](), [.null, .null]] {
+            #expect(ValueAggregation.minimum(values) == .null)
+            #expect(ValueAggregation.maximum(values) == .null)
+            #expect(ValueAggregation.average(values) == .null)
+            #expect(ValueAggregation.sum(values) == .int(0))
+        }
+    }
+
+    @Test("sums keep ints as ints, use decimals when present, doubles otherwise; @avg of ints is a double")
+    func sums() {
+        #expect(ValueAggregation.sum([.int(1), .int(2), .null, .int(3)]) == .int(6))
+        #expect(ValueAggregation.sum([.int(1), .double(0.5)]) == .double(1.5))
+        #expect(ValueAggregation.sum([.int(1), dec("0.25"), .double(0.25)]) == dec("1.5"))
+        #expect(ValueAggregation.average([.int(1), .int(2)]) == .double(1.5))
+        #expect(ValueAggregation.average([dec("1"), dec("2")]) == dec("1.5"))
+    }
+
+    @Test("@sum and @avg over mixed values ignore non-numbers; all non-numeric gives sum 0, avg null")
+    func mixedSums() {
+        #expect(ValueAggregation.sum([.string("foo"), .int(2), .bool(true), dec("NaN"), .int(3)]) == .int(5))
+        #expect(ValueAggregation.sum([.string("foo"), .bool(true)]) == .int(0))
+        #expect(ValueAggregation.average([.string("foo"), .bool(true)]) == .null)
+    }
+
+    @Test("@min and @max over mixed values use the cross-type order: false is least, a UUID is greatest")
+    func mixedExtremes() throws {
+        let uuid = Value.uuid(try Value.parseUUID("3b241101-e2bb-4255-8caf-4136c566a962"))
+        let values: [Value] = [
+            .string("foo"), .int(1), .date(Timestamp.epoch), .bool(false), .bool(true), uuid, .objectId(.zero), .null,
+        ]
+        #expect(ValueAggregation.minimum(values) == .bool(false))
+        #expect(ValueAggregation.maximum(values) == uuid)
+        #expect(ValueAggregation.minimum([.double(.nan), .int(3), .double(2.5)]) == .double(2.5))
+    }
+}
+
+@Suite("Constant coercion")
+struct ValueCoercionTests {
+    @Test(
+        "constants convert to the property's type as realm-core does",
+        arguments: [
+            (Value.double(1.0), PropertyType.int, Value.int(1)),
+            (.double(1e1), .int, .int(10)),
+            (.double(1.5), .int, .double(1.5)),
+            (dec("5.00"), .int, .int(5)),
+            (.string("5"), .int, .int(5)),
+            (.string("0x10"), .int, .int(16)),
+            (.string("010"), .int, .int(8)),
+            (.string("-2.0"), .int, .int(-2)),
+            (.double(2.33), .float, .float(2.33)),
+            (.string("2.5"), .double, .double(2.5)),
+            (.int(3), .decimal128, dec("3")),
+            (.string("0.1"), .decimal128, dec("0.1")),
+            (.string("abc"), .data, .data([0x61, 0x62, 0x63])),
+            (.string("1"), .mixed, .string("1")),
+            (.null, .int, .null),
+            (.list([.double(2.0), .string("x")]), .int, .list([.int(2), .string("x")])),
+        ]
+    )
+    func conversions(constant: Value, type: PropertyType, expected: Value) throws {
+        #expect(try ValueCoercion.coerce(constant, toCompareWith: type) == expected)
+    }
+
+    @Test(
+        "incomparable constants are errors with realm-core's messages",
+        arguments: [
+            (Value.string("string"), PropertyType.int, "Unsupported comparison between type 'int' and type 'string'"),
+            (.double(.infinity), .int, "Infinity not supported for int"),
+            (.double(.nan), .int, "NaN not supported for int"),
+            (.int(3), .string, "Unsupported comparison between type 'string' and type 'int'"),
+            (
+                .string("11223344556677889900aabb"), .objectId,
+                "Unsupported comparison between type 'objectId' and type 'string'"
+            ),
+            (.int(1), .bool, "Unsupported comparison between type 'bool' and type 'int'"),
+            (.int(0), .object("Dog"), "Unsupported comparison between type 'link' and type 'int'"),
+        ]
+    )
+    func errors(constant: Value, type: PropertyType, message: String) {
+        do {
+            let value = try ValueCoercion.coerce(constant, toCompareWith: type)
+            Issue.record("converted to \(value)")
+        } catch {
+            #expect(error.description == message)
+        }
+    }
+
+    @Test("integer text follows strtoll: sign, hex, octal, whole text only")
+    func integerText() {
+        #expect(ValueCoercion.parseInteger("-9223372036854775808") == Int64.min)
+        #expect(ValueCoercion.parseInteger("9223372036854775808") == nil)
+        #expect(ValueCoercion.parseInteger("0") == 0)
+        #expect(ValueCoercion.parseInteger("08") == nil)
+        #expect(ValueCoercion.parseInteger("12a") == nil)
+        #expect(ValueCoercion.parseInteger("--1") == nil)
+        #expect(ValueCoercion.parseInteger("") == nil)
+    }
+}
+
+@Suite("@type and @size")
+struct TypeAttributeTests {
+    @Test(
+        "type names are case-insensitive and cover their kinds",
+        arguments: [
+            ("INT", Value.int(1), true),
+            ("long", .int(1), true),
+            ("Numeric", .decimal(.zero), true),
+            ("numeric", .float(1), true),
+            ("numeric", .bool(true), false),
+            ("byte[]", .data([]), true),
+            ("timestamp", .date(Timestamp.epoch), true),
+            ("collection", .map(MixedMap()), true),
+            ("collection", .list([]), true),
+            ("object", .list([]), false),
+            ("guid", .uuid(UUID()), true),
+            ("null", .null, true),
+            ("string", .int(1), false),
+        ]
+    )
+    func names(name: String, value: Value, expected: Bool) throws {
+        #expect(try TypeAttribute(name).matches(value) == expected)
+    }
+
+    @Test("an unknown type name is an error listing the supported names")
+    func unknownName() {
+        #expect(throws: TypeAttributeError(name: "asdf")) { try TypeAttribute("asdf") }
+        #expect(
+            TypeAttributeError(name: "asdf").description.hasPrefix(
+                "Unable to parse the type attribute string 'asdf', supported case insensitive values are: [null, int,"
+            )
+        )
+        #expect(TypeAttribute.name(of: .decimal(.zero)) == "decimal128")
+    }
+
+    @Test("@size is the byte length of strings and binaries and the element count of collections")
+    func sizes() {
+        #expect(ValueAggregation.size(of: .string("é")) == 2)
+        #expect(ValueAggregation.size(of: .data([1, 2, 3])) == 3)
+        #expect(ValueAggregation.size(of: .list([.null, .null])) == 2)
+        #expect(ValueAggregation.size(of: .map(MixedMap(["a": .int(1)]))) == 1)
+        #expect(ValueAggregation.size(of: .int(5)) == nil)
+    }
+}
