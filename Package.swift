@@ -8,6 +8,9 @@ let package = Package(
     products: [
         .library(name: "RQLCore", targets: ["RQLCore"]),
         .library(name: "RQLSyntax", targets: ["RQLSyntax"]),
+        .library(name: "RQLIR", targets: ["RQLIR"]),
+        .library(name: "RQLSema", targets: ["RQLSema"]),
+        .library(name: "RQLEngine", targets: ["RQLEngine"]),
         .library(name: "RQLStorage", targets: ["RQLStorage"]),
         .library(name: "RQLTools", targets: ["RQLTools"]),
         .executable(name: "rqlc", targets: ["rqlc"]),
@@ -17,10 +20,16 @@ let package = Package(
         .target(name: "RQLCore"),
         // Tokens, lexer, recursive-descent parser, syntax tree, canonical printer.
         .target(name: "RQLSyntax", dependencies: ["RQLCore"]),
+        // Bound expressions and plans, their printer and verifier, and the reference evaluator.
+        .target(name: "RQLIR", dependencies: ["RQLCore"]),
+        // The binder: syntax trees to bound IR, with Realm's name resolution, types and coercions.
+        .target(name: "RQLSema", dependencies: ["RQLCore", "RQLSyntax", "RQLIR"]),
+        // The facade: query text (or, later, the DSL) to a bound query, run against a store.
+        .target(name: "RQLEngine", dependencies: ["RQLCore", "RQLSyntax", "RQLIR", "RQLSema", "RQLStorage"]),
         // The in-memory column store and the JSON dataset format, behind RQLCore's storage protocols.
         .target(name: "RQLStorage", dependencies: ["RQLCore"]),
         // The rqlc commands as a testable library.
-        .target(name: "RQLTools", dependencies: ["RQLCore", "RQLSyntax"]),
+        .target(name: "RQLTools", dependencies: ["RQLCore", "RQLSyntax", "RQLEngine", "RQLStorage"]),
         .executableTarget(name: "rqlc", dependencies: ["RQLTools"]),
 
         .testTarget(name: "RQLCoreTests", dependencies: ["RQLCore"]),
@@ -30,6 +39,9 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "RQLStorageTests", dependencies: ["RQLStorage"]),
+        .testTarget(name: "RQLIRTests", dependencies: ["RQLIR", "RQLStorage"]),
+        .testTarget(name: "RQLSemaTests", dependencies: ["RQLSema", "RQLSyntax", "RQLStorage"]),
+        .testTarget(name: "RQLEngineTests", dependencies: ["RQLEngine"]),
         .testTarget(name: "RQLToolsTests", dependencies: ["RQLTools"]),
     ]
 )

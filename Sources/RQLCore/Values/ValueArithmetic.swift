@@ -15,17 +15,8 @@
 /// ValueArithmetic.apply(.add, .string("1"), .int(1))    // nil
 /// ```
 public enum ValueArithmetic {
-    /// One of the four arithmetic operators.
-    public enum Operator: String, Hashable, Sendable, CaseIterable {
-        /// `+`
-        case add = "+"
-        /// `-`
-        case subtract = "-"
-        /// `*`
-        case multiply = "*"
-        /// `/`
-        case divide = "/"
-    }
+    /// The operator type, kept under this name for callers that spell it `ValueArithmetic.Operator`.
+    public typealias Operator = ArithmeticOperator
 
     /// The result of `lhs op rhs`, or `nil` when there is none (a non-number operand, or integer
     /// division by zero).

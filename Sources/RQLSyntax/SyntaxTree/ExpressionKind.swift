@@ -1,3 +1,5 @@
+import RQLCore
+
 /// What an operand is. Literals, arguments, key paths and lists are stored inline (a parse of
 /// `age > 90` allocates no box for them); the recursive cases are boxed.
 public enum ExpressionKind: Hashable, Sendable {
@@ -30,24 +32,9 @@ public struct ArithmeticStep: Hashable, Sendable {
     }
 }
 
-public enum ArithmeticOperator: String, Hashable, Sendable {
-    case add = "+"
-    case subtract = "-"
-    case multiply = "*"
-    case divide = "/"
-
+extension ArithmeticOperator {
     /// `*` and `/` bind tighter than `+` and `-`.
-    public var isMultiplicative: Bool { self == .multiply || self == .divide }
-}
-
-/// How a comparison treats the elements of a multi-valued operand.
-public enum Quantifier: String, Hashable, Sendable {
-    /// At least one element satisfies the comparison (`SOME` is a synonym).
-    case any = "ANY"
-    /// Every element does (true for an empty collection).
-    case all = "ALL"
-    /// No element does.
-    case none = "NONE"
+    var isMultiplicative: Bool { self == .multiply || self == .divide }
 }
 
 /// A value supplied alongside the query text.

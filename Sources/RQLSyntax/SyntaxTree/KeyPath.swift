@@ -1,3 +1,5 @@
+import RQLCore
+
 /// A key path and what follows it: `dogs.@count`, `address.city`, `scores.@avg`, `items.@max.price`.
 public struct KeyPath: Hashable, Sendable {
     /// At least one element. The first is a property name, `@links…`, a key-path argument, a
@@ -20,13 +22,6 @@ public enum KeyPathPostfix: Hashable, Sendable {
     case type
     /// `.@min`, `.@max`, `.@sum`, `.@avg`, optionally of a property of linked objects (`dogs.@max.age`).
     case aggregate(AggregateFunction, property: String?)
-}
-
-public enum AggregateFunction: String, Hashable, Sendable {
-    case min = "@min"
-    case max = "@max"
-    case sum = "@sum"
-    case avg = "@avg"
 }
 
 /// One step of a key path.

@@ -1,0 +1,101 @@
+import RQLCore
+
+/// A predicate over one object of the query's class (or, inside a SUBQUERY, over one element).
+public indirect enum BoundPredicate: Hashable, Sendable {
+    /// TRUEPREDICATE / FALSEPREDICATE, or a predicate the binder decided statically.
+    case constant(Bool)
+    /// Every operand holds.
+    case and([BoundPredicate])
+    /// At least one operand holds.
+    case or([BoundPredicate])
+    /// The operand does not hold.
+    case not(BoundPredicate)
+    /// Two operands compared under Realm's quantifier rules (see `BoundComparison`). IN, BETWEEN and
+    /// the comparison spellings are already lowered to these.
+    case comparison(BoundComparison)
+    /// `path TEXT 'terms'`: the string at `path` (ANY over a to-many path) matches the full-text query.
+    case fullText(path: BoundPath, query: FullTextQuery)
+    /// `path GEOWITHIN shape`: the embedded GeoJSON point(s) at `path` lie in `region`. For a to-many
+    /// path the quantifier applies, except that ALL is false for an empty collection.
+    case geoWithin(path: BoundPath, quantifier: Quantifier, region: GeoRegion)
+}
+
+/// `lhs op rhs` with realm-core's semantics for multi-valued operands:
+///
+/// - each multi-valued side is quantified: its written quantifier, or ANY when none was written;
+///   `ANY l ∈ L : ALL r ∈ R : l op r`, where ANY/ALL/NONE are ∃, ∀ and ¬∃ (so an empty
+///   collection makes ANY false and ALL/NONE true);
+/// - except that when *both* sides are multi-valued and *neither* has a written quantifier, the
+///   comparison is element-wise in order over two sequences of equal length.
+public struct BoundComparison: Hashable, Sendable {
+    public var lhs: BoundOperand
+    public var op: ComparisonOperator
+    public var options: StringOptions
+    public var rhs: BoundOperand
+
+    public init(_ lhs: BoundOperand, _ op: ComparisonOperator, _ rhs: BoundOperand, options: StringOptions = []) {
+        self.lhs = lhs
+        self.op = op
+        self.options = options
+        self.rhs = rhs
+    }
+}
+
+/// One side of a comparison: an expression, the quantifier written in front of it (nil when none
+/// was), and whether it yields several values per object.
+public struct BoundOperand: Hashable, Sendable {
+    public var expression: BoundExpression
+    public var quantifier: Quantifier?
+    /// Whether the expression yields a sequence of values (a to-many path, a list constant,
+    /// arithmetic over one) rather than exactly one value.
+    public var isMultiValued: Bool
+
+    public init(_ expression: BoundExpression, quantifier: Quantifier? = nil, isMultiValued: Bool) {
+        self.expression = expression
+        self.quantifier = quantifier
+        self.isMultiValued = isMultiValued
+    }
+}
+
+/// A parsed `TEXT` search: every included term must occur; no excluded term may.
+public struct FullTextQuery: Hashable, Sendable {
+    /// One search word, lower-cased as the tokenizer lower-cases text.
+    public struct Term: Hashable, Sendable {
+        public var token: String
+        /// `word*`: any token that starts with `token`.
+        public var isPrefix: Bool
+        /// `-word`: objects containing it are excluded.
+        public var isExcluded: Bool
+
+        public init(token: String, isPrefix: Bool = false, isExcluded: Bool = false) {
+            self.token = token
+            self.isPrefix = isPrefix
+            self.isExcluded = isExcluded
+        }
+    }
+
+    public var terms: [Term]
+
+    public init(terms: [Term]) { self.terms = terms }
+}
+
+/// A region of the sphere for GEOWITHIN; coordinates are degrees, [longitude, latitude].
+public enum GeoRegion: Hashable, Sendable {
+    /// The box between two corners.
+    case box(bottomLeft: GeoPoint, topRight: GeoPoint)
+    /// The points within `radius` radians of `center` (great-circle distance).
+    case circle(center: GeoPoint, radius: Double)
+    /// An outer ring and holes; each ring is closed (first point == last point).
+    case polygon([[GeoPoint]])
+}
+
+/// A longitude / latitude pair in degrees.
+public struct GeoPoint: Hashable, Sendable {
+    public var longitude: Double
+    public var latitude: Double
+
+    public init(longitude: Double, latitude: Double) {
+        self.longitude = longitude
+        self.latitude = latitude
+    }
+}
