@@ -6,6 +6,8 @@ enum Help {
         Usage: rqlc COMMAND [OPTIONS] QUERY
 
         Commands:
+          run       Run a query against a dataset (the built-in demo database by default).
+          check     Parse and type-check a query against a schema.
           format    Print the canonical form of a query.
 
         Options:

@@ -9,7 +9,10 @@ public enum RQLCommand {
     public static let version = "0.1.0"
 
     /// Runs `rqlc` with `arguments` (without the program name).
-    public static func run(_ arguments: [String]) -> CommandResult {
+    public static func run(
+        _ arguments: [String],
+        environment: CommandEnvironment = CommandEnvironment()
+    ) -> CommandResult {
         guard let command = arguments.first else {
             return .usageError("no command given")
         }
@@ -21,6 +24,10 @@ public enum RQLCommand {
             return .success("rqlc \(version)\n")
         case "format":
             return FormatCommand.run(rest)
+        case "run":
+            return RunCommand.run(rest, environment: environment)
+        case "check":
+            return CheckCommand.run(rest, environment: environment)
         default:
             return .usageError("unknown command '\(command)'")
         }
