@@ -87,6 +87,15 @@ enum Keyword: String, Sendable, CaseIterable {
         }
     }
 
+    /// Whether the keyword can be the last token of an operand (`true`, `nil`, `SELF`), so that a
+    /// sign after it is an operator, as after a name; after `AND` or `IN` a sign starts a number.
+    var endsOperand: Bool {
+        switch self {
+        case .true, .false, .yes, .no, .null, .nilLiteral, .selfKeyword: true
+        default: false
+        }
+    }
+
     /// Whether a name that spells this keyword can still be used as a property name in RQL, where
     /// the parser expects a name (realm-core's `id` rule). NSPredicate escapes keywords with `#`.
     var isContextual: Bool {

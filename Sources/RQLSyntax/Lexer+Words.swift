@@ -76,7 +76,7 @@ extension Lexer {
                         .invalidEscape,
                         "invalid escape in a name; names take '\\ ', '\\t', '\\n' and '\\r'",
                         from: offset,
-                        length: 2
+                        length: 1 + (offset + 1 < bytes.count ? utf8SequenceLength(at: offset + 1) : 0)
                     )
                 }
             } else {
@@ -143,7 +143,7 @@ extension Lexer {
             .invalidCharacter,
             "unknown format specifier; use %@ for a value or %K for a key path",
             from: start,
-            length: 2
+            length: 1 + (start + 1 < bytes.count ? utf8SequenceLength(at: start + 1) : 0)
         )
     }
 

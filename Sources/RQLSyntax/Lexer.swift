@@ -32,7 +32,9 @@ struct Lexer {
         skipWhitespace()
         let token = try scanToken()
         switch token.kind {
-        case .word, .escapedWord, .integer, .floatingPoint, .infinity, .nan, .string, .base64, .timestamp, .dateTime,
+        case .word:
+            previousEndsOperand = token.keyword?.endsOperand ?? true
+        case .escapedWord, .integer, .floatingPoint, .infinity, .nan, .string, .base64, .timestamp, .dateTime,
             .objectId, .uuid, .argument, .formatArgument, .keyPathArgument, .variable, .atWord, .rightParen,
             .rightBrace, .rightBracket:
             previousEndsOperand = true
