@@ -6,19 +6,45 @@ public indirect enum BoundExpression: Hashable, Sendable {
     case constant(Value)
     /// A list literal or list argument: a multi-valued constant.
     case constantList([Value])
+    /// A list literal holding `obj(…)` look-ups (`{obj('Dog', 'rex'), NULL}`): every element is a
+    /// `.constant` or an `.object`; multi-valued, exactly like `constantList` once the look-ups
+    /// are done.
+    case list([BoundExpression])
     /// The values a key path reaches: one value, or for a to-many path all of them, flattened.
     case path(BoundPath)
-    /// `@count` / `@size` / `[SIZE]` of what `path` reaches: the number of elements of a
-    /// collection (counted once per owner), the byte length of a string or binary, or the size of
-    /// a mixed value; `@links.@count` is the total number of incoming links.
+    /// `@count` / `@size` / `[SIZE]` of what `path` reaches: when the path's last step is a
+    /// collection property (list, set, map, link list, backlinks), the number of its elements
+    /// (counted once per owner, so multi-valued only if the path was multi-valued before that
+    /// step); otherwise (`strings[*]` for `strings.length`, a string, binary or mixed property)
+    /// the byte length of each string or binary value reached, or the size of a mixed collection
+    /// (other values yield nothing). A null string, binary or mixed has size 0, and so has a
+    /// collection behind a null to-one link (realm-core: `values.length == 0` matches `[null]`,
+    /// `link.integers.@count == 0` matches a null link). `@links.@count` is `backlinkCount`.
     case count(BoundPath)
-    /// `@type`: the type name of the value `path` reaches, compared with type attributes.
+    /// `@type`: the type of the value(s) `path` reaches. The binder only compares it with `==` /
+    /// `!=` against `.constant(.string(name))` or `.constantList` of strings, where every name
+    /// is already validated and lower-cased: `.type(p) == .constant(.string(n))` holds for a
+    /// value `v` iff `TypeAttribute(n).matches(v)` (`numeric` covers int/float/double/
+    /// decimal, `collection` covers list and dictionary); `!=` is its negation; quantifiers
+    /// apply as usual. The type side may appear on either side of the comparison.
     case type(BoundPath)
-    /// `@min` / `@max` / `@sum` / `@avg` over the values `path` reaches (empty: null, or 0 for a sum).
+    /// `@min` / `@max` / `@sum` / `@avg` over the values `path` reaches (empty: null, or 0 for a sum),
+    /// one result per owner of the path's last collection (`list.integers.@sum` is one sum per
+    /// linked object; `items.@sum.price` one sum over the items).
     case aggregate(AggregateFunction, BoundPath)
     /// The number of elements of the to-many `path` for which `predicate` holds, the predicate
     /// being evaluated with the element as its object (`BoundPath.Root.element`).
     case subqueryCount(path: BoundPath, predicate: BoundPredicate)
     /// Arithmetic over numbers; a multi-valued operand maps element-wise.
     case arithmetic(ArithmeticOperator, BoundExpression, BoundExpression)
+    /// `obj('Class', primaryKey)`: a link to the object of `className` whose primary key equals
+    /// `primaryKey` (already converted to the primary key's type), looked up in the store when
+    /// the query runs (`TableReader.position(ofPrimaryKey:)`); `.null` when there is no such
+    /// object. Single-valued.
+    case object(className: String, primaryKey: Value)
+    /// `@links.@count`: the number of links from every class and property into each object that
+    /// `path` reaches (`TableReader.backlinkCount(at:)`), summed over all of them when the path
+    /// is multi-valued (`items.@links.@count`); an empty path means the object itself. Always
+    /// one value per object (a null to-one link contributes 0).
+    case backlinkCount(BoundPath)
 }

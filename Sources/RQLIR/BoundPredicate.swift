@@ -26,7 +26,12 @@ public indirect enum BoundPredicate: Hashable, Sendable {
 ///   `ANY l ∈ L : ALL r ∈ R : l op r`, where ANY/ALL/NONE are ∃, ∀ and ¬∃ (so an empty
 ///   collection makes ANY false and ALL/NONE true);
 /// - except that when *both* sides are multi-valued and *neither* has a written quantifier, the
-///   comparison is element-wise in order over two sequences of equal length.
+///   comparison is element-wise in order over two sequences of equal length;
+/// - a multi-valued *path* is quantified per owner of each collection of values it reads, and the
+///   comparison holds if it holds for some owner (realm-core's evaluation): `ALL list.integers
+///   == 1` holds when some linked object's `integers` are all 1, and `link.list == {4, 5, 6}`
+///   compares each linked object's list; links themselves flatten (`ALL items.allergens.name`
+///   is over every allergen of every item). See `ReferenceEvaluator.groups(of:in:)`.
 public struct BoundComparison: Hashable, Sendable {
     public var lhs: BoundOperand
     public var op: ComparisonOperator

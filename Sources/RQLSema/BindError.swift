@@ -72,6 +72,13 @@ public struct BindError: LocatedError, Equatable {
 
         /// The snake_case name the conformance vectors use (`unknown_property`).
         public var category: String {
+            // The vectors abbreviate a few names.
+            switch self {
+            case .stringOperatorOnNonString: return "string_op_on_non_string"
+            case .quantifierOnScalarArgument: return "quantifier_on_scalar_arg"
+            case .badFullTextTerm: return "bad_fulltext_term"
+            default: break
+            }
             var result = ""
             for character in rawValue {
                 if character.isUppercase {

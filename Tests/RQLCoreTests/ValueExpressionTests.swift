@@ -27,9 +27,15 @@ struct ValueArithmeticTests {
         #expect(ValueArithmetic.apply(op, lhs, rhs) == expected)
     }
 
-    @Test("integer division by zero and non-numeric operands give no value")
+    @Test("integer division by zero is infinite, as in realm-core; non-numeric operands give no value")
     func noValue() {
-        #expect(ValueArithmetic.apply(.divide, .int(14), .int(0)) == nil)
+        #expect(ValueArithmetic.apply(.divide, .int(14), .int(0)) == .double(.infinity))
+        #expect(ValueArithmetic.apply(.divide, .int(-14), .int(0)) == .double(-.infinity))
+        #expect(
+            ValueArithmetic.apply(.divide, .int(0), .int(0)).map {
+                if case .double(let d) = $0 { d.isNaN } else { false }
+            } == true
+        )
         #expect(ValueArithmetic.apply(.add, .string("1"), .int(1)) == nil)
         #expect(ValueArithmetic.apply(.add, .null, .int(1)) == nil)
         #expect(ValueArithmetic.apply(.add, .bool(true), .int(1)) == nil)

@@ -111,6 +111,18 @@ public struct Decimal128: Hashable, Comparable, Sendable, CustomStringConvertibl
         }
     }
 
+    /// The decimal value of a float's shortest round-trip representation, so `Decimal128(3.3 as
+    /// Float)` is exactly `3.3`, as realm-core's 7-digit rounding of floats makes it.
+    public init(_ value: Float) {
+        if value.isNaN {
+            self = .nan
+        } else if value.isInfinite {
+            self = value < 0 ? .negativeInfinity : .infinity
+        } else {
+            self = (try? Decimal128(parsing: "\(value)")) ?? .nan
+        }
+    }
+
     /// Reads `[+-]digits[.digits][e[+-]digits]`, `NaN`, `Inf` or `Infinity` (case-insensitive).
     ///
     /// ```swift

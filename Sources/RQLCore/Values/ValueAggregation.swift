@@ -63,6 +63,8 @@ public enum ValueAggregation {
         var count = 0
         var intSum: Int64 = 0
         var binarySum = 0.0
+        /// Every number added as a decimal, each converted on its own (a float by its 7-digit
+        /// value, as realm-core does), used when a decimal is among the values.
         var decimalSum = Decimal128.zero
         var onlyInts = true
         var hasDecimal = false
@@ -71,12 +73,15 @@ public enum ValueAggregation {
             switch value {
             case .int(let i):
                 intSum = intSum &+ i
+                decimalSum = decimalSum + Decimal128(i)
             case .float(let f):
                 onlyInts = false
                 binarySum += Double(f)
+                decimalSum = decimalSum + Decimal128(f)
             case .double(let d):
                 onlyInts = false
                 binarySum += d
+                decimalSum = decimalSum + Decimal128(d)
             case .decimal(let d):
                 guard !d.isNaN else { return }
                 onlyInts = false
@@ -94,7 +99,7 @@ public enum ValueAggregation {
             return .double(Double(intSum) + binarySum)
         }
 
-        var decimalTotal: Decimal128 { decimalSum + Decimal128(intSum) + Decimal128(binarySum) }
+        var decimalTotal: Decimal128 { decimalSum }
     }
 }
 

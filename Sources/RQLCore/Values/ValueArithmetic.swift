@@ -4,13 +4,14 @@
 ///   including null and a mixed value holding a non-number, gives no value, and a row whose
 ///   comparison has no value does not match;
 /// * `int ∘ int` is 64-bit integer arithmetic (`7 / 2 == 3`), wrapping on overflow; integer
-///   division by zero gives no value (it equals nothing);
+///   division by zero is done in floating point, giving ±∞ (or NaN for `0 / 0`), as realm-core's
+///   results show (`age / number > 20` holds where `number` is 0; `age / 0 == 14` nowhere);
 /// * with a decimal operand the result is decimal; otherwise a float or double operand makes
 ///   the result a double (IEEE: division by zero gives ±∞, `0 / 0` NaN).
 ///
 /// ```swift
 /// ValueArithmetic.apply(.divide, .int(7), .int(2))      // .int(3)
-/// ValueArithmetic.apply(.divide, .int(7), .int(0))      // nil
+/// ValueArithmetic.apply(.divide, .int(7), .int(0))      // .double(.infinity)
 /// ValueArithmetic.apply(.add, .int(1), .double(0.5))    // .double(1.5)
 /// ValueArithmetic.apply(.add, .string("1"), .int(1))    // nil
 /// ```
@@ -18,11 +19,15 @@ public enum ValueArithmetic {
     /// The operator type, kept under this name for callers that spell it `ValueArithmetic.Operator`.
     public typealias Operator = ArithmeticOperator
 
-    /// The result of `lhs op rhs`, or `nil` when there is none (a non-number operand, or integer
-    /// division by zero).
+    /// The result of `lhs op rhs`, or `nil` when there is none (an operand that is not a number).
     public static func apply(_ op: Operator, _ lhs: Value, _ rhs: Value) -> Value? {
         switch (lhs, rhs) {
         case (.int(let a), .int(let b)):
+            if op == .divide && b == 0 {
+                // realm-core divides by an integer zero in floating point: `age / number > 20`
+                // holds where `number` is 0, and `age / 0 == 14` holds nowhere.
+                return .double(a == 0 ? .nan : a > 0 ? .infinity : -.infinity)
+            }
             return integer(op, a, b).map(Value.int)
         case (.decimal, _), (_, .decimal):
             guard let a = decimal(lhs), let b = decimal(rhs) else { return nil }
@@ -68,7 +73,7 @@ public enum ValueArithmetic {
     private static func decimal(_ value: Value) -> Decimal128? {
         switch value {
         case .int(let i): Decimal128(i)
-        case .float(let f): Decimal128(Double(f))
+        case .float(let f): Decimal128(f)
         case .double(let d): Decimal128(d)
         case .decimal(let d): d
         default: nil

@@ -1,0 +1,121 @@
+import RQLCore
+
+/// Comparisons under realm-core's quantifier rules (`ValueBase::compare`): each side becomes a
+/// sequence of values; a multi-valued side is quantified (ANY unless written otherwise); two
+/// unquantified multi-valued sides compare element-wise in order. A path through a to-many link
+/// to a collection is quantified per owner of that collection, as realm-core evaluates it
+/// (`ALL list.integers == 1` holds when some linked object's integers are all 1). Each pair of values is
+/// decided by `ValueComparison`, except `@type`, which matches type names (`TypeAttribute`).
+extension ReferenceEvaluator {
+    func holds(_ comparison: BoundComparison, in context: Context) -> Bool {
+        let lhsGroups = groups(of: comparison.lhs, in: context)
+        let rhsGroups = groups(of: comparison.rhs, in: context)
+        let lhsIsType = isTypeOf(comparison.lhs.expression)
+        let rhsIsType = isTypeOf(comparison.rhs.expression)
+        let pair = { (l: Value, r: Value) -> Bool in
+            Self.compare(l, lhsIsType: lhsIsType, comparison.op, r, rhsIsType: rhsIsType, options: comparison.options)
+        }
+
+        if comparison.lhs.isMultiValued && comparison.rhs.isMultiValued && comparison.lhs.quantifier == nil
+            && comparison.rhs.quantifier == nil
+        {
+            return lhsGroups.contains { lhs in
+                rhsGroups.contains { rhs in Self.elementwise(lhs, comparison.op, rhs, pair) }
+            }
+        }
+        // A single-valued operand is "ANY" over its one value; when it has none (an index out of
+        // range) the comparison is false whatever the operator, as in realm-core.
+        let lhsQuantifier = comparison.lhs.quantifier ?? .any
+        let rhsQuantifier = comparison.rhs.quantifier ?? .any
+        return lhsGroups.contains { lhs in
+            rhsGroups.contains { rhs in
+                Self.quantify(lhsQuantifier, lhs) { l in
+                    Self.quantify(rhsQuantifier, rhs) { r in pair(l, r) }
+                }
+            }
+        }
+    }
+
+    /// The values of an operand, in the groups the quantifier applies to: a multi-valued path
+    /// (also under `@type`) yields one group per owner of its last collection (see
+    /// `groups(of:in:)`), and the comparison holds when it holds for some pair of groups; every
+    /// other operand is one group.
+    func groups(of operand: BoundOperand, in context: Context) -> [[Value]] {
+        guard operand.isMultiValued else { return [values(of: operand.expression, in: context)] }
+        switch operand.expression {
+        case .path(let path), .type(let path):
+            return groups(of: path, in: context)
+        case .constant, .constantList, .list, .count, .aggregate, .subqueryCount, .arithmetic, .object, .backlinkCount:
+            return [values(of: operand.expression, in: context)]
+        }
+    }
+
+    /// ANY is ∃ (false when empty), ALL is ∀ (true when empty), NONE is ¬∃ (true when empty).
+    static func quantify(_ quantifier: Quantifier, _ values: [Value], _ body: (Value) -> Bool) -> Bool {
+        switch quantifier {
+        case .any: return values.contains(where: body)
+        case .all: return values.allSatisfy(body)
+        case .none: return !values.contains(where: body)
+        }
+    }
+
+    /// Two unquantified lists compare in order: `==` needs equal lengths and equal pairs, `!=` is
+    /// its negation, every other operator needs equal lengths and the operator on every pair.
+    static func elementwise(
+        _ lhs: [Value],
+        _ op: ComparisonOperator,
+        _ rhs: [Value],
+        _ pair: (Value, Value) -> Bool
+    ) -> Bool {
+        switch op {
+        case .notEqual:
+            guard lhs.count == rhs.count else { return true }
+            return zip(lhs, rhs).contains { pair($0, $1) }
+        case .equal, .less, .lessOrEqual, .greater, .greaterOrEqual, .beginsWith, .endsWith, .contains, .like:
+            guard lhs.count == rhs.count else { return false }
+            return zip(lhs, rhs).allSatisfy { pair($0, $1) }
+        }
+    }
+
+    /// One pair of values. A side marked `@type` holds the value whose type is asked about; the
+    /// other side holds type names (`'int'`, `'numeric'`, case-insensitive). Only `==` and `!=`
+    /// apply to types; an unknown name matches nothing.
+    static func compare(
+        _ lhs: Value,
+        lhsIsType: Bool,
+        _ op: ComparisonOperator,
+        _ rhs: Value,
+        rhsIsType: Bool,
+        options: StringOptions
+    ) -> Bool {
+        guard lhsIsType || rhsIsType else { return ValueComparison.evaluate(lhs, op, rhs, options: options) }
+        let same: Bool
+        switch (lhsIsType, rhsIsType) {
+        case (true, true):
+            same = TypeAttribute.name(of: lhs) == TypeAttribute.name(of: rhs)
+        case (true, false):
+            same = typeMatches(lhs, name: rhs)
+        case (false, _):
+            same = typeMatches(rhs, name: lhs)
+        }
+        switch op {
+        case .equal: return same
+        case .notEqual: return !same
+        case .less, .lessOrEqual, .greater, .greaterOrEqual, .beginsWith, .endsWith, .contains, .like: return false
+        }
+    }
+
+    private static func typeMatches(_ value: Value, name: Value) -> Bool {
+        guard case .string(let text) = name, let attribute = try? TypeAttribute(text) else { return false }
+        return attribute.matches(value)
+    }
+
+    private func isTypeOf(_ expression: BoundExpression) -> Bool {
+        switch expression {
+        case .type: true
+        case .constant, .constantList, .list, .path, .count, .aggregate, .subqueryCount, .arithmetic, .object,
+            .backlinkCount:
+            false
+        }
+    }
+}

@@ -1,0 +1,145 @@
+import RQLCore
+
+/// The values of each kind of `BoundExpression`: constants, paths, `@count`/`@size`, `@type`,
+/// aggregates, SUBQUERY counts and arithmetic.
+extension ReferenceEvaluator {
+    func values(of expression: BoundExpression, in context: Context) -> [Value] {
+        switch expression {
+        case .constant(let value):
+            return [value]
+        case .constantList(let values):
+            return values
+        case .list(let elements):
+            return elements.flatMap { values(of: $0, in: context) }
+        case .path(let path):
+            return values(of: path, in: context)
+        case .count(let path):
+            return counts(of: path, in: context)
+        case .type(let path):
+            // The values themselves; the comparison asks `TypeAttribute` about their types.
+            return values(of: path, in: context)
+        case .aggregate(let function, let path):
+            return aggregates(function, path, in: context)
+        case .subqueryCount(let path, let predicate):
+            var count: Int64 = 0
+            for element in objects(of: path, in: context) where holds(predicate, in: context.entering(element)) {
+                count += 1
+            }
+            return [.int(count)]
+        case .arithmetic(let op, let lhs, let rhs):
+            return arithmetic(op, values(of: lhs, in: context), values(of: rhs, in: context))
+        case .object(let className, let primaryKey):
+            guard let table = store.table(named: className),
+                let position = table.position(ofPrimaryKey: primaryKey)
+            else { return [.null] }
+            return [.link(ObjectLink(className: className, key: table.rowKey(at: position)))]
+        case .backlinkCount(let path):
+            var total: Int64 = 0
+            for item in reach(path, in: context) {
+                for element in elements(of: item) {
+                    if case .object(let object) = element {
+                        total += Int64(object.table.backlinkCount(at: object.position))
+                    }
+                }
+            }
+            return [.int(total)]
+        }
+    }
+
+    /// `@min`/`@max`/`@sum`/`@avg` per owner of the path's last collection, as realm-core
+    /// evaluates them: `items.@sum.price` is one sum over the person's items, but
+    /// `list.integers.@sum` (a link list, then a list of ints) is one sum per linked object, so
+    /// it is multi-valued. A null to-one link before the collection gives the aggregate of
+    /// nothing (null, or 0 for a sum); a path without a collection property (a mixed list)
+    /// aggregates everything it reaches.
+    func aggregates(_ function: AggregateFunction, _ path: BoundPath, in context: Context) -> [Value] {
+        guard let split = lastCollectionStep(of: path) else {
+            return [Self.aggregate(function, values(of: path, in: context))]
+        }
+        var owners = path
+        owners.steps = Array(path.steps[...split])
+        let rest = path.steps[(split + 1)...]
+        var result: [Value] = []
+        for owner in reach(owners, in: context) {
+            switch owner {
+            case .collection:
+                var items = elements(of: owner)
+                for step in rest { items = items.flatMap { apply(step, to: $0) } }
+                result.append(Self.aggregate(function, flatten(items, isMultiValued: true)))
+            case .nullLink:
+                result.append(Self.aggregate(function, []))
+            case .object, .value:
+                result.append(Self.aggregate(function, flatten([owner], isMultiValued: true)))
+            }
+        }
+        return result
+    }
+
+    /// The index of the last step that reads a collection property or backlinks.
+    private func lastCollectionStep(of path: BoundPath) -> Int? {
+        var last: Int?
+        for (index, step) in path.steps.enumerated() {
+            switch step {
+            case .property(let className, let column, _):
+                guard let properties = store.schema[className]?.properties, column >= 0, column < properties.count
+                else { continue }
+                if properties[column].isToMany || properties[column].isBacklink { last = index }
+            case .backlinks:
+                last = index
+            case .index, .first, .last, .all, .key, .keys, .values:
+                continue
+            }
+        }
+        return last
+    }
+
+    /// `@min`/`@max`/`@sum`/`@avg` of values (duplicates in link lists count each
+    /// time): nulls are ignored; nothing left gives null, or 0 for a sum.
+    static func aggregate(_ function: AggregateFunction, _ values: [Value]) -> Value {
+        switch function {
+        case .min: ValueAggregation.minimum(values)
+        case .max: ValueAggregation.maximum(values)
+        case .sum: ValueAggregation.sum(values)
+        case .avg: ValueAggregation.average(values)
+        }
+    }
+
+    /// `@count`/`@size` of what `path` reaches:
+    /// - a collection property (the path's last step): its number of elements, once per owner
+    ///   (so a path through a to-many link yields one count per owner);
+    /// - a string or binary: its byte length; a mixed value: its length or collection size;
+    ///   a null string, binary or mixed: 0 (realm-core: `values.length == 0` matches `[null]`);
+    ///   other values and objects yield nothing;
+    /// - a null link (`link.list.@count` with no link): 0, as realm-core counts it.
+    func counts(of path: BoundPath, in context: Context) -> [Value] {
+        var result: [Value] = []
+        for item in reach(path, in: context) {
+            switch item {
+            case .collection(let collection):
+                result.append(.int(Int64(collection.count)))
+            case .value(.null):
+                result.append(.int(0))
+            case .value(let value):
+                if let size = ValueAggregation.size(of: value) { result.append(.int(Int64(size))) }
+            case .object:
+                break
+            case .nullLink:
+                result.append(.int(0))
+            }
+        }
+        return result
+    }
+
+    /// Arithmetic maps over every pair; with at most one multi-valued side that is element-wise.
+    /// A pair without a result (a non-number, integer division by zero) contributes nothing, so
+    /// a comparison with it does not match.
+    func arithmetic(_ op: ArithmeticOperator, _ lhs: [Value], _ rhs: [Value]) -> [Value] {
+        var result: [Value] = []
+        for l in lhs {
+            for r in rhs {
+                if let value = ValueArithmetic.apply(op, l, r) { result.append(value) }
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,52 @@
+import RQLCore
+import RQLIR
+import RQLSyntax
+
+/// One side of a comparison while it is being bound: the bound expression and what the checks
+/// need to know about where it came from.
+struct Operand {
+    /// Where the operand's values come from.
+    enum Source: Equatable {
+        /// A key path, possibly with `@count`, an aggregate or arithmetic over one.
+        case keyPath
+        /// A literal written in the query (including `obj(…)`).
+        case literal
+        /// A scalar argument; the payload is its name for messages (`$2`).
+        case argument(String)
+        /// A list literal or list argument.
+        case list
+        /// `path.@type`.
+        case typeAttribute
+    }
+
+    var expression: BoundExpression
+    var isMultiValued: Bool
+    var quantifier: Quantifier?
+    var source: Source
+    /// The type of the values for key-path operands; nil for constants.
+    var type: PropertyType?
+    var span: SourceSpan
+    /// The operand as written, for messages.
+    var text: String
+    /// The resolved key path, for a plain key-path operand (no postfix).
+    var path: ResolvedPath?
+
+    /// Whether the operand is known without looking at any object.
+    var isConstant: Bool {
+        switch source {
+        case .literal, .argument, .list: true
+        case .keyPath: false
+        case .typeAttribute: type != .mixed
+        }
+    }
+
+    /// Whether the operand is a null constant (the literal, or a null argument).
+    var isNullConstant: Bool {
+        if case .constant(.null) = expression, source != .keyPath { return true }
+        return false
+    }
+
+    var bound: BoundOperand {
+        BoundOperand(expression, quantifier: quantifier, isMultiValued: isMultiValued)
+    }
+}
