@@ -79,3 +79,69 @@ struct RunCommandUsageTests {
         #expect(RQLCommand.run(["check", "--help"]).standardOutput.hasPrefix("Usage: rqlc check"))
     }
 }
+
+@Suite("rqlc run and check: results")
+struct RunCommandResultTests {
+    let files = ["d.json": tinyDataset]
+
+    func run(_ arguments: [String], terminal: Bool = false) -> CommandResult {
+        RQLCommand.run(
+            ["run", "--class", "Dog", "--data", "d.json"] + arguments,
+            environment: environment(files: files, terminal: terminal)
+        )
+    }
+
+    @Test("jsonl is the default off a terminal: one object per line in the dataset format")
+    func jsonLines() {
+        #expect(
+            run(["age > 0 SORT(age ASC)"])
+                == CommandResult(
+                    exitCode: 0,
+                    standardOutput: "{\"name\":\"Bo\",\"age\":1}\n{\"name\":\"Rex\",\"age\":3}\n"
+                )
+        )
+    }
+
+    @Test("--count prints a bare number; --format keys prints primary keys")
+    func countAndKeys() {
+        #expect(run(["--count", "age > 2"]).standardOutput == "1\n")
+        #expect(run(["--format", "keys", "TRUEPREDICATE"]).standardOutput == "\"Rex\"\n\"Bo\"\n")
+    }
+
+    @Test("--arg binds $0, lists included; NSPredicate placeholders take them in order")
+    func arguments() {
+        #expect(run(["--count", "--arg", "2", "age > $0"]).standardOutput == "1\n")
+        #expect(run(["--count", "--arg", "[1, 3]", "age IN $0"]).standardOutput == "2\n")
+        #expect(
+            run(["--count", "--dialect", "nspredicate", "--arg", "\"B\"", "name BEGINSWITH %@"]).standardOutput == "1\n"
+        )
+    }
+
+    @Test("a table on a terminal, with a header, a rule and a count")
+    func table() {
+        #expect(run(["age > 2"], terminal: true).standardOutput == "name  age\n----  ---\nRex   3\n(1 objects)\n")
+    }
+
+    @Test("check prints ok, or the binding error with a caret")
+    func check() {
+        let env = environment(files: files)
+        #expect(
+            RQLCommand.run(["check", "--class", "Dog", "--data", "d.json", "age > 2"], environment: env).standardOutput
+                == "ok\n"
+        )
+        let error = RQLCommand.run(["check", "--class", "Dog", "--data", "d.json", "agee > 2"], environment: env)
+        #expect(error.exitCode == 1)
+        #expect(
+            error.standardError.hasPrefix(
+                "error: unknown property 'agee' on class 'Dog'; did you mean 'age'?\n  agee > 2\n  ^~~~"
+            )
+        )
+    }
+
+    @Test("the demo database is the default source")
+    func demo() {
+        let result = RQLCommand.run(["run", "--class", "Dog", "--count", "age > 2"])
+        #expect(result.exitCode == 0)
+        #expect(Int(result.standardOutput.dropLast()) ?? 0 > 0)
+    }
+}
