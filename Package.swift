@@ -33,11 +33,7 @@ let package = Package(
         .executableTarget(name: "rqlc", dependencies: ["RQLTools"]),
 
         .testTarget(name: "RQLCoreTests", dependencies: ["RQLCore"]),
-        .testTarget(
-            name: "RQLSyntaxTests",
-            dependencies: ["RQLSyntax"],
-            resources: [.copy("Fixtures")]
-        ),
+        .testTarget(name: "RQLSyntaxTests", dependencies: ["RQLSyntax"]),
         .testTarget(name: "RQLStorageTests", dependencies: ["RQLStorage"]),
         .testTarget(name: "RQLIRTests", dependencies: ["RQLIR", "RQLStorage"]),
         .testTarget(name: "RQLSemaTests", dependencies: ["RQLSema", "RQLSyntax", "RQLStorage"]),

@@ -102,18 +102,21 @@ struct GrammarExamplesTests {
 
     // MARK: - realm-core's parse-only strings
 
-    /// `parse_only` of the realm-core conformance suite: grammar-only strings, valid and invalid.
+    /// `parse_only` of realm-core's conformance vectors (`Tests/Fixtures/realm-core-public.json`):
+    /// grammar-only strings, valid and invalid.
     struct ParseOnly: Decodable {
         var valid: [String]
         var invalid: [String]
 
+        private struct Vectors: Decodable {
+            var parse_only: ParseOnly
+        }
+
         static let fixture: ParseOnly = {
-            let url =
-                Bundle.module.url(forResource: "parse_only", withExtension: "json", subdirectory: "Fixtures")
-                ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-                .appendingPathComponent("Fixtures/parse_only.json")
+            let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("Fixtures/realm-core-public.json")
             do {
-                return try JSONDecoder().decode(ParseOnly.self, from: Data(contentsOf: url))
+                return try JSONDecoder().decode(Vectors.self, from: Data(contentsOf: url)).parse_only
             } catch {
                 return ParseOnly(valid: [], invalid: [])
             }
