@@ -45,20 +45,7 @@ public enum ArgumentDecoder {
                 return .map(map)
             }
             do {
-                switch tag {
-                case "$date": return .date(try DatasetValueDecoder.date(json))
-                case "$oid": return try DatasetValueDecoder.scalar(json, type: .objectId)
-                case "$uuid": return try DatasetValueDecoder.scalar(json, type: .uuid)
-                case "$binary": return .data(try DatasetValueDecoder.binary(json))
-                case "$decimal": return .decimal(try DatasetValueDecoder.decimal(json))
-                case "$double":
-                    return .double(try DatasetValueDecoder.binaryFloat(json, tags: ["$double"], expected: "a double"))
-                case "$float":
-                    return .float(
-                        Float(try DatasetValueDecoder.binaryFloat(json, tags: ["$float"], expected: "a float"))
-                    )
-                default: break
-                }
+                if let value = try DatasetValueDecoder.taggedScalar(tag, json) { return value }
             } catch {
                 switch error {
                 case .wrongType(let expected, let found): throw invalid("expected \(expected), found \(found)")

@@ -23,6 +23,21 @@ enum DatasetValueDecoder {
 
     static let knownTags: Set<String> = ["$date", "$oid", "$uuid", "$binary", "$decimal", "$double", "$float", "$link"]
 
+    /// The value of a tagged form other than `$link` (`$date`, `$oid`, `$uuid`, `$binary`,
+    /// `$decimal`, `$double`, `$float`), or nil for another tag; one switch for data and arguments.
+    static func taggedScalar(_ tag: String, _ json: JSONValue) throws(ValueDecodeFailure) -> Value? {
+        switch tag {
+        case "$date": return .date(try date(json))
+        case "$oid": return try scalar(json, type: .objectId)
+        case "$uuid": return try scalar(json, type: .uuid)
+        case "$binary": return .data(try binary(json))
+        case "$decimal": return .decimal(try decimal(json))
+        case "$double": return .double(try binaryFloat(json, tags: ["$double"], expected: "a double"))
+        case "$float": return .float(Float(try binaryFloat(json, tags: ["$float"], expected: "a float")))
+        default: return nil
+        }
+    }
+
     /// A scalar of `type` (not `.object`, `.linkingObjects` or `.mixed`); `.null` is the caller's.
     static func scalar(_ json: JSONValue, type: PropertyType) throws(ValueDecodeFailure) -> Value {
         switch type {

@@ -120,25 +120,14 @@ extension ObjectGraphBuilder {
         throws(DatasetError) -> Value
     {
         do {
-            switch tag {
-            case "$date": return .date(try DatasetValueDecoder.date(json))
-            case "$oid": return try DatasetValueDecoder.scalar(json, type: .objectId)
-            case "$uuid": return try DatasetValueDecoder.scalar(json, type: .uuid)
-            case "$binary": return .data(try DatasetValueDecoder.binary(json))
-            case "$decimal": return .decimal(try DatasetValueDecoder.decimal(json))
-            case "$double":
-                return .double(try DatasetValueDecoder.binaryFloat(json, tags: ["$double"], expected: "a double"))
-            case "$float":
-                return .float(Float(try DatasetValueDecoder.binaryFloat(json, tags: ["$float"], expected: "a float")))
-            default:
-                guard case .string(let className) = payload["class"] ?? .null, let key = payload["key"] else {
-                    throw ValueDecodeFailure.invalid("$link must be {\"class\": NAME, \"key\": KEY}")
-                }
-                guard let target = schema[className], !target.isEmbedded else {
-                    throw ValueDecodeFailure.invalid("$link to unknown or embedded class '\(className)'")
-                }
-                return try decodeLink(key, target: className, at: location)
+            if let value = try DatasetValueDecoder.taggedScalar(tag, json) { return value }
+            guard case .string(let className) = payload["class"] ?? .null, let key = payload["key"] else {
+                throw ValueDecodeFailure.invalid("$link must be {\"class\": NAME, \"key\": KEY}")
             }
+            guard let target = schema[className], !target.isEmbedded else {
+                throw ValueDecodeFailure.invalid("$link to unknown or embedded class '\(className)'")
+            }
+            return try decodeLink(key, target: className, at: location)
         } catch let error as ValueDecodeFailure {
             throw wrap(error, at: location)
         } catch let error as DatasetError {

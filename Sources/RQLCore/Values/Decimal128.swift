@@ -101,25 +101,23 @@ public struct Decimal128: Hashable, Comparable, Sendable, CustomStringConvertibl
     /// The decimal value of a double's shortest round-trip representation, so `Decimal128(0.1)`
     /// is exactly `0.1` (realm-core rounds to 15 digits instead; both agree on such literals).
     public init(_ value: Double) {
-        if value.isNaN {
-            self = .nan
-        } else if value.isInfinite {
-            self = value < 0 ? .negativeInfinity : .infinity
-        } else {
-            // Swift's description of a finite double is always valid decimal text.
-            self = (try? Decimal128(parsing: "\(value)")) ?? .nan
-        }
+        self.init(shortestRepresentationOf: value)
     }
 
     /// The decimal value of a float's shortest round-trip representation, so `Decimal128(3.3 as
     /// Float)` is exactly `3.3`, as realm-core's 7-digit rounding of floats makes it.
     public init(_ value: Float) {
+        self.init(shortestRepresentationOf: value)
+    }
+
+    private init<F: BinaryFloatingPoint & CustomStringConvertible>(shortestRepresentationOf value: F) {
         if value.isNaN {
             self = .nan
         } else if value.isInfinite {
             self = value < 0 ? .negativeInfinity : .infinity
         } else {
-            self = (try? Decimal128(parsing: "\(value)")) ?? .nan
+            // Swift's description of a finite binary float is always valid decimal text.
+            self = (try? Decimal128(parsing: value.description)) ?? .nan
         }
     }
 
