@@ -1,0 +1,103 @@
+import Foundation
+import FuzzCommon
+import RQLCore
+import RQLSyntax
+import Testing
+
+/// The fuzz package's directory, found from this file: Tests/FuzzCommonTests/<this file>.
+private let fuzzDirectory = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// The files of `Fuzz/<folder>`, by name, so a failure names the file to look at.
+private func inputs(in folder: String) -> [String] {
+    let directory = fuzzDirectory.appendingPathComponent(folder)
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+    return names.filter { !$0.hasPrefix(".") }.sorted().map { "\(folder)/\($0)" }
+}
+
+private func contents(of file: String) throws -> String {
+    let data = try Data(contentsOf: fuzzDirectory.appendingPathComponent(file))
+    return String(decoding: data, as: UTF8.self)
+}
+
+@Suite("Fuzz regression replay")
+struct RegressionReplayTests {
+    @Test("Minimized crashers no longer break a parse invariant", arguments: inputs(in: "Regressions/FuzzParse"))
+    func regression(file: String) throws {
+        let violations = ParseCheck.standard.violations(in: try contents(of: file))
+        #expect(violations.isEmpty, "\(file):\n\(violations.map(\.description).joined(separator: "\n\n"))")
+    }
+
+    @Test("Seed corpus inputs keep the parse invariants", arguments: inputs(in: "Corpus/FuzzParse"))
+    func seed(file: String) throws {
+        let violations = ParseCheck.standard.violations(in: try contents(of: file))
+        #expect(violations.isEmpty, "\(file):\n\(violations.map(\.description).joined(separator: "\n\n"))")
+    }
+
+    @Test("The seed corpus is there and holds parsable queries")
+    func seedCorpusIsPresent() throws {
+        let files = inputs(in: "Corpus/FuzzParse")
+        #expect(files.count > 100)
+        let parsable = try files.filter { (try? Parser.parse(try contents(of: $0))) != nil }
+        #expect(parsable.count > files.count / 2)
+    }
+}
+
+@Suite("ParseCheck catches broken invariants")
+struct ParseCheckSelfTests {
+    @Test("A printer that drops the result clauses breaks the fixpoint")
+    func droppedClauses() {
+        let check = ParseCheck(parse: ParseCheck.standard.parse) { query in
+            var query = query
+            query.clauses = []
+            return SyntaxPrinter.print(query)
+        }
+        let violations = check.violations(in: "age > 2 SORT(age ASC)")
+        #expect(violations.map(\.invariant) == [.printFixpoint])
+        #expect(violations.first?.printed == "age > 2")
+    }
+
+    @Test("A printer whose text does not parse breaks the fixpoint")
+    func unparsablePrint() {
+        let check = ParseCheck(parse: ParseCheck.standard.parse) { SyntaxPrinter.print($0) + " AND" }
+        #expect(check.violations(in: "TRUEPREDICATE").count == Dialect.allCases.count)
+    }
+
+    @Test("An error span past the end of the input is caught")
+    func spanOutsideInput() {
+        let check = ParseCheck(
+            parse: { (source, _) throws(SyntaxError) in
+                throw SyntaxError(
+                    .unexpectedToken,
+                    "planted",
+                    at: SourceSpan(offset: source.utf8.count, length: 1, line: 1, column: 1)
+                )
+            },
+            print: ParseCheck.standard.print
+        )
+        let violations = check.violations(in: "age >")
+        #expect(violations.map(\.invariant) == [.errorSpan, .errorSpan])
+        #expect(violations.first?.detail.contains("not inside the input") == true)
+    }
+
+    @Test("An error span whose line disagrees with its offset is caught")
+    func spanLineMismatch() {
+        let check = ParseCheck(
+            parse: { (source, _) throws(SyntaxError) in
+                throw SyntaxError(.unexpectedToken, "planted", at: SourceSpan(offset: 2, length: 0, line: 1, column: 3))
+            },
+            print: ParseCheck.standard.print
+        )
+        #expect(check.violations(in: "a\nb").first?.invariant == .errorSpan)
+        #expect(check.violations(in: "abc").isEmpty)
+    }
+
+    @Test("The real parser keeps the invariants on a few inputs")
+    func realParser() {
+        for source in [
+            "age > 2 AND name BEGINSWITH[c] 'r' SORT(age DESC) LIMIT(5)", "", "age >", "姓名 == 1 &", "\u{FFFD}",
+        ] {
+            #expect(ParseCheck.standard.violations(in: source).isEmpty, "\(source.debugDescription)")
+        }
+    }
+}
