@@ -139,6 +139,13 @@ extension BindingSession {
         if collection.postfix != nil {
             throw BindError(.subqueryOnPrimitiveList, "A subquery must operate on a list property", at: collectionSpan)
         }
+        guard scopes.count < Binder.maximumSubqueryDepth else {
+            throw BindError(
+                .unsupportedOperation,
+                "SUBQUERYs may nest at most \(Binder.maximumSubqueryDepth) deep",
+                at: span
+            )
+        }
         if scopes.contains(where: { $0.variable == variable }) {
             throw BindError(
                 .unsupportedOperation,
@@ -200,8 +207,16 @@ extension BindingSession {
         } else {
             type = .int
         }
+        let depth = max(lhs.arithmeticDepth, rhs.arithmeticDepth) + 1
+        guard depth <= Binder.maximumArithmeticDepth else {
+            throw BindError(
+                .unsupportedOperation,
+                "an arithmetic expression may nest at most \(Binder.maximumArithmeticDepth) operators deep",
+                at: span
+            )
+        }
         let constant = lhs.isConstant && rhs.isConstant
-        return Operand(
+        var result = Operand(
             expression: .arithmetic(op, lhs.expression, rhs.expression),
             isMultiValued: lhs.isMultiValued || rhs.isMultiValued,
             quantifier: lhs.quantifier ?? rhs.quantifier,
@@ -210,6 +225,8 @@ extension BindingSession {
             span: span,
             text: "\(lhs.text) \(op.rawValue) \(rhs.text)"
         )
+        result.arithmeticDepth = depth
+        return result
     }
 
     /// The numeric type of an arithmetic operand, or nil when it is not a number.

@@ -26,6 +26,12 @@ import RQLSyntax
 public struct Binder: Sendable {
     public let schema: Schema
 
+    /// Bounds that keep every executor's recursion and work finite whatever the query: the
+    /// evaluator recurses once per arithmetic operator and once per nested SUBQUERY (whose cost
+    /// also multiplies with each level). Real queries stay far below both.
+    public static let maximumArithmeticDepth = 64
+    public static let maximumSubqueryDepth = 8
+
     public init(schema: Schema) {
         self.schema = schema
     }

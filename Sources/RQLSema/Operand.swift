@@ -30,6 +30,9 @@ struct Operand {
     var text: String
     /// The resolved key path, for a plain key-path operand (no postfix).
     var path: ResolvedPath?
+    /// How deeply arithmetic nests in the expression (`a + b * c` is 2), bounded by
+    /// `Binder.maximumArithmeticDepth` so that executors never recurse without limit.
+    var arithmeticDepth = 0
 
     /// Whether the operand is known without looking at any object.
     var isConstant: Bool {
