@@ -12,16 +12,26 @@ let package = Package(
         // The harness bodies: plain functions from bytes to checked invariants, reusable from tests.
         .target(
             name: "FuzzCommon",
-            dependencies: [.product(name: "RQLSyntax", package: "RQL"), .product(name: "RQLCore", package: "RQL")]
+            dependencies: [
+                .product(name: "RQLCore", package: "RQL"), .product(name: "RQLSyntax", package: "RQL"),
+                .product(name: "RQLIR", package: "RQL"), .product(name: "RQLSema", package: "RQL"),
+                .product(name: "RQLEngine", package: "RQL"), .product(name: "RQLStorage", package: "RQL"),
+            ]
         ),
         // libFuzzer entry point for the parser; a thin shim over FuzzCommon.ParseCheck.
         .executableTarget(name: "FuzzParse", dependencies: ["FuzzCommon"]),
+        // libFuzzer entry point for compile + run against the demo dataset; a shim over QueryCheck.
+        .executableTarget(name: "FuzzQuery", dependencies: ["FuzzCommon"]),
+        // libFuzzer entry point for the dataset loader and exporter; a shim over DatasetCheck.
+        .executableTarget(name: "FuzzDataset", dependencies: ["FuzzCommon"]),
 
         // Replays Regressions/ and Corpus/ through the same checks, without sanitizers.
         .testTarget(
             name: "FuzzCommonTests",
             dependencies: [
-                "FuzzCommon", .product(name: "RQLSyntax", package: "RQL"), .product(name: "RQLCore", package: "RQL"),
+                "FuzzCommon", .product(name: "RQLCore", package: "RQL"), .product(name: "RQLSyntax", package: "RQL"),
+                .product(name: "RQLIR", package: "RQL"), .product(name: "RQLEngine", package: "RQL"),
+                .product(name: "RQLStorage", package: "RQL"),
             ]
         ),
     ]

@@ -135,7 +135,7 @@ extension BindingSession {
         throw BindError(.unknownProperty, "unknown variable '$\(name)': no SUBQUERY declares it", at: element.span)
     }
 
-    /// Applies one path element.
+    /// Applies one path element; `span` is the element's (for a name, the name's own span).
     func step(_ path: inout ResolvedPath, _ element: PathElementKind, span: SourceSpan) throws(BindError) {
         switch element {
         case .property(let name):
@@ -225,7 +225,7 @@ extension BindingSession {
         switch flattenLinkCollection(&path) {
         case .objects(let objectSchema):
             guard let index = objectSchema.propertyIndex(named: name) else {
-                throw unknownProperty(name, on: objectSchema, span: nameSpan(name, in: span))
+                throw unknownProperty(name, on: objectSchema, span: span)
             }
             let property = objectSchema.properties[index]
             path.steps.append(.property(className: objectSchema.name, index: index, name: name))
@@ -312,13 +312,6 @@ extension BindingSession {
             return .objects(objectSchema)
         default: return .value(type)
         }
-    }
-
-    /// The part of an element's span that is the name itself (the parser includes the leading '.').
-    func nameSpan(_ name: String, in span: SourceSpan) -> SourceSpan {
-        let extra = span.length - name.utf8.count
-        guard extra == 1 else { return span }
-        return SourceSpan(offset: span.offset + 1, length: name.utf8.count, line: span.line, column: span.column + 1)
     }
 
     func unknownProperty(_ name: String, on objectSchema: ObjectSchema, span: SourceSpan) -> BindError {

@@ -98,23 +98,26 @@ extension QueryParser {
     }
 
     /// path_element = '.' name | '.' backlinks | '.' KEYS | '.' VALUES | subscript ;
+    ///
+    /// The span of an element after a '.' is the element alone, so that a diagnostic about a
+    /// name underlines the name; a subscript's span includes its brackets.
     mutating func parsePathElement() throws(SyntaxError) -> PathElement {
         if current.kind == .leftBracket { return try parseSubscript() }
-        let dot = try expect(.dot, "'.'")
+        try expect(.dot, "'.'")
         if current.kind == .atWord {
             switch current.keyword {
             case .atLinks:
                 return try parseBacklinks()
             case .atKeys, .atAllKeys:
-                return PathElement(.keys, span: dot.span.through(try advance().span))
+                return PathElement(.keys, span: try advance().span)
             case .atValues, .atAllValues:
-                return PathElement(.values, span: dot.span.through(try advance().span))
+                return PathElement(.values, span: try advance().span)
             default:
                 throw unexpected(expected: "a property name")
             }
         }
         let (name, span) = try parseName()
-        return PathElement(.property(name), span: dot.span.through(span))
+        return PathElement(.property(name), span: span)
     }
 
     /// backlinks = LINKS ( '.' name '.' name )? ;

@@ -12,6 +12,10 @@ struct BindErrorTests {
     static let cases: [(String, [QueryArgument], BindError.Kind, String)] = [
         ("agee > 2", [], .unknownProperty, "agee"),
         ("owner.nmae == 'a'", [], .unknownProperty, "nmae"),
+        // Escapes make a name shorter than its source: the span still covers all of it.
+        (#"a\tb == 1"#, [], .unknownProperty, #"a\tb"#),
+        (#"é\n > 2"#, [], .unknownProperty, #"é\n"#),
+        (#"owner.n\ ame == 'a'"#, [], .unknownProperty, #"n\ ame"#),
         ("@links.Toy.dogs.@count > 1", [], .unknownProperty, "@links.Toy.dogs"),
         ("age == 'abc'", [], .typeMismatch, "'abc'"),
         ("age == name", [], .typeMismatch, "age == name"),

@@ -68,42 +68,18 @@ public struct ParseCheck: Sendable {
     // MARK: - Invariant 2: error spans
 
     private func spanViolation(of error: SyntaxError, in source: String, dialect: Dialect) -> ParseViolation? {
-        func violated(_ what: String) -> ParseViolation {
-            ParseViolation(
+        if let problem = spanProblem(error.span, in: source) {
+            return ParseViolation(
                 invariant: .errorSpan,
                 dialect: dialect,
                 input: source,
-                detail: "\(what)\nerror: \(error.kind) \(error.message)\nspan: offset \(error.span.offset) "
-                    + "length \(error.span.length) line \(error.span.line) column \(error.span.column)"
+                detail: "\(problem)\nerror: \(error.kind) \(error.message)\n\(spanDescription(error.span))"
             )
-        }
-        let span = error.span
-        let bytes = Array(source.utf8)
-        guard span.offset >= 0, span.length >= 0, span.offset + span.length <= bytes.count else {
-            return violated("span is not inside the input of \(bytes.count) UTF-8 bytes")
-        }
-        guard span.line >= 1, span.column >= 1 else {
-            return violated("line and column must be 1-based")
-        }
-        guard span.offset == bytes.count || !isContinuationByte(bytes[span.offset]) else {
-            return violated("span starts inside a multi-byte character")
-        }
-        guard span.end == bytes.count || !isContinuationByte(bytes[span.end]) else {
-            return violated("span ends inside a multi-byte character")
-        }
-        let prefix = bytes[0..<span.offset]
-        let lineStart = prefix.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
-        let expectedLine = 1 + prefix.lazy.filter { $0 == UInt8(ascii: "\n") }.count
-        let expectedColumn = 1 + String(decoding: bytes[lineStart..<span.offset], as: UTF8.self).unicodeScalars.count
-        guard span.line == expectedLine, span.column == expectedColumn else {
-            return violated("offset \(span.offset) is at line \(expectedLine) column \(expectedColumn)")
         }
         // Must not trap; the text itself is free-form.
         _ = error.rendered(in: source)
         return nil
     }
-
-    private func isContinuationByte(_ byte: UInt8) -> Bool { byte & 0b1100_0000 == 0b1000_0000 }
 
     // MARK: - Invariant 3: the printer's fixpoint
 

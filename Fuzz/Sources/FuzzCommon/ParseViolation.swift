@@ -30,15 +30,10 @@ public struct ParseViolation: Error, Sendable, CustomStringConvertible {
         var lines = [
             "RQL parse invariant violated: \(invariant.rawValue) (dialect \(dialect.rawValue))",
             "input:   \(input.debugDescription)",
-            "hex:     \(input.utf8.map { hexByte($0) }.joined(separator: " "))",
+            "hex:     \(hexDump(input.utf8))",
         ]
         if let printed { lines.append("printed: \(printed.debugDescription)") }
         lines.append(detail)
         return lines.joined(separator: "\n")
     }
-}
-
-private func hexByte(_ byte: UInt8) -> String {
-    let digits = Array("0123456789abcdef")
-    return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
 }

@@ -1,6 +1,7 @@
 import Foundation
 import FuzzCommon
 import RQLCore
+import RQLStorage
 import RQLSyntax
 import Testing
 
@@ -16,8 +17,11 @@ private func inputs(in folder: String) -> [String] {
 }
 
 private func contents(of file: String) throws -> String {
-    let data = try Data(contentsOf: fuzzDirectory.appendingPathComponent(file))
-    return String(decoding: data, as: UTF8.self)
+    String(decoding: try bytes(of: file), as: UTF8.self)
+}
+
+private func bytes(of file: String) throws -> [UInt8] {
+    Array(try Data(contentsOf: fuzzDirectory.appendingPathComponent(file)))
 }
 
 @Suite("Fuzz regression replay")
@@ -38,8 +42,60 @@ struct RegressionReplayTests {
     func seedCorpusIsPresent() throws {
         let files = inputs(in: "Corpus/FuzzParse")
         #expect(files.count > 100)
-        let parsable = try files.filter { (try? Parser.parse(try contents(of: $0))) != nil }
+        let parsable = files.filter { (try? Parser.parse(try contents(of: $0))) != nil }
         #expect(parsable.count > files.count / 2)
+    }
+}
+
+@Suite("FuzzQuery regression replay")
+struct QueryReplayTests {
+    @Test("Minimized crashers no longer break a query invariant", arguments: inputs(in: "Regressions/FuzzQuery"))
+    func regression(file: String) throws {
+        let violation = QueryCheck.standard.violation(in: QueryInput(bytes: try bytes(of: file)))
+        #expect(violation == nil, "\(file):\n\(violation?.description ?? "")")
+    }
+
+    @Test("Seed corpus inputs keep the query invariants", arguments: inputs(in: "Corpus/FuzzQuery"))
+    func seed(file: String) throws {
+        let violation = QueryCheck.standard.violation(in: QueryInput(bytes: try bytes(of: file)))
+        #expect(violation == nil, "\(file):\n\(violation?.description ?? "")")
+    }
+
+    @Test("The seed corpus is there and many seeds bind against the demo schema")
+    func seedCorpusIsPresent() throws {
+        let files = inputs(in: "Corpus/FuzzQuery")
+        #expect(files.count > 100)
+        let check = QueryCheck.standard
+        let bound = try files.filter { file in
+            let input = QueryInput(bytes: try bytes(of: file))
+            let arguments = input.argumentIndices.compactMap { check.arguments[$0] }
+            return (try? check.compile(input, check.store.schema, arguments)) != nil
+        }
+        #expect(bound.count >= 100, "only \(bound.count) of \(files.count) seeds bind")
+    }
+}
+
+@Suite("FuzzDataset regression replay")
+struct DatasetReplayTests {
+    @Test("Minimized crashers no longer break a dataset invariant", arguments: inputs(in: "Regressions/FuzzDataset"))
+    func regression(file: String) throws {
+        let violation = DatasetCheck.standard.violation(in: try contents(of: file))
+        #expect(violation == nil, "\(file):\n\(violation?.description ?? "")")
+    }
+
+    @Test("Seed corpus inputs keep the dataset invariants", arguments: inputs(in: "Corpus/FuzzDataset"))
+    func seed(file: String) throws {
+        let violation = DatasetCheck.standard.violation(in: try contents(of: file))
+        #expect(violation == nil, "\(file):\n\(violation?.description ?? "")")
+    }
+
+    @Test("The seed corpus is there and every seed loads")
+    func seedCorpusIsPresent() throws {
+        let files = inputs(in: "Corpus/FuzzDataset")
+        #expect(files.count >= 5)
+        for file in files {
+            #expect(throws: Never.self, "\(file)") { _ = try DatasetLoader.load(json: try contents(of: file)) }
+        }
     }
 }
 
