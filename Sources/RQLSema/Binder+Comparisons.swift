@@ -79,20 +79,17 @@ extension BindingSession {
         case .argument(let argument):
             let (supplied, name) = try argumentValue(argument, span: bounds.span)
             guard case .list(let values) = supplied, values.count == 2 else { throw arity }
-            low = Operand(
-                expression: .constant(values[0]),
-                isMultiValued: false,
-                source: .argument(name),
-                span: bounds.span,
-                text: name
-            )
-            high = Operand(
-                expression: .constant(values[1]),
-                isMultiValued: false,
-                source: .argument(name),
-                span: bounds.span,
-                text: name
-            )
+            func bound(_ value: Value) -> Operand {
+                Operand(
+                    expression: .constant(value),
+                    isMultiValued: false,
+                    source: .argument(name),
+                    span: bounds.span,
+                    text: name
+                )
+            }
+            low = bound(values[0])
+            high = bound(values[1])
         default:
             throw arity
         }

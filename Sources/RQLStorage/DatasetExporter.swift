@@ -67,7 +67,7 @@ public enum DatasetExporter {
         case .float(let f): return floatingPoint(Double(f), text: "\(f)")
         case .double(let d): return floatingPoint(d, text: "\(d)")
         case .string(let s): return .string(s)
-        case .data(let d): return .string(Data(d).base64EncodedString())
+        case .data(let d): return .string(Base64.encode(d))
         case .date(let t):
             // ISO-8601 reads back only for years of up to nine digits; beyond, write the exact parts.
             let (year, _, _) = t.civilDate
@@ -114,7 +114,7 @@ public enum DatasetExporter {
             )
         case .objectId(let o): return tag("$oid", .string(o.hexString))
         case .uuid(let u): return tag("$uuid", .string(u.canonicalString))
-        case .data(let d): return tag("$binary", .string(Data(d).base64EncodedString()))
+        case .data(let d): return tag("$binary", .string(Base64.encode(d)))
         case .link(let link):
             return tag(
                 "$link",

@@ -102,8 +102,8 @@ enum DatasetValueDecoder {
         var payload = json
         if let (tag, inner) = tagged(json), tag == "$binary" { payload = inner }
         guard case .string(let s) = payload else { throw .wrongType(expected: "a base64 string", found: json.typeName) }
-        guard let data = Data(base64Encoded: s) else { throw .invalid("'\(s)' is not valid base64") }
-        return Array(data)
+        guard let bytes = Base64.decode(s.utf8) else { throw .invalid("'\(s)' is not valid base64") }
+        return bytes
     }
 
     static func decimal(_ json: JSONValue) throws(ValueDecodeFailure) -> Decimal128 {

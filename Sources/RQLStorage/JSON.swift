@@ -1,3 +1,5 @@
+import RQLCore
+
 /// A parsed JSON document that keeps what the dataset format needs and `JSONSerialization`
 /// blurs: integer literals apart from numbers with a fraction or exponent, the exact text of
 /// every number (64-bit integers never pass through `Double`), and the order of object members.
@@ -296,19 +298,10 @@ private struct JSONParser {
         guard index + 4 <= bytes.count else { throw error("expected four hexadecimal digits") }
         var value: UInt32 = 0
         for _ in 0..<4 {
-            guard let digit = hexValue(bytes[index]) else { throw error("expected four hexadecimal digits") }
+            guard let digit = hexDigitValue(bytes[index]) else { throw error("expected four hexadecimal digits") }
             value = value << 4 | UInt32(digit)
             index += 1
         }
         return value
-    }
-
-    func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case 0x30...0x39: byte - 0x30
-        case 0x41...0x46: byte - 0x41 + 10
-        case 0x61...0x66: byte - 0x61 + 10
-        default: nil
-        }
     }
 }

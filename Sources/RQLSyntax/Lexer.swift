@@ -194,8 +194,7 @@ struct Lexer {
     }
 
     func isHexDigit(at offset: Int) -> Bool {
-        guard let byte = byte(at: offset) else { return false }
-        return isDigit(at: offset) || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "f"))
+        byte(at: offset).flatMap(hexDigitValue) != nil
     }
 
     /// Whether the bytes at `offset` spell `text` exactly, compared without regard to ASCII case

@@ -103,9 +103,8 @@ extension QueryParser {
         }
         var magnitude: UInt64 = 0
         for byte in digits {
-            let digit = UInt64(
-                byte <= UInt8(ascii: "9") ? byte - UInt8(ascii: "0") : (byte | 0x20) - UInt8(ascii: "a") + 10
-            )
+            // The lexer admitted only digits of this radix.
+            let digit = UInt64(hexDigitValue(byte) ?? 0)
             let (shifted, overflow) = magnitude.multipliedReportingOverflow(by: radix)
             let (sum, carry) = shifted.addingReportingOverflow(digit)
             guard !overflow, !carry else { throw tooLarge(token) }
@@ -197,8 +196,8 @@ extension QueryParser {
     private func hexValue(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> UInt32 {
         var value: UInt32 = 0
         for byte in bytes[start..<start + 4] {
-            let digit = byte <= UInt8(ascii: "9") ? byte - UInt8(ascii: "0") : (byte | 0x20) - UInt8(ascii: "a") + 10
-            value = value << 4 | UInt32(digit)
+            // The lexer admitted only hex digits here.
+            value = value << 4 | UInt32(hexDigitValue(byte) ?? 0)
         }
         return value
     }
@@ -241,12 +240,14 @@ extension QueryParser {
             values[0], values[1], values[2], values[3], values[4], values[5]
         )
         let nanoseconds = values.count > 6 ? values[6] : 0
-        guard let date = CivilDate(year: year, month: month, day: day), hour < 24, minute < 60, second < 60,
+        guard (0...9999).contains(year), (1...12).contains(month), day >= 1,
+            day <= CivilCalendar.daysInMonth(year: year, month: month), hour < 24, minute < 60, second < 60,
             nanoseconds < 1_000_000_000
         else {
             throw SyntaxError(.invalidLiteral, "\(describe(token)) is not a valid date and time", at: token.span)
         }
-        var seconds = date.daysSinceEpoch * 86_400 + hour * 3_600 + minute * 60 + second
+        let days = CivilCalendar.days(year: year, month: month, day: day)
+        var seconds = days * 86_400 + hour * 3_600 + minute * 60 + second
         var nanos = nanoseconds
         if seconds < 0 && nanos > 0 {
             // Keep both parts on the same side of zero, as a timestamp requires.

@@ -37,7 +37,4 @@ public struct SyntaxError: LocatedError, Equatable {
         self.kind = kind
         self.diagnostic = Diagnostic(.error, message, at: span)
     }
-
-    public var message: String { diagnostic.message }
-    public var span: SourceSpan { diagnostic.span }
 }

@@ -1,3 +1,5 @@
+import RQLCore
+
 /// Writes a syntax tree back as query text in its canonical form.
 ///
 /// The canonical form uses upper-case keywords, one space around binary operators, single-quoted

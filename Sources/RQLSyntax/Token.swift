@@ -67,6 +67,4 @@ struct Token: Sendable {
         self.flag = flag
         self.span = span
     }
-
-    func `is`(_ keyword: Keyword) -> Bool { self.keyword == keyword }
 }

@@ -30,17 +30,17 @@ enum ResultFormat: String, CaseIterable {
 
     /// Columns padded to their widest cell; cells longer than 40 characters are cut with '…'.
     private func textTable(_ positions: [Int], in table: ColumnTable, store: ColumnStore) -> String {
-        var header: [String] = []
-        var rows: [[String]] = positions.map { _ in [] }
-        guard
-            case .object(let first)? = positions.first.map({ DatasetExporter.object(at: $0, in: table, store: store) })
-        else { return "(no objects)\n" }
-        header = first.map(\.key)
-        for (row, position) in positions.enumerated() {
-            guard case .object(let members) = DatasetExporter.object(at: position, in: table, store: store) else {
-                continue
+        let objects: [[JSONMember]] = positions.map { position in
+            if case .object(let members) = DatasetExporter.object(at: position, in: table, store: store) {
+                members
+            } else {
+                []
             }
-            rows[row] = members.map { member in
+        }
+        guard let first = objects.first else { return "(no objects)\n" }
+        let header = first.map(\.key)
+        let rows = objects.map { members in
+            members.map { member in
                 let text: String
                 if case .string(let string) = member.value { text = string } else { text = member.value.serialized() }
                 return text.count > 40 ? String(text.prefix(39)) + "…" : text

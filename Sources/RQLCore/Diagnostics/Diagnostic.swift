@@ -37,6 +37,12 @@ public protocol LocatedError: Error, CustomStringConvertible {
 extension LocatedError {
     public var description: String { diagnostic.message }
 
+    /// The message, without the query or caret.
+    public var message: String { diagnostic.message }
+
+    /// The part of the query the error is about.
+    public var span: SourceSpan { diagnostic.span }
+
     /// The message, the offending line of `source` and a caret line under the span.
     public func rendered(in source: String) -> String {
         diagnostic.rendered(in: source)

@@ -70,8 +70,10 @@ public struct ObjectId: Hashable, Comparable, Sendable, CustomStringConvertible 
 
 private let hexDigits = Array("0123456789abcdef".utf8)
 
-/// The value of one ASCII hexadecimal digit, or `nil`.
-func hexDigitValue(_ byte: UInt8) -> UInt8? {
+/// The value of one ASCII hexadecimal digit, or `nil`: the one hex reader for ObjectIds, JSON
+/// `\u` escapes and query literals.
+@inlinable
+public func hexDigitValue(_ byte: UInt8) -> UInt8? {
     switch byte {
     case 0x30...0x39: byte - 0x30
     case 0x41...0x46: byte - 0x41 + 10

@@ -74,9 +74,12 @@ public struct Timestamp: Hashable, Comparable, Sendable {
 }
 
 /// Gregorian calendar arithmetic on day numbers (days since 1970-01-01), after Howard Hinnant's
-/// `days_from_civil` / `civil_from_days`; exact for every `Int64` second count we accept.
-enum CivilCalendar {
-    static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
+/// `days_from_civil` / `civil_from_days`; exact for every `Int64` second count we accept. Shared
+/// by ISO-8601 dataset dates and the query language's `2020-01-02@03:04:05` literal.
+///
+///     CivilCalendar.days(year: 1970, month: 1, day: 2)   // 1
+public enum CivilCalendar {
+    public static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
@@ -85,7 +88,7 @@ enum CivilCalendar {
         return era * 146_097 + dayOfEra - 719_468
     }
 
-    static func civil(days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+    public static func civil(days: Int64) -> (year: Int64, month: Int64, day: Int64) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097
@@ -97,7 +100,7 @@ enum CivilCalendar {
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
-    static func daysInMonth(year: Int64, month: Int64) -> Int64 {
+    public static func daysInMonth(year: Int64, month: Int64) -> Int64 {
         switch month {
         case 2:
             let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0

@@ -12,7 +12,7 @@ extension Value: CustomStringConvertible {
         case .double(let d): return "\(d)"
         case .string(let s):
             return "'" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
-        case .data(let d): return "B64\"" + base64(d) + "\""
+        case .data(let d): return "B64\"" + Base64.encode(d) + "\""
         case .date(let t): return "T\(t.seconds):\(t.nanoseconds)"
         case .decimal(let d): return "decimal128(\(d))"
         case .objectId(let o): return "oid(\(o.hexString))"
@@ -25,23 +25,4 @@ extension Value: CustomStringConvertible {
                 + "}"
         }
     }
-}
-
-private let base64Alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-
-/// Standard base64 with padding; kept here so RQLCore needs no Foundation for printing.
-private func base64(_ bytes: [UInt8]) -> String {
-    var out: [UInt8] = []
-    var i = 0
-    while i < bytes.count {
-        let b0 = bytes[i]
-        let b1 = i + 1 < bytes.count ? bytes[i + 1] : 0
-        let b2 = i + 2 < bytes.count ? bytes[i + 2] : 0
-        out.append(base64Alphabet[Int(b0 >> 2)])
-        out.append(base64Alphabet[Int((b0 & 0x3) << 4 | b1 >> 4)])
-        out.append(i + 1 < bytes.count ? base64Alphabet[Int((b1 & 0xF) << 2 | b2 >> 6)] : UInt8(ascii: "="))
-        out.append(i + 2 < bytes.count ? base64Alphabet[Int(b2 & 0x3F)] : UInt8(ascii: "="))
-        i += 3
-    }
-    return String(decoding: out, as: UTF8.self)
 }

@@ -1,13 +1,17 @@
-/// Standard base64 (RFC 4648, `+` and `/`), for `B64"…"` literals and the printer.
+/// Standard base64 (RFC 4648, `+` and `/`): `B64"…"` query literals, `data` values in datasets,
+/// and printed binary values all go through it.
 ///
-/// Written here rather than taken from Foundation so that RQLSyntax stays free of Foundation and
-/// so that decoding works on a slice of the query's bytes without copying it into `Data`.
-enum Base64 {
+/// Written here rather than taken from Foundation so that RQLCore and RQLSyntax stay free of it,
+/// and so that decoding works on a slice of a query's bytes without copying it into `Data`.
+///
+///     Base64.encode(Array("Hi".utf8))   // "SGk="
+///     Base64.decode("SGk".utf8)         // [72, 105]: padding is optional
+public enum Base64 {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     /// The bytes `text` encodes, or nil if it is not base64. Padding is optional, but where present
     /// it must be at the end and complete the last group of four.
-    static func decode<Text: Collection>(_ text: Text) -> [UInt8]? where Text.Element == UInt8 {
+    public static func decode<Text: Collection>(_ text: Text) -> [UInt8]? where Text.Element == UInt8 {
         var padding = 0
         var significant = 0
         for byte in text {
@@ -36,7 +40,7 @@ enum Base64 {
     }
 
     /// The padded base64 text of `bytes`.
-    static func encode(_ bytes: [UInt8]) -> String {
+    public static func encode(_ bytes: [UInt8]) -> String {
         var text: [UInt8] = []
         text.reserveCapacity((bytes.count + 2) / 3 * 4)
         var index = 0
