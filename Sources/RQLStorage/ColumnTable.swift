@@ -31,6 +31,39 @@ public struct ColumnTable: TableReader {
         try columns[property].withView(body)
     }
 
+    public var blockCount: Int { Self.fullBlockCount(rowCount: rowCount) }
+
+    /// Blocks are fixed slices of the whole-table arrays: block `b` is positions
+    /// `b * capacity ..< min((b + 1) * capacity, rowCount)`.
+    public func withBlock<R>(_ index: Int, _ body: (TableBlock) throws -> R) rethrows -> R {
+        let lower = index * TableBlock.capacity
+        let positions = lower..<Swift.min(lower + TableBlock.capacity, rowCount)
+        return try rowKeys.withUnsafeBufferPointer { keys in
+            try withColumnViews(from: 0, gathered: []) { views in
+                try body(
+                    TableBlock(
+                        positions: positions,
+                        rowKeys: UnsafeBufferPointer(rebasing: keys[positions]),
+                        columns: views.map { $0.slice(positions) }
+                    )
+                )
+            }
+        }
+    }
+
+    /// Opens every column's view from `property` on (each one's buffers are only valid inside
+    /// its own `withView` call, so they nest) and calls `body` with all of them.
+    private func withColumnViews<R>(
+        from property: Int,
+        gathered: [ColumnView],
+        _ body: ([ColumnView]) throws -> R
+    ) rethrows -> R {
+        guard property < columns.count else { return try body(gathered) }
+        return try columns[property].withView { view in
+            try withColumnViews(from: property + 1, gathered: gathered + [view], body)
+        }
+    }
+
     public func value(at position: Int, property: Int) -> Value {
         columns[property].value(at: position)
     }

@@ -21,6 +21,11 @@ public protocol TableReader: Sendable {
     func position(of key: RowKey) -> Int?
     /// Calls `body` with a typed view of column `property`; the view is valid only inside `body`.
     func withColumn<R>(_ property: Int, _ body: (ColumnView) throws -> R) rethrows -> R
+    /// The number of storage blocks; positions run through them in order (see `TableBlock`).
+    var blockCount: Int { get }
+    /// Calls `body` with block `index` (`0 ..< blockCount`): its positions, row keys and a view
+    /// of every column; the views are valid only inside `body`. The VM scans through this.
+    func withBlock<R>(_ index: Int, _ body: (TableBlock) throws -> R) rethrows -> R
     /// One property of one row as a `Value`: the slow, simple accessor of the reference
     /// evaluator. Lists and sets read as `.list`, maps as `.map`, links (and embedded objects)
     /// as `.link` or `.null`, backlinks as a `.list` of `.link`s.
