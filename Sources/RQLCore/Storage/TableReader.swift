@@ -35,6 +35,10 @@ public protocol TableReader: Sendable {
     /// The positions whose `property` equals `value`, ascending, when the property has a hash
     /// index (or is the primary key); `nil` when it has no index.
     func indexLookup(property: Int, equalTo value: Value) -> [Int]?
+    /// The positions whose sorted-indexed `property` lies between `lower` and `upper` in
+    /// `ValueOrdering` (`nil`: unbounded on that side; nulls are never inside a range), in
+    /// ascending position order; `nil` when the property has no sorted index.
+    func indexRange(property: Int, lower: Value?, lowerInclusive: Bool, upper: Value?, upperInclusive: Bool) -> [Int]?
     /// The positions whose full-text-indexed `property` contains `token` (or, with `prefix`, a
     /// token starting with it), ascending; `nil` when the property has no full-text index.
     /// Tokens are lower-case alphanumeric words (see `FullTextTokenizer`).
@@ -65,6 +69,17 @@ public protocol StoreReader: Sendable {
     var version: UInt64 { get }
     /// The table of the named class, or `nil` if the schema has no such class.
     func table(named className: String) -> Table?
+}
+
+extension TableReader {
+    /// No sorted indexes: a store that keeps none inherits this.
+    public func indexRange(
+        property: Int,
+        lower: Value?,
+        lowerInclusive: Bool,
+        upper: Value?,
+        upperInclusive: Bool
+    ) -> [Int]? { nil }
 }
 
 extension StoreReader {
