@@ -11,15 +11,27 @@ public protocol ByteInput: AnyObject {
 
     /// Why reading stopped before the end of the input, if it did.
     var failure: InputFailure? { get }
+
+    /// How many bytes are left to read, if known (a regular file's size), so that reading it
+    /// all allocates once.
+    var sizeHint: Int? { get }
 }
 
 extension ByteInput {
-    /// Everything left to read, or the failure that stopped the reading.
+    public var sizeHint: Int? { nil }
+
+    /// Everything left to read, or the failure that stopped the reading. A file of known size
+    /// is read into one allocation of that size; a pipe into a buffer that doubles.
     ///
     ///     let bytes = try FileInput(path: "dogs.json").readAll()
     public func readAll() throws(InputFailure) -> [UInt8] {
         var bytes: [UInt8] = []
-        while read(appendingTo: &bytes, upTo: max(1 << 16, bytes.count)) > 0 {}
+        // One byte more than the size, so the read that finds the end needs no new allocation.
+        bytes.reserveCapacity((sizeHint ?? (1 << 16)) + 1)
+        while true {
+            let room = bytes.capacity - bytes.count
+            if read(appendingTo: &bytes, upTo: room > 0 ? room : max(1 << 16, bytes.count)) == 0 { break }
+        }
         if let failure { throw failure }
         return bytes
     }
@@ -53,4 +65,6 @@ public final class MemoryInput: ByteInput {
     }
 
     public var failure: InputFailure? { nil }
+
+    public var sizeHint: Int? { bytes.count - position }
 }

@@ -45,7 +45,7 @@ public enum DatasetLoader {
         } catch {
             throw .unreadable(error)
         }
-        return try load(utf8: bytes)
+        return try load(utf8: consume bytes)
     }
 
     /// Reads only the schema of a dataset document; its `objects` are not read.

@@ -20,6 +20,11 @@ public final class FileInput: ByteInput {
     /// The name used in messages.
     public let name: String
     public private(set) var failure: InputFailure?
+    /// A regular file's size when opened; nil for pipes, terminals and descriptors given.
+    private var size: Int?
+    private var consumed = 0
+
+    public var sizeHint: Int? { size.map { max($0 - consumed, 0) } }
 
     /// Opens the file at `path` (bytes, as the operating system takes them) for reading.
     public init(path: [UInt8]) throws(InputFailure) {
@@ -36,6 +41,7 @@ public final class FileInput: ByteInput {
         }
         descriptor = fd
         closesDescriptor = true
+        if status.st_mode & S_IFMT == S_IFREG { size = Int(status.st_size) }
     }
 
     /// Opens the file at `path`.
@@ -64,6 +70,7 @@ public final class FileInput: ByteInput {
             }
             if got >= 0 {
                 buffer.removeLast(count - got)
+                consumed += got
                 return got
             }
             if errno == EINTR { continue }
