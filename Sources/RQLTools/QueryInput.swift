@@ -41,7 +41,7 @@ enum QueryInput {
         } catch {
             let diagnostic = Diagnostic(
                 .error,
-                "the query is not UTF-8: \(error)",
+                "the query is not valid UTF-8: \(error.location)",
                 at: SourceSpan(offset: error.offset, length: 1, line: 1, column: 1)
             )
             throw .invalidInput(bytes.withUnsafeBufferPointer { diagnostic.rendered(inUTF8: $0) })

@@ -85,8 +85,11 @@ public struct InvalidUTF8Error: Error, Hashable, Sendable, CustomStringConvertib
         self.byte = byte
     }
 
-    public var description: String {
+    /// `byte 0xFF at byte offset 3`.
+    public var location: String {
         let hex = String(byte, radix: 16, uppercase: true)
-        return "invalid UTF-8: byte 0x\(hex.count == 1 ? "0" + hex : hex) at byte offset \(offset)"
+        return "byte 0x\(hex.count == 1 ? "0" + hex : hex) at byte offset \(offset)"
     }
+
+    public var description: String { "not valid UTF-8: \(location)" }
 }
