@@ -22,7 +22,7 @@ public struct CommandEnvironment: Sendable {
     /// `standardInput`: for tests.
     public init(
         standardOutputIsTerminal: Bool = false,
-        files: [String: String] = [:],
+        files: [String: String],
         binaryFiles: [String: [UInt8]] = [:],
         standardInput: [UInt8] = []
     ) {
