@@ -257,7 +257,7 @@ struct JSONParser {
         fileprivate var isFirst = true
         fileprivate var checksKeys: Bool
         fileprivate var keys: [String] = []
-        fileprivate var keySet: Set<String> = []
+        fileprivate var keySet: Set<UTF8Key> = []
     }
 
     private mutating func enter() throws(JSONSyntaxError) {
@@ -322,12 +322,12 @@ struct JSONParser {
             if cursor.keys.contains(where: { $0.utf8.elementsEqual(key.utf8) }) { return true }
             cursor.keys.append(key)
             if cursor.keys.count > 16 {
-                cursor.keySet = Set(cursor.keys)
+                cursor.keySet = Set(cursor.keys.map(UTF8Key.init))
                 cursor.keys = []
             }
             return false
         }
-        return !cursor.keySet.insert(key).inserted
+        return !cursor.keySet.insert(UTF8Key(key)).inserted
     }
 
     /// Reads the `[` of an array; `nextElement` then steps through its elements.
@@ -362,5 +362,21 @@ struct JSONParser {
         case nil: throw error("unexpected end of input in an array")
         default: throw unexpected("',' or ']'")
         }
+    }
+}
+
+/// A key compared by its bytes, as Realm compares keys (no Unicode canonical equivalence:
+/// "é" and "e\u{301}" are two keys), hashed the same way.
+struct UTF8Key: Hashable {
+    let text: String
+
+    init(_ text: String) {
+        self.text = text
+    }
+
+    static func == (lhs: UTF8Key, rhs: UTF8Key) -> Bool { lhs.text.utf8.elementsEqual(rhs.text.utf8) }
+
+    func hash(into hasher: inout Hasher) {
+        for byte in text.utf8 { hasher.combine(byte) }
     }
 }

@@ -13,9 +13,9 @@ enum FormatCommand: Command {
         query. A syntax error prints a diagnostic with a caret under the problem and exits 1.
 
         Options:
-          --dialect rql|nspredicate   The syntax QUERY is written in (default: rql).
+          --dialect D         rql (default) or nspredicate: the syntax QUERY is written in.
         \(QueryInput.help)
-          -h, --help                  Show this help.
+          -h, --help          Show this help.
 
         """
     static let valuedOptions = QueryInput.options.union(["--dialect"])

@@ -50,6 +50,17 @@ struct JSONParserHardeningTests {
         #expect(error?.description.hasSuffix(" in \(path)") == true, "\(String(describing: error))")
     }
 
+    @Test("keys are compared by their bytes, in small and large objects alike")
+    func keysAreBytes() throws {
+        let precomposed = "\u{E9}"
+        let decomposed = "e\u{301}"
+        #expect(throws: Never.self) { try JSONValue.parse(#"{"\#(precomposed)": 1, "\#(decomposed)": 2}"#) }
+        let many = (0..<40).map { "\"k\($0)\": \($0)" }.joined(separator: ",")
+        #expect(throws: Never.self) {
+            try JSONValue.parse(#"{\#(many), "\#(precomposed)": 1, "\#(decomposed)": 2}"#)
+        }
+    }
+
     @Test("an object with thousands of keys is checked for repeats in linear time")
     func manyKeys() {
         let members = (0..<20_000).map { "\"k\($0)\": \($0)" }.joined(separator: ",")
