@@ -11,17 +11,17 @@ import RQLStorage
 ///     try ArgumentReader.read("[1, 2]", store: store)                                   // .list
 ///     try ArgumentReader.read(#"{"$geoBox": [[0, 0], [1, 1]]}"#, store: store)          // .geo
 public enum ArgumentReader {
-    public static func read(_ text: String, store: ColumnStore) throws(DatasetError) -> QueryArgument {
-        let json: JSONValue
-        do {
-            json = try JSONValue.parse(text)
-        } catch {
-            throw .syntax(error)
-        }
-        return try read(json, store: store)
+    public static func read(_ text: String, store: ColumnStore) throws(ArgumentError) -> QueryArgument {
+        try read(ArgumentDecoder.parse(Array(text.utf8)), store: store)
     }
 
-    public static func read(_ json: JSONValue, store: ColumnStore) throws(DatasetError) -> QueryArgument {
+    /// Reads an argument given as bytes (as a command line hands it over), which must be UTF-8:
+    /// an invalid byte is an error with its offset, never replaced by U+FFFD.
+    public static func read(utf8 bytes: [UInt8], store: ColumnStore) throws(ArgumentError) -> QueryArgument {
+        try read(ArgumentDecoder.parse(bytes), store: store)
+    }
+
+    public static func read(_ json: JSONValue, store: ColumnStore) throws(ArgumentError) -> QueryArgument {
         switch json {
         case .array(let elements):
             var values: [Value] = []
@@ -34,8 +34,8 @@ public enum ArgumentReader {
         }
     }
 
-    private static func region(_ tag: String, _ body: JSONValue) throws(DatasetError) -> GeoRegion {
-        func invalid(_ reason: String) -> DatasetError { .invalidDocument(path: "argument \(tag)", reason: reason) }
+    private static func region(_ tag: String, _ body: JSONValue) throws(ArgumentError) -> GeoRegion {
+        func invalid(_ reason: String) -> ArgumentError { .invalid(path: tag, reason: reason) }
         switch tag {
         case "$geoBox":
             guard case .array(let corners) = body, corners.count == 2 else {
@@ -43,10 +43,12 @@ public enum ArgumentReader {
             }
             return .box(bottomLeft: try point(corners[0], invalid), topRight: try point(corners[1], invalid))
         case "$geoCircle":
-            guard let center = body["center"], case .number(let radius)? = body["radius"] else {
+            guard let center = body["center"], case .number(let radius)? = body["radius"]
+            else {
                 throw invalid("expected {\"center\": [lon, lat], \"radius\": RADIANS}")
             }
-            return .circle(center: try point(center, invalid), radius: radius.doubleValue)
+            guard let radians = radius.finiteDoubleValue else { throw invalid("radius \(radius.text) is out of range") }
+            return .circle(center: try point(center, invalid), radius: radians)
         case "$geoPolygon":
             guard case .array(let rings) = body, !rings.isEmpty else {
                 throw invalid("expected [[[lon, lat], …], …] (outer ring, then holes)")
@@ -66,11 +68,14 @@ public enum ArgumentReader {
 
     private static func point(
         _ json: JSONValue,
-        _ invalid: (String) -> DatasetError
-    ) throws(DatasetError) -> GeoPoint {
+        _ invalid: (String) -> ArgumentError
+    ) throws(ArgumentError) -> GeoPoint {
         guard case .array(let coordinates) = json, coordinates.count >= 2,
             case .number(let longitude) = coordinates[0], case .number(let latitude) = coordinates[1]
         else { throw invalid("a point is [longitude, latitude]") }
-        return GeoPoint(longitude: longitude.doubleValue, latitude: latitude.doubleValue)
+        guard let lon = longitude.finiteDoubleValue, let lat = latitude.finiteDoubleValue else {
+            throw invalid("a coordinate is out of range for a double")
+        }
+        return GeoPoint(longitude: lon, latitude: lat)
     }
 }

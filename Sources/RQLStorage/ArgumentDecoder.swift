@@ -1,5 +1,24 @@
 import RQLCore
 
+/// Why a query argument given as JSON (`rqlc run --arg JSON`) cannot be read.
+///
+///     do { _ = try ArgumentDecoder.decode(#"{"$oid": "xyz"}"#, store: store) }
+///     catch { print(error) }  // invalid ObjectId 'xyz': expected 24 hexadecimal digits
+public enum ArgumentError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The text is not JSON (or not UTF-8); the payload has the position.
+    case syntax(JSONSyntaxError)
+    /// The JSON is well-formed but not a valid argument; `path` is where inside the argument the
+    /// problem is (`[2]`, `$geoBox`), empty for the argument as a whole.
+    case invalid(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .syntax(let error): error.description
+        case .invalid(let path, let reason): path.isEmpty ? reason : "at \(path): \(reason)"
+        }
+    }
+}
+
 /// Reads a query argument given as JSON (`rqlc run --arg JSON`) into a `Value`, with the
 /// dataset format's rules for mixed values: JSON null, booleans, strings, integers (`int`) and
 /// numbers with a fraction or exponent (`double`) as themselves, tagged objects (`{"$oid": …}`,
@@ -12,18 +31,32 @@ import RQLCore
 /// try ArgumentDecoder.decode("[1, 2.5]", store: store)  // .list([.int(1), .double(2.5)])
 /// ```
 public enum ArgumentDecoder {
-    public static func decode(_ text: String, store: ColumnStore) throws(DatasetError) -> Value {
-        let json: JSONValue
+    public static func decode(_ text: String, store: ColumnStore) throws(ArgumentError) -> Value {
+        try decode(json: parse(Array(text.utf8)), store: store)
+    }
+
+    /// Parses an argument's bytes, which must be UTF-8 (a byte that is not is an error with
+    /// its offset, never replaced).
+    public static func parse(_ bytes: [UInt8]) throws(ArgumentError) -> JSONValue {
         do {
-            json = try JSONValue.parse(text)
+            return try JSONValue.parse(utf8: bytes)
         } catch {
             throw .syntax(error)
         }
-        return try decode(json, store: store)
     }
 
-    public static func decode(_ json: JSONValue, store: ColumnStore) throws(DatasetError) -> Value {
-        func invalid(_ reason: String) -> DatasetError { .invalidDocument(path: "argument", reason: reason) }
+    public static func decode(_ json: JSONValue, store: ColumnStore) throws(ArgumentError) -> Value {
+        try decode(json: json, store: store)
+    }
+
+    static func decode(
+        json: JSONValue,
+        store: ColumnStore,
+        path: [JSONPathComponent] = []
+    ) throws(ArgumentError) -> Value {
+        func invalid(_ reason: String) -> ArgumentError {
+            .invalid(path: JSONPathComponent.text(path), reason: reason)
+        }
         switch json {
         case .null: return .null
         case .bool(let b): return .bool(b)
@@ -33,22 +66,27 @@ public enum ArgumentDecoder {
                 guard let i = n.int64Value else { throw invalid("integer \(n.text) does not fit in 64 bits") }
                 return .int(i)
             }
-            return .double(n.doubleValue)
+            guard let d = n.finiteDoubleValue else { throw invalid("\(n.text) is out of range for a double") }
+            return .double(d)
         case .array(let elements):
             var values: [Value] = []
-            for element in elements { values.append(try decode(element, store: store)) }
+            for (index, element) in elements.enumerated() {
+                values.append(try decode(json: element, store: store, path: path + [.index(index)]))
+            }
             return .list(values)
         case .object(let members):
             guard let (tag, payload) = DatasetValueDecoder.tagged(json) else {
                 var map = MixedMap()
-                for member in members { map[member.key] = try decode(member.value, store: store) }
+                for member in members {
+                    map[member.key] = try decode(json: member.value, store: store, path: path + [.key(member.key)])
+                }
                 return .map(map)
             }
             do {
                 if let value = try DatasetValueDecoder.taggedScalar(tag, json) { return value }
             } catch {
                 switch error {
-                case .wrongType(let expected, let found): throw invalid("expected \(expected), found \(found)")
+                case .wrongType(let expected, let found): throw invalid("\(tag): expected \(expected), found \(found)")
                 case .invalid(let reason): throw invalid(reason)
                 }
             }

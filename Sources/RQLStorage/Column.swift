@@ -162,3 +162,30 @@ final class CollectionColumn: Sendable {
         self.keys = keys
     }
 }
+
+extension Column {
+    /// Calls `body` with every link row `i` holds: a to-one link, each link of a list, set or
+    /// map, and links anywhere inside a mixed value (nested ones included), as realm-core counts
+    /// them as incoming links of their targets.
+    func forEachLink(at i: Int, _ body: (ObjectLink) -> Void) {
+        switch self {
+        case .link(let target, let keys):
+            if keys[i] >= 0 { body(ObjectLink(className: target, key: RowKey(keys[i]))) }
+        case .mixed(let c):
+            ColumnStore.forEachLink(in: c.values[i], body)
+        case .collection(let c):
+            for element in c.offsets[i]..<c.offsets[i + 1] { c.elements.forEachLink(at: element, body) }
+        default:
+            break
+        }
+    }
+
+    /// Whether the column can hold links at all (link, collection of links, or mixed).
+    var canHoldLinks: Bool {
+        switch self {
+        case .link, .mixed: true
+        case .collection(let c): c.elements.canHoldLinks
+        default: false
+        }
+    }
+}

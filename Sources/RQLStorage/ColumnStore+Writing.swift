@@ -46,23 +46,24 @@ extension ColumnStore {
     /// next.version == store.version + 1  // true
     /// ```
     public func inserting(json text: String) throws(DatasetError) -> ColumnStore {
-        let objects: JSONValue
+        var parser = JSONParser(bytes: Array(text.utf8))
         do {
-            objects = try JSONValue.parse(text)
+            try parser.checkEncoding()
+            let start = parser.position
+            try parser.skipValue()
+            try parser.finishDocument()
+            parser.seek(to: start)
         } catch {
             throw .syntax(error)
         }
-        return try inserting(objects: objects)
+        let builder = ObjectGraphBuilder(schema: schema, existing: allRows())
+        try builder.load(from: &parser, at: parser.position, path: [])
+        return ColumnStore(schema: schema, inputs: builder.inputs(), version: version + 1)
     }
 
     /// `inserting(json:)` for an already parsed `objects` section.
     public func inserting(objects: JSONValue) throws(DatasetError) -> ColumnStore {
-        guard case .object(let members) = objects else {
-            throw .invalidDocument(path: "objects", reason: "expected an object of arrays, found \(objects.typeName)")
-        }
-        let builder = ObjectGraphBuilder(schema: schema, existing: allRows())
-        try builder.load(members)
-        return ColumnStore(schema: schema, contents: builder.contents, version: version + 1)
+        try inserting(json: objects.serialized())
     }
 
     /// Deletes objects of a top-level class in one commit and returns the new snapshot with

@@ -52,7 +52,6 @@ public struct ColumnStore: StoreReader {
                 }
                 let values = table.rows.map { index < $0.count ? $0[index] : .null }
                 input.columns.append(ColumnBuilder.build(values, for: property))
-                if TableInput.canHoldLinks(property) { input.linkValues[index] = values }
             }
             inputs[objectSchema.name] = input
         }
@@ -89,16 +88,23 @@ public struct ColumnStore: StoreReader {
                 columns.append(column)
                 continue
             }
-            var values: [Value]
             if case .linkingObjects(let originClass, let originProperty) = property.type {
-                let lists = backlinks.lists[BacklinkOrigin(className: originClass, property: originProperty)]
-                values = (0..<rowCount).map { row in
-                    .list((lists?[row] ?? []).map { .link(ObjectLink(className: originClass, key: $0)) })
-                }
+                let list = backlinks.lists[BacklinkOrigin(className: originClass, property: originProperty)]
+                let offsets = list?.offsets ?? [Int](repeating: 0, count: rowCount + 1)
+                let keys = list?.keys.map(\.rawValue) ?? []
+                columns.append(
+                    .collection(
+                        CollectionColumn(
+                            kind: .list,
+                            offsets: offsets,
+                            elements: .link(target: originClass, keys: keys),
+                            keys: nil
+                        )
+                    )
+                )
             } else {
-                values = [Value](repeating: .null, count: rowCount)
+                columns.append(ColumnBuilder.build([Value](repeating: .null, count: rowCount), for: property))
             }
-            columns.append(ColumnBuilder.build(values, for: property))
         }
         var hashIndexes: [Int: [EqualityKey: [Int]]] = [:]
         var fullTextIndexes: [Int: FullTextIndex] = [:]
@@ -132,36 +138,69 @@ public struct ColumnStore: StoreReader {
         )
     }
 
-    /// For every class: which origin rows link to each of its rows, per origin property.
+    /// For every class: which origin rows link to each of its rows, per origin property. Links
+    /// are read from the built columns, and each origin's backlinks are counted first and then
+    /// filled into one flat array, so a million targets cost two arrays, not a million.
     private static func computeBacklinks(schema: Schema, inputs: [String: TableInput]) -> [String: BacklinkTable] {
         var result: [String: BacklinkTable] = [:]
-        var positions: [String: [RowKey: Int]] = [:]
+        // Per class: key → position, or nil while keys equal positions (no map needed).
+        var positions: [String: (count: Int, map: [RowKey: Int]?)] = [:]
         for objectSchema in schema.classes {
             let keys = inputs[objectSchema.name]?.keys ?? []
             result[objectSchema.name] = BacklinkTable(rowCount: keys.count)
-            // Only classes that can be linked to need the key → position map.
-            positions[objectSchema.name] = Dictionary(
-                keys.enumerated().map { ($0.element, $0.offset) },
-                uniquingKeysWith: { first, _ in first }
+            let dense = keys.enumerated().allSatisfy { $0.element.rawValue == Int64($0.offset) }
+            positions[objectSchema.name] = (
+                keys.count,
+                dense
+                    ? nil
+                    : Dictionary(keys.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { a, _ in a })
             )
+        }
+        func position(of link: ObjectLink) -> Int? {
+            guard let entry = positions[link.className] else { return nil }
+            if let map = entry.map { return map[link.key] }
+            let key = link.key.rawValue
+            return key >= 0 && key < Int64(entry.count) ? Int(key) : nil
         }
         for objectSchema in schema.classes {
             guard let input = inputs[objectSchema.name] else { continue }
-            // Typed links and links held in mixed values (nested ones included) are both
-            // incoming links of their target, as in realm-core.
-            for (index, values) in input.linkValues.sorted(by: { $0.key < $1.key }) {
-                let origin = BacklinkOrigin(className: objectSchema.name, property: objectSchema.properties[index].name)
-                for (row, value) in values.enumerated() {
-                    forEachLink(in: value) { link in
-                        guard let position = positions[link.className]?[link.key] else { return }
-                        if result[link.className]?.lists[origin] == nil {
-                            let rowCount = result[link.className]?.counts.count ?? 0
-                            result[link.className]?.lists[origin] = [[RowKey]](repeating: [], count: rowCount)
-                        }
-                        result[link.className]?.lists[origin]?[position].append(input.keys[row])
-                        result[link.className]?.counts[position] += 1
+            for (index, property) in objectSchema.properties.enumerated() where !property.isBacklink {
+                guard index < input.columns.count, let column = input.columns[index], column.canHoldLinks else {
+                    continue
+                }
+                let origin = BacklinkOrigin(className: objectSchema.name, property: property.name)
+                let rows = 0..<input.keys.count
+                var counts: [String: [Int]] = [:]
+                for row in rows {
+                    column.forEachLink(at: row) { link in
+                        guard let target = position(of: link) else { return }
+                        counts[link.className, default: [Int](repeating: 0, count: positions[link.className]!.count)][
+                            target
+                        ] += 1
                     }
                 }
+                var cursors: [String: [Int]] = [:]
+                var lists: [String: BacklinkList] = [:]
+                for (className, perRow) in counts {
+                    var offsets = [0]
+                    offsets.reserveCapacity(perRow.count + 1)
+                    for count in perRow { offsets.append(offsets[offsets.count - 1] + count) }
+                    cursors[className] = offsets
+                    lists[className] = BacklinkList(
+                        offsets: offsets,
+                        keys: [RowKey](repeating: RowKey(0), count: offsets.last!)
+                    )
+                    for (row, count) in perRow.enumerated() { result[className]?.counts[row] += count }
+                }
+                for row in rows {
+                    column.forEachLink(at: row) { link in
+                        guard let target = position(of: link) else { return }
+                        let slot = cursors[link.className]![target]
+                        cursors[link.className]![target] += 1
+                        lists[link.className]!.keys[slot] = input.keys[row]
+                    }
+                }
+                for (className, list) in lists { result[className]?.lists[origin] = list }
             }
         }
         return result
@@ -175,7 +214,8 @@ struct TableRows: Sendable {
 }
 
 /// One table ready to be assembled: row keys, built columns (`nil` where the store computes the
-/// column: backlinks), and the row values of every property that can hold links.
+/// column: backlinks), and, from `init(schema:columns:)`, the row values of the properties that
+/// can hold links, for its dangling-link check (backlinks are read from the columns).
 struct TableInput {
     var keys: [RowKey]
     var columns: [Column?]
@@ -189,9 +229,18 @@ struct TableInput {
     }
 }
 
+/// Backlinks into one table from one origin property: row `p`'s origin keys are
+/// `keys[offsets[p] ..< offsets[p + 1]]`, in origin row order.
+struct BacklinkList: Sendable {
+    var offsets: [Int]
+    var keys: [RowKey]
+
+    subscript(position: Int) -> ArraySlice<RowKey> { keys[offsets[position]..<offsets[position + 1]] }
+}
+
 /// Backlinks into one table while a snapshot is built.
 struct BacklinkTable {
-    var lists: [BacklinkOrigin: [[RowKey]]] = [:]
+    var lists: [BacklinkOrigin: BacklinkList] = [:]
     var counts: [Int]
 
     init(rowCount: Int) {

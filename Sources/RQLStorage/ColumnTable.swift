@@ -17,7 +17,7 @@ public struct ColumnTable: TableReader {
     let hashIndexes: [Int: [EqualityKey: [Int]]]
     let fullTextIndexes: [Int: FullTextIndex]
     /// Per origin (class, property): for each row, the keys of the origin objects linking to it.
-    let backlinkLists: [BacklinkOrigin: [[RowKey]]]
+    let backlinkLists: [BacklinkOrigin: BacklinkList]
     let backlinkCounts: [Int]
 
     public func rowKey(at position: Int) -> RowKey { rowKeys[position] }
@@ -85,7 +85,7 @@ public struct ColumnTable: TableReader {
     }
 
     public func backlinks(at position: Int, fromClass className: String, property: String) -> [RowKey] {
-        backlinkLists[BacklinkOrigin(className: className, property: property)]?[position] ?? []
+        backlinkLists[BacklinkOrigin(className: className, property: property)].map { Array($0[position]) } ?? []
     }
 
     public func backlinkCount(at position: Int) -> Int { backlinkCounts[position] }

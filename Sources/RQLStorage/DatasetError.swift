@@ -23,6 +23,15 @@ public enum DatasetError: Error, Hashable, Sendable, CustomStringConvertible {
     case notAnObject(className: String, position: Int)
     /// The object has a property its class does not declare.
     case unknownProperty(className: String, position: Int, property: String)
+    /// An embedded object has a property its (embedded) class does not declare; `path` is where
+    /// it is inside the top-level object (`address.zip`), `property` the name itself.
+    case unknownEmbeddedProperty(
+        className: String,
+        position: Int,
+        path: String,
+        embeddedClass: String,
+        property: String
+    )
     /// The property's JSON value has the wrong type; `expected` and `found` describe both.
     case wrongType(className: String, position: Int, property: String, expected: String, found: String)
     /// The JSON type is right but the content is not a valid value (bad date, ObjectId, base64…).
@@ -35,6 +44,8 @@ public enum DatasetError: Error, Hashable, Sendable, CustomStringConvertible {
     case danglingLink(className: String, position: Int, property: String, target: String, key: String)
     /// The object gives a value for a computed `linkingObjects` property.
     case backlinkGiven(className: String, position: Int, property: String)
+    /// The input could not be read to its end (an I/O error, not a problem with the text).
+    case unreadable(InputFailure)
 
     public var description: String {
         switch self {
@@ -52,6 +63,8 @@ public enum DatasetError: Error, Hashable, Sendable, CustomStringConvertible {
             return "\(c)[\(position)]: expected an object"
         case .unknownProperty(let c, let position, let p):
             return "\(c)[\(position)].\(p): class '\(c)' has no property '\(p)'"
+        case .unknownEmbeddedProperty(let c, let position, let path, let embedded, let p):
+            return "\(c)[\(position)].\(path): embedded class '\(embedded)' has no property '\(p)'"
         case .wrongType(let c, let position, let p, let expected, let found):
             return "\(c)[\(position)].\(p): expected \(expected), found \(found)"
         case .invalidValue(let c, let position, let p, let reason):
@@ -64,6 +77,8 @@ public enum DatasetError: Error, Hashable, Sendable, CustomStringConvertible {
             return "\(c)[\(position)].\(p): no '\(target)' object with key \(key)"
         case .backlinkGiven(let c, let position, let p):
             return "\(c)[\(position)].\(p): '\(p)' is a computed linkingObjects property and cannot be given"
+        case .unreadable(let failure):
+            return failure.message
         }
     }
 }

@@ -33,7 +33,7 @@ enum DatasetValueDecoder {
         case "$binary": return .data(try binary(json))
         case "$decimal": return .decimal(try decimal(json))
         case "$double": return .double(try binaryFloat(json, tags: ["$double"], expected: "a double"))
-        case "$float": return .float(Float(try binaryFloat(json, tags: ["$float"], expected: "a float")))
+        case "$float": return .float(Float(try binaryFloat(json, tags: ["$float"], expected: "a float", isFloat: true)))
         default: return nil
         }
     }
@@ -51,7 +51,9 @@ enum DatasetValueDecoder {
             guard let i = n.int64Value else { throw .invalid("integer \(n.text) does not fit in 64 bits") }
             return .int(i)
         case .float:
-            return .float(Float(try binaryFloat(json, tags: ["$float", "$double"], expected: "a float")))
+            return .float(
+                Float(try binaryFloat(json, tags: ["$float", "$double"], expected: "a float", isFloat: true))
+            )
         case .double:
             return .double(try binaryFloat(json, tags: ["$double", "$float"], expected: "a double"))
         case .string:
@@ -82,13 +84,23 @@ enum DatasetValueDecoder {
         }
     }
 
-    /// A number, `"NaN"`, `"Infinity"`, `"-Infinity"`, or one of `tags` wrapping either.
-    static func binaryFloat(_ json: JSONValue, tags: Set<String>, expected: String) throws(ValueDecodeFailure) -> Double
-    {
+    /// A number, `"NaN"`, `"Infinity"`, `"-Infinity"`, or one of `tags` wrapping either. A
+    /// number beyond the type's range (`1e39` for a float, `1e400` for a double) is an error, not
+    /// an infinity: infinities are written as such.
+    static func binaryFloat(
+        _ json: JSONValue,
+        tags: Set<String>,
+        expected: String,
+        isFloat: Bool = false
+    ) throws(ValueDecodeFailure) -> Double {
         var payload = json
-        if let (tag, inner) = tagged(json), tags.contains(tag) { payload = inner }
+        var floatRange = isFloat
+        if let (tag, inner) = tagged(json), tags.contains(tag) {
+            payload = inner
+            floatRange = isFloat || tag == "$float"
+        }
         switch payload {
-        case .number(let n): return n.doubleValue
+        case .number(let n): return try finite(n, float: floatRange)
         case .string("NaN"): return .nan
         case .string("Infinity"): return .infinity
         case .string("-Infinity"): return -.infinity
@@ -98,12 +110,34 @@ enum DatasetValueDecoder {
         }
     }
 
+    /// The value of a number literal as a double (or float) that is finite, or the error.
+    static func finite(_ n: JSONNumber, float: Bool) throws(ValueDecodeFailure) -> Double {
+        guard let value = n.finiteDoubleValue, !float || Float(value).isFinite else {
+            throw .invalid("\(quoted(n.text)) is out of range for a \(float ? "float" : "double")")
+        }
+        return value
+    }
+
+    /// Canonical base64 only (RFC 4648 §3.5): padded to a multiple of four, unused bits zero, so
+    /// that each value has one spelling and exports as it was written.
     static func binary(_ json: JSONValue) throws(ValueDecodeFailure) -> [UInt8] {
         var payload = json
         if let (tag, inner) = tagged(json), tag == "$binary" { payload = inner }
         guard case .string(let s) = payload else { throw .wrongType(expected: "a base64 string", found: json.typeName) }
-        guard let bytes = Base64.decode(s.utf8) else { throw .invalid("'\(s)' is not valid base64") }
+        guard let bytes = Base64.decode(s.utf8) else { throw .invalid("\(quoted(s)) is not valid base64") }
+        let canonical = Base64.encode(bytes)
+        guard canonical == s else {
+            throw .invalid(
+                "\(quoted(s)) is not canonical base64 (padded, unused bits zero): write \(quoted(canonical))"
+            )
+        }
         return bytes
+    }
+
+    /// `text` in single quotes for a message, cut in the middle past 60 characters.
+    static func quoted(_ text: String) -> String {
+        guard text.count > 60 else { return "'\(text)'" }
+        return "'\(text.prefix(40))…\(text.suffix(15))'"
     }
 
     static func decimal(_ json: JSONValue) throws(ValueDecodeFailure) -> Decimal128 {
@@ -136,9 +170,16 @@ enum DatasetValueDecoder {
             guard parts.count == 2, case .number(let s) = parts[0], case .number(let ns) = parts[1],
                 let seconds = s.int64Value, let nanos = ns.int64Value
             else { throw .invalid("$date array must be [seconds, nanoseconds] integers") }
-            guard let nanos32 = Int32(exactly: nanos), let t = Timestamp(seconds: seconds, nanoseconds: nanos32) else {
+            // Each refusal says which rule the pair breaks.
+            guard let nanos32 = Int32(exactly: nanos), abs(Int(nanos32)) < 1_000_000_000 else {
+                throw .invalid("$date [\(seconds), \(nanos)]: nanoseconds must be between -999999999 and 999999999")
+            }
+            guard !(seconds > 0 && nanos < 0), !(seconds < 0 && nanos > 0) else {
+                throw .invalid("$date [\(seconds), \(nanos)]: both parts must be ≤ 0 or both ≥ 0")
+            }
+            guard let t = Timestamp(seconds: seconds, nanoseconds: nanos32) else {
                 throw .invalid(
-                    "$date [\(seconds), \(nanos)]: both parts must be ≤ 0 or both ≥ 0, |nanoseconds| < 10^9"
+                    "$date [\(seconds), \(nanos)]: before the earliest date there is, [\(Int64.min), 0]"
                 )
             }
             return t

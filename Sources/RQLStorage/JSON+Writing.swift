@@ -6,8 +6,15 @@ extension JSONValue {
     /// JSONValue.object([JSONMember("a", .array([.bool(true), .null]))]).serialized()  // {"a":[true,null]}
     /// ```
     public func serialized(pretty: Bool = false) -> String {
+        serialized(pretty: pretty, indent: 0)
+    }
+
+    /// The document as JSON text for a place `indent` levels deep in a pretty-printed document
+    /// (its first line is not indented; the lines after it are): how a long array is streamed
+    /// one element at a time.
+    public func serialized(pretty: Bool, indent: Int) -> String {
         var out = ""
-        write(to: &out, pretty: pretty, indent: 0)
+        write(to: &out, pretty: pretty, indent: indent)
         return out
     }
 
@@ -61,7 +68,9 @@ extension JSONValue {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case let c where c.value < 0x20:
+            // Controls are escaped, DEL and the C1 controls included, so no JSON this writes can
+            // act on a terminal it is printed to.
+            case let c where c.value < 0x20 || (0x7F...0x9F).contains(c.value):
                 let hex = String(c.value, radix: 16)
                 out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: out.unicodeScalars.append(scalar)

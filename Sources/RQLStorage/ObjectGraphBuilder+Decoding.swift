@@ -92,7 +92,11 @@ extension ObjectGraphBuilder {
                 }
                 return .int(i)
             }
-            return .double(n.doubleValue)
+            do {
+                return .double(try DatasetValueDecoder.finite(n, float: false))
+            } catch {
+                throw wrap(error, at: location)
+            }
         case .array(let elements):
             var values: [Value] = []
             for (i, element) in elements.enumerated() {

@@ -1,22 +1,27 @@
 import Foundation
 import RQLCore
 
-/// Builds the row-major contents of a store from an `objects` section: resolves primary keys
-/// and positions to row keys, creates embedded rows, and checks every value's type. It can start
-/// from a store's existing rows (for inserts): new objects then get fresh keys, may link to
-/// existing objects, and must not repeat their primary keys.
+/// Builds a store's tables from an `objects` section: resolves primary keys and positions to
+/// row keys, creates embedded rows, checks every value's type, and appends each object's values
+/// straight to its class's column builders. It can start from a store's existing rows (for
+/// inserts): new objects then get fresh keys, may link to existing objects, and must not repeat
+/// their primary keys.
+///
+/// The section is read from JSON text one object at a time, twice: a first pass registers the
+/// primary keys (so links may point forward and across classes) and counts each class's objects,
+/// a second decodes the objects. Only one object's JSON tree exists at a time, so loading takes
+/// the text plus the columns, not a tree of the whole document.
 final class ObjectGraphBuilder {
     let schema: Schema
-    private(set) var contents: [String: TableRows]
+    /// Per class: the row keys and one column builder per property (nil for backlinks).
+    private var tables: [String: TableBuilder] = [:]
     /// Per class with a primary key: key value → row key.
     var primaryKeys: [String: [EqualityKey: RowKey]] = [:]
     /// Per class: how many rows existed before this load (positions below refer to them).
-    private var existingCounts: [String: Int] = [:]
+    private var existingKeys: [String: [RowKey]] = [:]
     /// Per class: how many objects this load adds at the top level.
     private var newCounts: [String: Int] = [:]
-    /// Per class: the key the next appended row gets.
-    private var nextKeys: [String: Int64] = [:]
-    /// Per class: the key of the first new row (fixed while `nextKeys` moves on).
+    /// Per class: the key of the first new row.
     private var firstNewKeys: [String: Int64] = [:]
 
     /// Where a value being decoded sits, for error messages.
@@ -32,72 +37,67 @@ final class ObjectGraphBuilder {
 
     init(schema: Schema, existing: [String: TableRows] = [:]) {
         self.schema = schema
-        self.contents = existing
         for objectSchema in schema.classes {
-            let table = existing[objectSchema.name] ?? TableRows()
-            existingCounts[objectSchema.name] = table.rows.count
-            nextKeys[objectSchema.name] = (table.keys.map(\.rawValue).max() ?? -1) + 1
-            firstNewKeys[objectSchema.name] = nextKeys[objectSchema.name]
+            let rows = existing[objectSchema.name] ?? TableRows()
+            let table = TableBuilder(objectSchema)
+            for (key, row) in zip(rows.keys, rows.rows) { table.append(row, key: key) }
+            tables[objectSchema.name] = table
+            existingKeys[objectSchema.name] = rows.keys
+            firstNewKeys[objectSchema.name] = (rows.keys.map(\.rawValue).max() ?? -1) + 1
             if let keyIndex = objectSchema.primaryKeyIndex {
                 var index: [EqualityKey: RowKey] = [:]
-                for (row, values) in table.rows.enumerated() where keyIndex < values.count {
-                    index[EqualityKey(values[keyIndex])] = table.keys[row]
+                for (key, values) in zip(rows.keys, rows.rows) where keyIndex < values.count {
+                    index[EqualityKey(values[keyIndex])] = key
                 }
                 primaryKeys[objectSchema.name] = index
             }
         }
     }
 
-    func load(_ objects: [JSONMember]) throws(DatasetError) {
-        var arrays: [(ObjectSchema, [JSONValue])] = []
-        for member in objects {
-            guard let objectSchema = schema[member.key] else { throw .unknownClass(member.key) }
-            guard !objectSchema.isEmbedded else { throw .embeddedClassInObjects(member.key) }
-            guard case .array(let elements) = member.value else {
-                throw .invalidDocument(path: "objects.\(member.key)", reason: "expected an array of objects")
-            }
-            guard newCounts[member.key] == nil else {
-                throw .invalidDocument(path: "objects.\(member.key)", reason: "class listed twice")
-            }
-            newCounts[member.key] = elements.count
-            arrays.append((objectSchema, elements))
+    /// The built tables, ready for `ColumnStore(schema:inputs:version:)`; the builder is spent.
+    func inputs() -> [String: TableInput] {
+        tables.mapValues { $0.input() }
+    }
+
+    /// Reads the `objects` section at `position` of `parser`'s text; `path` is where the section
+    /// is in the document, for messages.
+    func load(
+        from parser: inout JSONParser,
+        at position: JSONParser.Position,
+        path: [JSONPathComponent]
+    ) throws(DatasetError) {
+        parser.seek(to: position)
+        guard parser.nextTypeName() == "an object" else {
+            throw .invalidDocument(
+                path: JSONPathComponent.text(path),
+                reason: "expected an object of arrays, found \(parser.nextTypeName() ?? "nothing")"
+            )
         }
-        // Pass 1: primary keys, so that links can point forward and across classes.
-        for (objectSchema, elements) in arrays {
-            guard let keyIndex = objectSchema.primaryKeyIndex else { continue }
-            let keyProperty = objectSchema.properties[keyIndex]
-            var index = primaryKeys[objectSchema.name] ?? [:]
-            for (position, element) in elements.enumerated() {
-                guard case .object = element else {
-                    throw .notAnObject(className: objectSchema.name, position: position)
-                }
-                let location = Location(className: objectSchema.name, position: position, property: keyProperty.name)
-                guard let json = element[keyProperty.name] else {
-                    throw .missingPrimaryKey(
-                        className: objectSchema.name,
-                        position: position,
-                        property: keyProperty.name
-                    )
-                }
-                let key = try decodeSingle(json, keyProperty.type, optional: keyProperty.isOptional, at: location)
-                guard
-                    index.updateValue(rowKey(ofNewObject: position, in: objectSchema.name), forKey: EqualityKey(key))
-                        == nil
-                else {
-                    throw .duplicatePrimaryKey(
-                        className: objectSchema.name,
-                        position: position,
-                        property: keyProperty.name,
-                        key: json.serialized()
-                    )
-                }
+        var arrays: [(ObjectSchema, JSONParser.Position)] = []
+        var cursor = try json(path) { () throws(JSONSyntaxError) in try parser.enterObject() }
+        while let name = try json(path, { () throws(JSONSyntaxError) in try parser.nextMember(&cursor) }) {
+            guard let objectSchema = schema[name] else { throw .unknownClass(name) }
+            guard !objectSchema.isEmbedded else { throw .embeddedClassInObjects(name) }
+            guard parser.nextTypeName() == "an array" else {
+                throw .invalidDocument(
+                    path: JSONPathComponent.text(path + [.key(name)]),
+                    reason: "expected an array of objects"
+                )
             }
-            primaryKeys[objectSchema.name] = index
+            arrays.append((objectSchema, parser.position))
+            newCounts[name] = try registerKeys(of: objectSchema, from: &parser, path: path + [.key(name)])
         }
         // Pass 2: every object's values. Embedded objects are appended to their own tables as
         // they are met, so only top-level keys are known in advance.
-        for (objectSchema, elements) in arrays {
-            for (position, element) in elements.enumerated() {
+        for (objectSchema, start) in arrays {
+            parser.seek(to: start)
+            let arrayPath = path + [.key(objectSchema.name)]
+            var elements = try json(arrayPath) { () throws(JSONSyntaxError) in try parser.enterArray() }
+            var position = 0
+            while try json(arrayPath, { () throws(JSONSyntaxError) in try parser.nextElement(&elements) }) {
+                let element = try json(arrayPath + [.index(position)]) { () throws(JSONSyntaxError) in
+                    try parser.parseValue()
+                }
                 guard case .object(let members) = element else {
                     throw .notAnObject(className: objectSchema.name, position: position)
                 }
@@ -109,7 +109,73 @@ final class ObjectGraphBuilder {
                     prefix: ""
                 )
                 append(row, to: objectSchema.name)
+                position += 1
             }
+        }
+    }
+
+    /// Pass 1 over one class's array: counts the objects and registers their primary keys,
+    /// reading only the key member of each object.
+    private func registerKeys(
+        of objectSchema: ObjectSchema,
+        from parser: inout JSONParser,
+        path: [JSONPathComponent]
+    ) throws(DatasetError) -> Int {
+        let keyProperty = objectSchema.primaryKeyIndex.map { objectSchema.properties[$0] }
+        var index = primaryKeys[objectSchema.name] ?? [:]
+        var elements = try json(path) { () throws(JSONSyntaxError) in try parser.enterArray() }
+        var position = 0
+        while try json(path, { () throws(JSONSyntaxError) in try parser.nextElement(&elements) }) {
+            let elementPath = path + [.index(position)]
+            guard parser.nextTypeName() == "an object" else {
+                throw .notAnObject(className: objectSchema.name, position: position)
+            }
+            guard let keyProperty else {
+                try json(elementPath) { () throws(JSONSyntaxError) in try parser.skipValue() }
+                position += 1
+                continue
+            }
+            var keyJSON: JSONValue?
+            var members = try json(elementPath) { () throws(JSONSyntaxError) in try parser.enterObject() }
+            while let name = try json(elementPath, { () throws(JSONSyntaxError) in try parser.nextMember(&members) }) {
+                if name == keyProperty.name {
+                    keyJSON = try json(elementPath + [.key(name)]) { () throws(JSONSyntaxError) in
+                        try parser.parseValue()
+                    }
+                } else {
+                    try json(elementPath + [.key(name)]) { () throws(JSONSyntaxError) in try parser.skipValue() }
+                }
+            }
+            guard let keyJSON else {
+                throw .missingPrimaryKey(className: objectSchema.name, position: position, property: keyProperty.name)
+            }
+            let location = Location(className: objectSchema.name, position: position, property: keyProperty.name)
+            let key = try decodeSingle(keyJSON, keyProperty.type, optional: keyProperty.isOptional, at: location)
+            guard
+                index.updateValue(rowKey(ofNewObject: position, in: objectSchema.name), forKey: EqualityKey(key)) == nil
+            else {
+                throw .duplicatePrimaryKey(
+                    className: objectSchema.name,
+                    position: position,
+                    property: keyProperty.name,
+                    key: keyJSON.serialized()
+                )
+            }
+            position += 1
+        }
+        primaryKeys[objectSchema.name] = index
+        return position
+    }
+
+    /// Runs a parser step, turning its error into a dataset error about `path`.
+    private func json<T>(
+        _ path: [JSONPathComponent],
+        _ body: () throws(JSONSyntaxError) -> T
+    ) throws(DatasetError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw .syntax(error.inside(path))
         }
     }
 
@@ -121,19 +187,19 @@ final class ObjectGraphBuilder {
     /// The key of the object at `position` of a class counted as existing rows followed by the
     /// new ones, or `nil` when out of range.
     func rowKey(atPosition position: Int64, in className: String) -> RowKey? {
-        let existing = existingCounts[className] ?? 0
+        let existing = existingKeys[className] ?? []
         guard position >= 0 else { return nil }
-        if position < Int64(existing) { return contents[className]?.keys[Int(position)] }
-        guard position < Int64(existing + (newCounts[className] ?? 0)) else { return nil }
-        return rowKey(ofNewObject: Int(position) - existing, in: className)
+        if position < Int64(existing.count) { return existing[Int(position)] }
+        guard position < Int64(existing.count + (newCounts[className] ?? 0)) else { return nil }
+        return rowKey(ofNewObject: Int(position) - existing.count, in: className)
     }
 
+    /// Appends a row with the next key of its class and returns the key.
     @discardableResult
     func append(_ row: [Value], to className: String) -> RowKey {
-        let key = RowKey(nextKeys[className] ?? 0)
-        nextKeys[className] = key.rawValue + 1
-        contents[className, default: TableRows()].keys.append(key)
-        contents[className, default: TableRows()].rows.append(row)
+        guard let table = tables[className] else { return RowKey(-1) }
+        let key = RowKey(max(table.lastKey + 1, firstNewKeys[className] ?? 0))
+        table.append(row, key: key)
         return key
     }
 
@@ -150,7 +216,16 @@ final class ObjectGraphBuilder {
         for member in members {
             let location = Location(className: className, position: position, property: prefix + member.key)
             guard let index = objectSchema.propertyIndex(named: member.key) else {
-                throw .unknownProperty(className: className, position: position, property: prefix + member.key)
+                guard objectSchema.name == className else {
+                    throw .unknownEmbeddedProperty(
+                        className: className,
+                        position: position,
+                        path: prefix + member.key,
+                        embeddedClass: objectSchema.name,
+                        property: member.key
+                    )
+                }
+                throw .unknownProperty(className: className, position: position, property: member.key)
             }
             let property = objectSchema.properties[index]
             if property.isBacklink {
@@ -181,5 +256,27 @@ final class ObjectGraphBuilder {
         case .uuid: return .uuid(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
         case .mixed, .object, .linkingObjects: return .null
         }
+    }
+}
+
+/// One class's rows while they are loaded: row keys and a column builder per stored property.
+final class TableBuilder {
+    private(set) var keys: [RowKey] = []
+    private let columns: [ColumnBuilder?]
+
+    init(_ objectSchema: ObjectSchema) {
+        columns = objectSchema.properties.map { $0.isBacklink ? nil : ColumnBuilder($0) }
+    }
+
+    /// The last key given, -1 before the first row.
+    var lastKey: Int64 { keys.last?.rawValue ?? -1 }
+
+    func append(_ row: [Value], key: RowKey) {
+        keys.append(key)
+        for (index, column) in columns.enumerated() { column?.append(index < row.count ? row[index] : .null) }
+    }
+
+    func input() -> TableInput {
+        TableInput(keys: keys, columns: columns.map { $0?.build() })
     }
 }

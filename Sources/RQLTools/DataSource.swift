@@ -1,45 +1,56 @@
 import RQLCore
 import RQLStorage
 
-/// The store a command runs against: `--data FILE`, `--schema FILE` (schema only, no objects) or
-/// `--demo`, the built-in sample database and the default.
+/// The store a command runs against: `--data FILE` (a JSON dataset; `-` is standard input, and
+/// pipes, FIFOs and `/dev/stdin` are read like files), `--schema FILE` (only the schema is read)
+/// or `--demo`, the built-in sample database and the default.
 enum DataSource {
     static let options: Set<String> = ["--data", "--schema"]
     static let flags: Set<String> = ["--demo"]
 
-    /// A problem with the data source: a usage error (exit 2) or bad data (exit 1).
-    enum Failure: Error {
-        case usage(String)
-        case data(String)
+    /// The help lines for the data options, shared by every command that reads data.
+    static let help = """
+          --data FILE         A dataset (schema and objects) in the JSON dataset format;
+                              '-' is standard input.
+          --schema FILE       A dataset file of which only the schema is read.
+          --demo              The built-in demo database (the default).
+        """
+
+    /// What a command needs from the source: a command that only type-checks reads no objects.
+    enum Need {
+        case schema
+        case objects
     }
 
-    static func load(_ list: ArgumentList, environment: CommandEnvironment) throws(Failure) -> ColumnStore {
-        let data: String?
-        let schema: String?
-        do {
-            data = try list.value("--data")
-            schema = try list.value("--schema")
-        } catch {
-            throw .usage(error.message)
-        }
+    static func load(_ list: ArgumentList, need: Need, _ context: CommandContext) throws(CommandFailure) -> ColumnStore
+    {
+        let data = try list.argument("--data")
+        let schema = try list.argument("--schema")
         let given = [data != nil, schema != nil, list.has("--demo")].filter { $0 }.count
         guard given <= 1 else { throw .usage("give one of --data, --schema and --demo") }
-        let text: String
-        let path = data ?? schema
-        if let path {
+        let onlySchema = need == .schema || schema != nil
+        guard let path = data ?? schema else {
             do {
-                text = try environment.readFile(path)
+                return onlySchema
+                    ? ColumnStore(schema: try DatasetLoader.loadSchema(json: DemoDataset.json))
+                    : try DemoDataset.load()
             } catch {
-                throw .usage("cannot read '\(path)': \(error.localizedDescription)")
+                throw .invalidInput("error: the demo dataset: \(error)\n")
             }
-        } else {
-            text = DemoDataset.json
+        }
+        let input: ByteInput
+        do {
+            input = try context.environment.open(path.bytes)
+        } catch {
+            throw .io(error.message)
         }
         do {
-            if schema != nil { return ColumnStore(schema: try DatasetLoader.loadSchema(json: text)) }
-            return try DatasetLoader.load(json: text)
+            if onlySchema { return ColumnStore(schema: try DatasetLoader.loadSchema(from: input)) }
+            return try DatasetLoader.load(from: input)
         } catch {
-            throw .data("error: \(path ?? "the demo dataset"): \(error)\n")
+            if case .unreadable(let failure) = error { throw .io(failure.message) }
+            let name = path.bytes == Array("-".utf8) ? "standard input" : path.text
+            throw .invalidInput("error: \(TerminalText.escaped(name)): \(TerminalText.escaped(error.description))\n")
         }
     }
 }

@@ -5,53 +5,42 @@ import RQLSema
 import RQLStorage
 import RQLSyntax
 
-/// What `run` and `check` share: the store, the class, the arguments and the bound query, or
-/// the result that reports why there are none.
+/// What `run` and `check` share: the store, the class, the arguments and the bound query.
 struct PreparedQuery {
     var store: ColumnStore
     var query: BoundQuery
 
+    /// The options of a command that prepares a query.
+    static let valuedOptions = DataSource.options.union(QueryInput.options).union(["--class", "--arg", "--dialect"])
+
+    /// Reads the query, its arguments and the data source, and binds the query. With `need` at
+    /// `.schema` no objects are read, unless an argument links to an object (`$link`), which
+    /// needs them to resolve.
     static func prepare(
         _ list: ArgumentList,
-        command: String,
-        environment: CommandEnvironment
-    ) -> Result<PreparedQuery, CommandResultError> {
-        let className: String
-        let dialect: Dialect
-        do {
-            guard let name = try list.value("--class") else {
-                return .failure(CommandResultError(.usageError("\(command) needs --class NAME", command: command)))
-            }
-            className = name
-            dialect = try DialectOption.parse(list)
-        } catch {
-            return .failure(CommandResultError(.usageError(error.message, command: command)))
-        }
-        guard list.positionals.count == 1, let text = list.positionals.first else {
-            let problem = list.positionals.isEmpty ? "\(command) needs a QUERY" : "\(command) takes one QUERY; quote it"
-            return .failure(CommandResultError(.usageError(problem, command: command)))
-        }
-        let store: ColumnStore
-        do {
-            store = try DataSource.load(list, environment: environment)
-        } catch {
-            switch error {
-            case .usage(let message): return .failure(CommandResultError(.usageError(message, command: command)))
-            case .data(let message): return .failure(CommandResultError(.queryError(message)))
+        need: DataSource.Need,
+        _ context: CommandContext
+    ) throws(CommandFailure) -> PreparedQuery {
+        guard let className = try list.value("--class") else { throw .usage("\(context.command) needs --class NAME") }
+        let dialect = try DialectOption.parse(list)
+        let text = try QueryInput.read(list, context)
+        var argumentJSON: [JSONValue] = []
+        for (index, argument) in list.values("--arg").enumerated() {
+            do {
+                argumentJSON.append(try ArgumentDecoder.parse(argument.bytes))
+            } catch {
+                throw argumentFailure(index, error)
             }
         }
-        guard store.schema[className] != nil else {
-            let names = store.schema.classes.filter { !$0.isEmbedded }.map(\.name).joined(separator: ", ")
-            return .failure(
-                CommandResultError(.queryError("error: unknown class '\(className)'; the classes are \(names)\n"))
-            )
-        }
+        let needsObjects = need == .objects || argumentJSON.contains(where: linksToAnObject)
+        let store = try DataSource.load(list, need: needsObjects ? .objects : .schema, context)
+        guard store.schema[className] != nil else { throw unknownClass(className, in: store.schema) }
         var arguments: [QueryArgument] = []
-        for (index, json) in list.values("--arg").enumerated() {
+        for (index, json) in argumentJSON.enumerated() {
             do {
                 arguments.append(try ArgumentReader.read(json, store: store))
             } catch {
-                return .failure(CommandResultError(.queryError("error: --arg \(index + 1) ($\(index)): \(error)\n")))
+                throw argumentFailure(index, error)
             }
         }
         do {
@@ -62,15 +51,40 @@ struct PreparedQuery {
                 schema: store.schema,
                 arguments: arguments
             )
-            return .success(PreparedQuery(store: store, query: query))
+            return PreparedQuery(store: store, query: query)
         } catch {
-            return .failure(CommandResultError(.queryError(error.rendered(in: text) + "\n")))
+            throw .invalidInput(error.rendered(in: text) + "\n")
+        }
+    }
+
+    private static func argumentFailure(_ index: Int, _ error: ArgumentError) -> CommandFailure {
+        .invalidInput("error: --arg \(index + 1) ($\(index)): \(TerminalText.escaped(error.description))\n")
+    }
+
+    private static func unknownClass(_ name: String, in schema: Schema) -> CommandFailure {
+        let names = schema.classes.filter { !$0.isEmbedded }.map(\.name)
+        let known =
+            names.isEmpty
+            ? (schema.classes.isEmpty ? "the schema has no classes" : "the schema has only embedded classes")
+            : "the classes are " + names.map { "'\($0)'" }.joined(separator: ", ")
+        return .invalidInput("error: unknown class '\(name)'; \(known)\n".escapedForTerminal)
+    }
+
+    /// Whether a JSON argument holds a `{"$link": …}` anywhere.
+    private static func linksToAnObject(_ json: JSONValue) -> Bool {
+        switch json {
+        case .array(let elements): return elements.contains(where: linksToAnObject)
+        case .object(let members):
+            return members.contains { $0.key == "$link" || linksToAnObject($0.value) }
+        default: return false
         }
     }
 }
 
-/// A `CommandResult` that ends a command early.
-struct CommandResultError: Error {
-    var result: CommandResult
-    init(_ result: CommandResult) { self.result = result }
+extension String {
+    /// The text with control characters escaped, line breaks kept.
+    var escapedForTerminal: String {
+        split(separator: "\n", omittingEmptySubsequences: false).map { TerminalText.escaped($0) }
+            .joined(separator: "\n")
+    }
 }

@@ -12,23 +12,42 @@ enum ResultFormat: String, CaseIterable {
     /// One key per line: the primary key as JSON, or the position in the class's array.
     case keys
 
-    func render(_ keys: [RowKey], in table: ColumnTable, store: ColumnStore) -> String {
-        let positions = keys.compactMap { table.position(of: $0) }
+    /// Writes the objects at `keys` as they are produced, so a large result streams and a
+    /// closed pipe stops the work.
+    func write(
+        _ keys: [RowKey],
+        in table: ColumnTable,
+        store: ColumnStore,
+        to output: CommandOutput
+    )
+        throws(CommandFailure)
+    {
+        let positions = keys.lazy.compactMap { table.position(of: $0) }
         switch self {
         case .jsonl:
-            return positions.map { DatasetExporter.object(at: $0, in: table, store: store).serialized() + "\n" }
-                .joined()
+            for position in positions {
+                try output.write(DatasetExporter.object(at: position, in: table, store: store).serialized() + "\n")
+            }
         case .json:
-            let objects = positions.map { DatasetExporter.object(at: $0, in: table, store: store) }
-            return JSONValue.array(objects).serialized(pretty: true) + "\n"
+            var first = true
+            for position in positions {
+                let object = DatasetExporter.object(at: position, in: table, store: store)
+                try output.write((first ? "[\n  " : ",\n  ") + object.serialized(pretty: true, indent: 1))
+                first = false
+            }
+            try output.write(first ? "[]\n" : "\n]\n")
         case .keys:
-            return positions.map { DatasetExporter.key(at: $0, in: table).serialized() + "\n" }.joined()
+            for position in positions {
+                try output.write(DatasetExporter.key(at: position, in: table).serialized() + "\n")
+            }
         case .table:
-            return textTable(positions, in: table, store: store)
+            try output.write(textTable(Array(positions), in: table, store: store))
         }
     }
 
-    /// Columns padded to their widest cell; cells longer than 40 characters are cut with '…'.
+    /// Columns padded to their widest cell in terminal columns; cells wider than 40 columns are
+    /// cut with '…'. Control characters in names and values are shown escaped (`\r`, `\u{1B}`),
+    /// so data cannot move the cursor or recolour the terminal.
     private func textTable(_ positions: [Int], in table: ColumnTable, store: ColumnStore) -> String {
         let objects: [[JSONMember]] = positions.map { position in
             if case .object(let members) = DatasetExporter.object(at: position, in: table, store: store) {
@@ -38,30 +57,36 @@ enum ResultFormat: String, CaseIterable {
             }
         }
         guard let first = objects.first else { return "(no objects)\n" }
-        let header = first.map(\.key)
+        func cell(_ text: String) -> (text: String, width: Int) {
+            let shown = TerminalText.escaped(text)
+            let width = DisplayWidth.of(shown)
+            guard width > 40 else { return (shown, width) }
+            var cut = ""
+            var cutWidth = 0
+            for character in shown {
+                let next = DisplayWidth.of(character)
+                if cutWidth + next > 39 { break }
+                cut.append(character)
+                cutWidth += next
+            }
+            return (cut + "…", cutWidth + 1)
+        }
+        let header = first.map { cell($0.key) }
         let rows = objects.map { members in
             members.map { member in
-                let text: String
-                if case .string(let string) = member.value { text = string } else { text = member.value.serialized() }
-                return text.count > 40 ? String(text.prefix(39)) + "…" : text
+                if case .string(let string) = member.value { cell(string) } else { cell(member.value.serialized()) }
             }
         }
         let widths = header.indices.map { column in
-            ([header[column]] + rows.map { column < $0.count ? $0[column] : "" }).map(\.count).max() ?? 0
+            ([header[column]] + rows.map { column < $0.count ? $0[column] : ("", 0) }).map(\.width).max() ?? 0
         }
-        func line(_ cells: [String]) -> String {
-            zip(cells, widths).map { $0 + String(repeating: " ", count: $1 - $0.count) }.joined(separator: "  ")
-                .replacingTrailingSpaces() + "\n"
+        func line(_ cells: [(text: String, width: Int)]) -> String {
+            var text = zip(cells, widths).map { $0.text + String(repeating: " ", count: $1 - $0.width) }
+                .joined(separator: "  ")
+            while text.last == " " { text.removeLast() }
+            return text + "\n"
         }
-        let rule = widths.map { String(repeating: "-", count: $0) }
+        let rule = widths.map { (String(repeating: "-", count: $0), $0) }
         return line(header) + line(rule) + rows.map(line).joined() + "(\(positions.count) objects)\n"
-    }
-}
-
-extension String {
-    fileprivate func replacingTrailingSpaces() -> String {
-        var text = self
-        while text.last == " " { text.removeLast() }
-        return text
     }
 }

@@ -1,14 +1,16 @@
 import RQLCore
 import RQLEngine
-import RQLSema
 import RQLStorage
-import RQLSyntax
 
-/// `rqlc run --class NAME [--count] [--arg JSON]… [--format F] [--dialect D] QUERY`.
-enum RunCommand {
+/// `rqlc run --class NAME [--count] [--arg JSON]… [--format F] QUERY`: runs a query and prints
+/// the matching objects.
+enum RunCommand: Command {
+    static let name = "run"
+    static let summary = "Run a query against a dataset (the built-in demo database by default)."
     static let help = """
         Usage: rqlc run --class NAME [--count] [--arg JSON]... [--format jsonl|table|json|keys]
-                        [--dialect rql|nspredicate] [--data FILE | --schema FILE | --demo] QUERY
+                        [--dialect rql|nspredicate] [--data FILE | --schema FILE | --demo]
+                        (QUERY | --query-file FILE)
 
         Runs QUERY against the objects of class NAME and prints the matches, after any SORT,
         DISTINCT and LIMIT in the query.
@@ -24,42 +26,25 @@ enum RunCommand {
           --format F          jsonl (default when not a terminal), table (default on a terminal),
                               json, or keys (primary keys, or positions for classes without one).
           --dialect D         rql (default) or nspredicate.
-          --data FILE         A dataset (schema and objects) in the JSON dataset format.
-          --schema FILE       A dataset file of which only the schema is read.
-          --demo              The built-in demo database (the default).
+        \(QueryInput.help)
+        \(DataSource.help)
 
         """
+    static let valuedOptions = PreparedQuery.valuedOptions.union(["--format"])
+    static let flags = DataSource.flags.union(["--count"])
 
-    static func run(_ arguments: [String], environment: CommandEnvironment) -> CommandResult {
-        let list: ArgumentList
-        do {
-            list = try ArgumentList(
-                arguments,
-                valued: DataSource.options.union(["--class", "--arg", "--format", "--dialect"]),
-                flags: DataSource.flags.union(["--count", "--help", "-h"])
-            )
-        } catch {
-            return .usageError(error.message, command: "run")
+    static func run(_ list: ArgumentList, _ context: CommandContext) throws(CommandFailure) {
+        let name = try list.value("--format") ?? (context.environment.standardOutputIsTerminal ? "table" : "jsonl")
+        guard let format = ResultFormat(rawValue: name) else {
+            throw .usage("unknown format '\(name)'; use jsonl, table, json or keys")
         }
-        if list.has("--help") || list.has("-h") { return .success(help) }
-        let format: ResultFormat
-        do {
-            let name = try list.value("--format") ?? (environment.standardOutputIsTerminal ? "table" : "jsonl")
-            guard let value = ResultFormat(rawValue: name) else {
-                return .usageError("unknown format '\(name)'; use jsonl, table, json or keys", command: "run")
-            }
-            format = value
-        } catch {
-            return .usageError(error.message, command: "run")
-        }
-        let prepared: PreparedQuery
-        switch PreparedQuery.prepare(list, command: "run", environment: environment) {
-        case .success(let value): prepared = value
-        case .failure(let failure): return failure.result
-        }
+        let prepared = try PreparedQuery.prepare(list, need: .objects, context)
         let keys = QueryEngine.run(prepared.query, on: prepared.store)
-        if list.has("--count") { return .success("\(keys.count)\n") }
-        guard let table = prepared.store.table(named: prepared.query.className) else { return .success("") }
-        return .success(format.render(keys, in: table, store: prepared.store))
+        if list.has("--count") {
+            try context.output.write("\(keys.count)\n")
+            return
+        }
+        guard let table = prepared.store.table(named: prepared.query.className) else { return }
+        try format.write(keys, in: table, store: prepared.store, to: context.output)
     }
 }

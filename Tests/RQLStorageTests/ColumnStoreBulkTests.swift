@@ -143,10 +143,10 @@ struct ArgumentAndObjectJSONTests {
             try ArgumentDecoder.decode(#"{"$geoBox": [[0, 0], [1, 1]]}"#, store: store)
                 == .map(MixedMap(["$geoBox": .list([.list([.int(0), .int(0)]), .list([.int(1), .int(1)])])]))
         )
-        #expect(throws: DatasetError.self) {
+        #expect(throws: ArgumentError.self) {
             try ArgumentDecoder.decode(#"{"$link": {"class": "Cat", "key": 1}}"#, store: store)
         }
-        #expect(throws: DatasetError.self) { try ArgumentDecoder.decode("[1,", store: store) }
+        #expect(throws: ArgumentError.self) { try ArgumentDecoder.decode("[1,", store: store) }
     }
 
     @Test("an object prints in the dataset format with links as keys; keys print as primary key or position")

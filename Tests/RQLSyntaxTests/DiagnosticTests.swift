@@ -64,13 +64,13 @@ struct DiagnosticTests {
         )
     }
 
-    @Test("columns count characters, not bytes")
+    @Test("columns count characters, not bytes; the caret counts terminal columns (姓名 takes four)")
     func unicodeColumns() throws {
         let query = "姓名 == 'Bob' && x = #"
         let error = try syntaxError(query)
         #expect(error.span.column == 20)
         #expect(error.span.offset == query.utf8.count - 1)
-        #expect(error.rendered(in: query).hasSuffix("\n  " + String(repeating: " ", count: 19) + "^"))
+        #expect(error.rendered(in: query).hasSuffix("\n  " + String(repeating: " ", count: 21) + "^"))
     }
 
     @Test("spans of string errors after a newline inside the string")

@@ -4,13 +4,8 @@ import Testing
 
 /// An environment whose files are the given strings.
 func environment(files: [String: String] = [:], terminal: Bool = false) -> CommandEnvironment {
-    CommandEnvironment(standardOutputIsTerminal: terminal) { path in
-        guard let text = files[path] else { throw FileMissing() }
-        return text
-    }
+    CommandEnvironment(standardOutputIsTerminal: terminal, files: files)
 }
-
-struct FileMissing: Error {}
 
 let tinyDataset = """
     {"schema": {"Dog": {"primaryKey": "name", "properties": {"name": "string", "age": "int"}}},

@@ -1,0 +1,34 @@
+import RQLCore
+
+/// How a command ends early, and so its exit code and what it prints to standard error.
+enum CommandFailure: Error {
+    /// The command line is wrong: exit 2 with the problem and a pointer to the help.
+    case usage(String)
+    /// The query, the data or an argument is wrong: exit 1 with the message as given (usually a
+    /// rendered diagnostic, already escaped for a terminal).
+    case invalidInput(String)
+    /// A file could not be read or the output could not be written: exit 2 with the problem.
+    case io(String)
+    /// Standard output's reader went away (`rqlc run … | head`): stop quietly, as `cat` does.
+    case outputClosed
+
+    var exitCode: Int32 {
+        switch self {
+        case .usage, .io: 2
+        case .invalidInput: 1
+        case .outputClosed: 0
+        }
+    }
+
+    /// What goes to standard error for a failure of `command` (nil for `rqlc` itself).
+    func message(command: String?) -> String {
+        switch self {
+        case .usage(let problem):
+            let help = command.map { "rqlc \($0) --help" } ?? "rqlc --help"
+            return "rqlc: \(TerminalText.escaped(problem))\nSee '\(help)'.\n"
+        case .invalidInput(let message): return message.hasSuffix("\n") ? message : message + "\n"
+        case .io(let problem): return "rqlc: \(TerminalText.escaped(problem))\n"
+        case .outputClosed: return ""
+        }
+    }
+}

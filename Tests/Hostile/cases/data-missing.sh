@@ -1,0 +1,2 @@
+# expect: 2
+"$RQLC" check --class Dog --schema "$WORK/none.json" "age > 2"

@@ -1,0 +1,2 @@
+# expect: 1
+"$RQLC" check --class Dog "agee > 2" 2>&-

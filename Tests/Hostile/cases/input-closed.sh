@@ -1,0 +1,3 @@
+# expect: 1
+# A closed standard input reads as empty: an empty query.
+"$RQLC" format --query-file - <&-

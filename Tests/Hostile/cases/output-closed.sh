@@ -1,0 +1,6 @@
+# expect: 2
+# rqlc --version >&- : a closed standard output is an error exit with a message.
+err=$("$RQLC" --version 2>&1 >&-)
+status=$?
+[[ "$err" == "rqlc: cannot write to standard output"* ]] || { echo "stderr: $err"; exit 99; }
+exit $status

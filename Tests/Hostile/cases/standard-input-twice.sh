@@ -1,0 +1,2 @@
+# expect: 2
+echo '{}' | "$RQLC" run --class Dog --data - --query-file - 

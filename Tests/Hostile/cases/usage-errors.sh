@@ -1,0 +1,2 @@
+# expect: 2
+"$RQLC" run --class Dog --format xml "age > 2"
