@@ -16,7 +16,11 @@ struct DSLCompileTimeTests {
                 && $0.optStringCol != nil && $0.int8Col >= 3 && $0.enumCol == .chocolate && $0.objectCol.name == "b"
         }
         let schema = try DiscoveredSchema(types: [AllTypesObject.self], closingOverLinks: true).schema
-        let bound = try QueryCompiler.bind(UnboundQuery(predicate: predicate), className: "AllTypesObject", schema: schema)
+        let bound = try QueryCompiler.bind(
+            UnboundQuery(predicate: predicate),
+            className: "AllTypesObject",
+            schema: schema
+        )
         guard case .and(let operands) = bound.predicate else {
             Issue.record("expected one AND, got \(IRPrinter.print(bound))")
             return
