@@ -49,6 +49,9 @@ let package = Package(
         .testTarget(name: "RQLEngineTests", dependencies: ["RQLEngine"]),
         .testTarget(name: "RQLToolsTests", dependencies: ["RQLTools"]),
         .testTarget(name: "RQLDSLTests", dependencies: ["RQLDSL", "RQLCore", "RQLIR"]),
-        .testTarget(name: "RQLTests", dependencies: ["RQL", "RQLCore", "RQLIR", "RQLSema", "RQLSyntax", "RQLStorage"]),
+        .testTarget(
+            name: "RQLTests",
+            dependencies: ["RQL", "RQLCore", "RQLIR", "RQLSema", "RQLSyntax", "RQLStorage", "RQLEngine"]
+        ),
     ]
 )
