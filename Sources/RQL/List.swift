@@ -17,6 +17,8 @@ import RQLDSL
 /// ```
 public final class List<Element: RealmCollectionValue> {
     var storage: any ListStorage<Element>
+    /// On the key-path recording prototype, the element prototype that `projectTo` records through.
+    var recordingElement: Element?
 
     /// An empty, unmanaged list.
     public init() {
@@ -204,6 +206,14 @@ extension List: _Persistable {
             elements.append(element)
         }
         return List(storage: UnmanagedListStorage(elements))
+    }
+
+    /// While recording a key path, an empty list whose `projectTo` records through an element
+    /// prototype.
+    public static func _rqlRecordingValue(_ names: AnyObject) -> List<Element> {
+        let list = List()
+        if Element.self is ObjectBase.Type { list.recordingElement = Element._rqlRecordingValue(names) }
+        return list
     }
 
     public static func _rqlLiveCollection(owner: ObjectBase, ordinal: Int) -> List<Element>? {
