@@ -25,3 +25,10 @@ final class Geospatial_Company: Object {
         self.location = location
     }
 }
+
+final class ToyBox: Object {
+    @Persisted var label = ""
+    @Persisted var toysByRoom: Map<String, DogToy?>
+    @Persisted var birthdays: List<Date>
+    @Persisted var spot: Address?
+}
