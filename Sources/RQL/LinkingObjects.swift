@@ -2,7 +2,11 @@ import Foundation
 import RQLCore
 import RQLDSL
 
-/// What `@Persisted(originProperty:)` needs from its property type.
+/// What `@Persisted(originProperty:)` needs from its property type (`LinkingObjects`).
+///
+/// ```swift
+/// LinkingObjects<DogClub>(propertyName: "members").propertyName  // "members"
+/// ```
 public protocol LinkingObjectsProtocol {
     init(propertyName: String)
     /// The name of the link property on the origin class.

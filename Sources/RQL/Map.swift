@@ -118,6 +118,10 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue> {
 }
 
 /// One entry of a `Map`, as iteration yields it.
+///
+/// ```swift
+/// for entry in dog.favoriteParksByCity { print(entry.key, entry.value) }
+/// ```
 public struct SingleMapEntry<Key: _MapKey, Value: RealmCollectionValue>: Hashable {
     public let key: Key
     public let value: Value

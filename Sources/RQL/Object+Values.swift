@@ -153,10 +153,6 @@ extension ObjectBase {
         if let optional = value as? any _RQLOptionalBox { return optional._rqlWrapped }
         return value
     }
-
-    // MARK: Description
-
-    public var description: String { ObjectDescription.describe(object: self, depth: 0) }
 }
 
 /// The text of `description` for objects and collections, in Realm Swift's layout.

@@ -5,6 +5,12 @@ import RQLIR
 
 /// The common base of `Object` and `EmbeddedObject`: what every model object has, managed or
 /// not. Subclass `Object` or `EmbeddedObject`, never this class directly.
+///
+/// ```swift
+/// func describe(_ object: ObjectBase) -> String {
+///     "\(type(of: object).className()): \(object.objectSchema.properties.map(\.name))"
+/// }
+/// ```
 open class ObjectBase: CustomStringConvertible, Hashable {
     /// A managed object's place in its realm; nil while the object is unmanaged.
     var _rqlAccessor: ObjectAccessor?
@@ -13,6 +19,9 @@ open class ObjectBase: CustomStringConvertible, Hashable {
 
     /// An unmanaged object with every property at its declared initial value.
     public required init() {}
+
+    /// The persisted properties, one per line (`Dog {\n\tname = Rex;\n\tage = 10;\n}`).
+    open var description: String { ObjectDescription.describe(object: self, depth: 0) }
 
     // MARK: Class-level declarations
 

@@ -1,6 +1,10 @@
 import Foundation
 
-/// Maps a list or set of objects to one property of each: `person.friends.projectTo.firstName`.
+/// Maps a list or set of objects to one property of each.
+///
+/// ```swift
+/// let names: ProjectedCollection<String> = person.friends.projectTo.firstName
+/// ```
 @dynamicMemberLookup
 public struct CollectionElementMapper<Element: ObjectBase & RealmCollectionValue> {
     let elements: () -> [Element]
@@ -16,7 +20,11 @@ public struct CollectionElementMapper<Element: ObjectBase & RealmCollectionValue
 }
 
 /// A read-only collection of one property of each object of a list or set, live as the
-/// underlying collection is (`@Projected(\Person.friends.projectTo.firstName)`).
+/// underlying collection is.
+///
+/// ```swift
+/// @Projected(\Person.friends.projectTo.firstName) var friendNames: ProjectedCollection<String>
+/// ```
 public struct ProjectedCollection<Element>: RandomAccessCollection, CustomStringConvertible {
     private let values: () -> [Element]
 

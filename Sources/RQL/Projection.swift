@@ -30,7 +30,7 @@ open class Projection<Root: ObjectBase>: Hashable, CustomStringConvertible {
     public static func == (lhs: Projection, rhs: Projection) -> Bool { lhs.rootObject == rhs.rootObject }
     public func hash(into hasher: inout Hasher) { hasher.combine(rootObject) }
 
-    public var description: String {
+    open var description: String {
         let name = String(describing: type(of: self))
         guard let info = try? ProjectionInfo.info(for: type(of: self)) else { return "\(name) {}" }
         let lines = info.properties.map { property in
@@ -40,7 +40,12 @@ open class Projection<Root: ObjectBase>: Hashable, CustomStringConvertible {
     }
 }
 
-/// Declares a property of a `Projection` as a key path from the root object.
+/// Declares a property of a `Projection` as a key path from the root object; the property's
+/// type is the key path's value type.
+///
+/// ```swift
+/// @Projected(\Person.address?.city) var homeCity   // String?
+/// ```
 @propertyWrapper
 public struct Projected<T: ObjectBase, Value> {
     /// The key path from the root object.

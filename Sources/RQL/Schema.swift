@@ -32,6 +32,12 @@ public struct Schema: CustomStringConvertible, Equatable {
 }
 
 /// One class of a schema, for inspection.
+///
+/// ```swift
+/// let schema = Dog().objectSchema
+/// schema.className                     // "Dog"
+/// schema["age"]?.type                  // .int
+/// ```
 public struct ObjectSchema: CustomStringConvertible, Equatable {
     /// The persisted properties, in schema order.
     public let properties: [Property]
@@ -69,6 +75,13 @@ public struct ObjectSchema: CustomStringConvertible, Equatable {
 }
 
 /// One persisted property of a class, for inspection.
+///
+/// ```swift
+/// let dogs = Person().objectSchema["dogs"]!
+/// dogs.type             // .object
+/// dogs.isArray          // true
+/// dogs.objectClassName  // "Dog"
+/// ```
 public struct Property: CustomStringConvertible, Equatable {
     /// The Swift property name.
     public let name: String
@@ -127,7 +140,12 @@ public struct Property: CustomStringConvertible, Equatable {
     }
 }
 
-/// The type of a property's value, or of each element of a collection.
+/// The type of a property's value, or of each element of a collection (`.any` is
+/// `AnyRealmValue`, `.UUID` is `UUID`).
+///
+/// ```swift
+/// Person().objectSchema["id"]?.type == .int
+/// ```
 public enum PropertyType: Int, Sendable, CustomStringConvertible {
     case int, bool, float, double, string, data, any, date, object, linkingObjects, objectId, decimal128, UUID
 

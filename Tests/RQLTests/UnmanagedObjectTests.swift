@@ -124,3 +124,18 @@ struct UnmanagedObjectTests {
         #expect(Person().clubs.propertyName == "members")
     }
 }
+
+/// A model class may override `description`, as with Realm Swift's `Object`.
+final class Described: Object {
+    @Persisted var n = 1
+    override var description: String { "Described(\(n))" }
+}
+
+@Suite("Overriding Object members")
+struct OverrideTests {
+    @Test("description can be overridden")
+    func description() {
+        #expect(Described().description == "Described(1)")
+        #expect("\(Described(value: ["n": 2]))" == "Described(2)")
+    }
+}
