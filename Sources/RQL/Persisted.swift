@@ -143,6 +143,17 @@ extension Persisted: Encodable where Value: Encodable {
     }
 }
 
+extension KeyedDecodingContainer {
+    /// A `@Persisted` property missing from the encoded object takes its default instead of
+    /// failing the decode, as in Realm Swift.
+    public func decode<Value: _Persistable & Decodable>(
+        _ type: Persisted<Value>.Type,
+        forKey key: Key
+    ) throws -> Persisted<Value> {
+        try decodeIfPresent(type, forKey: key) ?? Persisted()
+    }
+}
+
 /// Where a `@Persisted` property's value is.
 enum PersistedStorage<Value> {
     /// An unmanaged object's value, with the declaration's index and primary-key flags.
