@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "RQLEngine", targets: ["RQLEngine"]),
         .library(name: "RQLStorage", targets: ["RQLStorage"]),
         .library(name: "RQLTools", targets: ["RQLTools"]),
+        .library(name: "RQLDSL", targets: ["RQLDSL"]),
+        .library(name: "RQL", targets: ["RQL"]),
         .executable(name: "rqlc", targets: ["rqlc"]),
     ],
     targets: [
@@ -31,6 +33,13 @@ let package = Package(
         // The rqlc commands as a testable library.
         .target(name: "RQLTools", dependencies: ["RQLCore", "RQLSyntax", "RQLEngine", "RQLStorage"]),
         .executableTarget(name: "rqlc", dependencies: ["RQLTools"]),
+        // The type-safe query DSL: `Query<T>` builds unbound IR from key paths and operators.
+        .target(name: "RQLDSL", dependencies: ["RQLCore", "RQLIR"]),
+        // The Realm-compatible object model: objects, @Persisted, collections, values, schema discovery.
+        .target(
+            name: "RQL",
+            dependencies: ["RQLDSL", "RQLCore", "RQLIR", "RQLSyntax", "RQLSema", "RQLEngine", "RQLStorage"]
+        ),
 
         .testTarget(name: "RQLCoreTests", dependencies: ["RQLCore"]),
         .testTarget(name: "RQLSyntaxTests", dependencies: ["RQLSyntax"]),
@@ -39,5 +48,10 @@ let package = Package(
         .testTarget(name: "RQLSemaTests", dependencies: ["RQLSema", "RQLSyntax", "RQLStorage"]),
         .testTarget(name: "RQLEngineTests", dependencies: ["RQLEngine"]),
         .testTarget(name: "RQLToolsTests", dependencies: ["RQLTools"]),
+        .testTarget(name: "RQLDSLTests", dependencies: ["RQLDSL", "RQLCore", "RQLIR"]),
+        .testTarget(
+            name: "RQLTests",
+            dependencies: ["RQL", "RQLCore", "RQLIR", "RQLSema", "RQLSyntax", "RQLStorage", "RQLEngine"]
+        ),
     ]
 )

@@ -1,0 +1,254 @@
+import Foundation
+import RQLCore
+import RQLDSL
+import RQLIR
+
+/// A value of any type Realm stores, including nested lists and dictionaries of such values:
+/// the type of a mixed (`AnyRealmValue`) property. `.none` is its null; it is never optional.
+///
+/// ```swift
+/// class Dog: Object { @Persisted var companion: AnyRealmValue }
+/// dog.companion = .string("Fluffy the Cat")
+/// if case let .string(name) = dog.companion { print(name) }
+/// dog.companion = AnyRealmValue.fromArray([.int(1), .string("two")])
+/// ```
+///
+/// In queries, numbers compare by value across int, float, double and decimal (and bool),
+/// strings never equal numbers, and `==` matches value and type family (rql-semantics.md).
+public enum AnyRealmValue {
+    /// Null.
+    case none
+    case int(Int)
+    case bool(Bool)
+    case float(Float)
+    case double(Double)
+    case string(String)
+    case data(Data)
+    case date(Date)
+    /// A link to an object (not an embedded one).
+    case object(Object)
+    case objectId(ObjectId)
+    case decimal128(Decimal128)
+    case uuid(UUID)
+    /// A nested dictionary of mixed values.
+    case dictionary(Map<String, AnyRealmValue>)
+    /// A nested list of mixed values.
+    case list(List<AnyRealmValue>)
+
+    /// `.none`.
+    public init() {
+        self = .none
+    }
+
+    public var intValue: Int? {
+        if case .int(let v) = self { return v }
+        return nil
+    }
+    public var boolValue: Bool? {
+        if case .bool(let v) = self { return v }
+        return nil
+    }
+    public var floatValue: Float? {
+        if case .float(let v) = self { return v }
+        return nil
+    }
+    public var doubleValue: Double? {
+        if case .double(let v) = self { return v }
+        return nil
+    }
+    public var stringValue: String? {
+        if case .string(let v) = self { return v }
+        return nil
+    }
+    public var dataValue: Data? {
+        if case .data(let v) = self { return v }
+        return nil
+    }
+    public var dateValue: Date? {
+        if case .date(let v) = self { return v }
+        return nil
+    }
+    public var objectIdValue: ObjectId? {
+        if case .objectId(let v) = self { return v }
+        return nil
+    }
+    public var decimal128Value: Decimal128? {
+        if case .decimal128(let v) = self { return v }
+        return nil
+    }
+    public var uuidValue: UUID? {
+        if case .uuid(let v) = self { return v }
+        return nil
+    }
+    /// The nested dictionary, if the value is one.
+    public var dictionaryValue: Map<String, AnyRealmValue>? {
+        if case .dictionary(let v) = self { return v }
+        return nil
+    }
+    /// The nested list, if the value is one.
+    public var listValue: List<AnyRealmValue>? {
+        if case .list(let v) = self { return v }
+        return nil
+    }
+
+    /// The linked object as `objectType`, if the value is a link to one.
+    public func object<T: Object>(_ objectType: T.Type) -> T? {
+        if case .object(let v) = self { return v as? T }
+        return nil
+    }
+
+    /// A nested dictionary holding `dictionary`'s entries.
+    public static func fromDictionary(_ dictionary: [String: AnyRealmValue]) -> AnyRealmValue {
+        let map = Map<String, AnyRealmValue>()
+        for (key, value) in dictionary { map[key] = value }
+        return .dictionary(map)
+    }
+
+    /// A nested list holding `array`'s elements.
+    public static func fromArray(_ array: [AnyRealmValue]) -> AnyRealmValue {
+        let list = List<AnyRealmValue>()
+        list.append(objectsIn: array)
+        return .list(list)
+    }
+}
+
+extension AnyRealmValue: Hashable {
+    /// Same case and equal payload; nested collections compare by identity, objects as objects.
+    public static func == (lhs: AnyRealmValue, rhs: AnyRealmValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.none, .none): true
+        case (.int(let a), .int(let b)): a == b
+        case (.bool(let a), .bool(let b)): a == b
+        case (.float(let a), .float(let b)): a == b
+        case (.double(let a), .double(let b)): a == b
+        case (.string(let a), .string(let b)): a == b
+        case (.data(let a), .data(let b)): a == b
+        case (.date(let a), .date(let b)): a == b
+        case (.object(let a), .object(let b)): a == b
+        case (.objectId(let a), .objectId(let b)): a == b
+        case (.decimal128(let a), .decimal128(let b)): a == b
+        case (.uuid(let a), .uuid(let b)): a == b
+        case (.dictionary(let a), .dictionary(let b)): a === b
+        case (.list(let a), .list(let b)): a === b
+        default: false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .none: hasher.combine(0)
+        case .int(let v): hasher.combine(v)
+        case .bool(let v): hasher.combine(v)
+        case .float(let v): hasher.combine(v)
+        case .double(let v): hasher.combine(v)
+        case .string(let v): hasher.combine(v)
+        case .data(let v): hasher.combine(v)
+        case .date(let v): hasher.combine(v)
+        case .object(let v): hasher.combine(v)
+        case .objectId(let v): hasher.combine(v)
+        case .decimal128(let v): hasher.combine(v)
+        case .uuid(let v): hasher.combine(v)
+        case .dictionary(let v): hasher.combine(ObjectIdentifier(v))
+        case .list(let v): hasher.combine(ObjectIdentifier(v))
+        }
+    }
+}
+
+extension AnyRealmValue: RealmCollectionValue, _HasPersistedType, MinMaxType, AddableType, SortableType {
+    public typealias PersistedType = AnyRealmValue
+
+    public static var _rqlSchemaType: _RQLSchemaType { .scalar(.mixed, "AnyRealmValue") }
+
+    public static func _rlmDefaultValue() -> AnyRealmValue { .none }
+
+    /// A mixed value from any storable Swift value (`3` is `.int(3)`, an array a nested list).
+    public static func _rqlConvert(_ value: Any) -> AnyRealmValue? {
+        switch value {
+        case let v as AnyRealmValue: return v
+        case is NSNull: return AnyRealmValue.none
+        case let v as Bool: return .bool(v)
+        case let v as Int: return .int(v)
+        case let v as Float: return .float(v)
+        case let v as Double: return .double(v)
+        case let v as String: return .string(v)
+        case let v as Data: return .data(v)
+        case let v as Date: return .date(v)
+        case let v as Object: return .object(v)
+        case let v as ObjectId: return .objectId(v)
+        case let v as Decimal128: return .decimal128(v)
+        case let v as UUID: return .uuid(v)
+        case let v as [String: Any]:
+            return Map<String, AnyRealmValue>._rqlConvert(v).map { .dictionary($0) }
+        case let v as [Any]:
+            return List<AnyRealmValue>._rqlConvert(v).map { .list($0) }
+        default:
+            return NumberConversion.integer(value).map { .int(Int($0)) }
+        }
+    }
+
+    public static func _rqlRead(_ stored: RQLCore.Value, owner: ObjectBase) -> AnyRealmValue? {
+        switch stored {
+        case .null: AnyRealmValue.none
+        case .bool(let v): .bool(v)
+        case .int(let v): .int(Int(truncatingIfNeeded: v))
+        case .float(let v): .float(v)
+        case .double(let v): .double(v)
+        case .string(let v): .string(v)
+        case .data(let v): .data(Data(v))
+        case .date(let v): .date(Date(timeIntervalSince1970: v.timeIntervalSince1970))
+        case .decimal(let v): .decimal128(Decimal128(v))
+        case .objectId(let v): .objectId(ObjectId(v))
+        case .uuid(let v): .uuid(v)
+        case .link(let link): (owner._rqlAccessor?.object(for: link) as? Object).map { .object($0) }
+        case .list: List<AnyRealmValue>._rqlRead(stored, owner: owner).map { .list($0) }
+        case .map: Map<String, AnyRealmValue>._rqlRead(stored, owner: owner).map { .dictionary($0) }
+        }
+    }
+}
+
+extension AnyRealmValue: _QueryValue, _QueryNumeric, _QueryMixedValue {
+    public var _rqlQueryConstant: UnboundExpression {
+        do {
+            return .constant(try queryValue())
+        } catch {
+            return .invalid(error.message)
+        }
+    }
+
+    private func queryValue() throws(QueryConstantError) -> RQLCore.Value {
+        func constant(_ expression: UnboundExpression) throws(QueryConstantError) -> RQLCore.Value {
+            switch expression {
+            case .constant(let value): return value
+            case .invalid(let message): throw QueryConstantError(message: message)
+            default: throw QueryConstantError(message: "not a constant")
+            }
+        }
+        switch self {
+        case .none: return .null
+        case .int(let v): return .int(Int64(v))
+        case .bool(let v): return .bool(v)
+        case .float(let v): return .float(v)
+        case .double(let v): return .double(v)
+        case .string(let v): return .string(v)
+        case .data(let v): return .data([UInt8](v))
+        case .date(let v): return try constant(v._rqlQueryConstant)
+        case .object(let v): return try constant(v._rqlQueryConstant)
+        case .objectId(let v): return .objectId(v.core)
+        case .decimal128(let v): return .decimal(v.core)
+        case .uuid(let v): return .uuid(v)
+        case .list(let list):
+            var values: [RQLCore.Value] = []
+            for element in list { values.append(try element.queryValue()) }
+            return .list(values)
+        case .dictionary(let map):
+            var pairs: [(String, RQLCore.Value)] = []
+            for entry in map { pairs.append((entry.key, try entry.value.queryValue())) }
+            return .map(MixedMap(pairs))
+        }
+    }
+}
+
+/// A mixed value that cannot be a query constant (an unmanaged object inside it).
+struct QueryConstantError: Error {
+    var message: String
+}

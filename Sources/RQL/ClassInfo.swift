@@ -1,0 +1,258 @@
+import Foundation
+import RQLCore
+@_spi(Reflection) import Swift
+
+/// One `@Persisted` property of a model class, as discovery found it.
+struct PersistedProperty {
+    /// The Swift property name (the storage label without its leading underscore).
+    let name: String
+    /// The name of the stored column (`propertiesMapping()`), usually `name`.
+    let columnName: String
+    /// Where the `Persisted` wrapper lives inside an instance.
+    let offset: Int
+    let field: any PersistedField.Type
+    let schemaType: _RQLSchemaType
+    /// The linked (or backlinking) class.
+    let target: ObjectBase.Type?
+    let core: RQLCore.Property
+}
+
+/// Everything known about one model class: its properties in schema order, its schema, and the
+/// prototype that records key paths. Discovered once per class without an Objective-C runtime:
+/// the runtime lists the class's stored fields (names, offsets, types) and a prototype instance
+/// gives each `@Persisted` declaration's flags.
+final class ClassInfo: @unchecked Sendable {
+    let type: ObjectBase.Type
+    let className: String
+    let isEmbedded: Bool
+    /// In schema order: superclass properties first, then declaration order.
+    let properties: [PersistedProperty]
+    let primaryKey: String?
+    let objectSchema: RQLCore.ObjectSchema
+    /// An instance whose fields are in the recording state (see `KeyPathRecording`).
+    let prototype: ObjectBase
+    private let indexByName: [String: Int]
+
+    private init(
+        type: ObjectBase.Type,
+        className: String,
+        properties: [PersistedProperty],
+        primaryKey: String?,
+        prototype: ObjectBase
+    ) {
+        self.type = type
+        self.className = className
+        self.isEmbedded = type._rqlIsEmbedded
+        self.properties = properties
+        self.primaryKey = primaryKey
+        self.prototype = prototype
+        self.objectSchema = RQLCore.ObjectSchema(
+            name: className,
+            properties: properties.map(\.core),
+            primaryKey: primaryKey,
+            isEmbedded: type._rqlIsEmbedded
+        )
+        var indexByName: [String: Int] = [:]
+        for (i, property) in properties.enumerated() { indexByName[property.name] = i }
+        self.indexByName = indexByName
+    }
+
+    /// The property number of the named property.
+    func propertyIndex(named name: String) -> Int? { indexByName[name] }
+
+    /// The wrapper of property `ordinal` inside `object` (an instance of this class or a subclass).
+    func field(_ ordinal: Int, of object: ObjectBase) -> UnsafeMutableRawPointer {
+        Unmanaged.passUnretained(object).toOpaque() + properties[ordinal].offset
+    }
+
+    /// An instance bound to the stored object `key` of `context`.
+    func makeManaged(context: ObjectContext, key: RowKey) -> ObjectBase {
+        let object = type.init()
+        withExtendedLifetime(object) {
+            for ordinal in properties.indices {
+                properties[ordinal].field.setState(.managed(ordinal: ordinal), at: field(ordinal, of: object))
+            }
+        }
+        object._rqlAccessor = ObjectAccessor(context: context, classInfo: self, key: key)
+        return object
+    }
+
+    // MARK: Discovery
+
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var cache: [ObjectIdentifier: Result<ClassInfo, SchemaDiscoveryError>] = [:]
+
+    /// The class's info, discovered on first use.
+    static func info(for type: ObjectBase.Type) throws(SchemaDiscoveryError) -> ClassInfo {
+        let id = ObjectIdentifier(type)
+        if let cached = lock.withLock({ cache[id] }) { return try cached.get() }
+        // Discover outside the lock: the prototype's initializer is user code.
+        let result: Result<ClassInfo, SchemaDiscoveryError>
+        do {
+            result = .success(try discover(type))
+        } catch {
+            result = .failure(error)
+        }
+        let stored = lock.withLock {
+            if let existing = cache[id] { return existing }
+            cache[id] = result
+            return result
+        }
+        return try stored.get()
+    }
+
+    private static func discover(_ type: ObjectBase.Type) throws(SchemaDiscoveryError) -> ClassInfo {
+        let className = type.className()
+        let classBytes = className.utf8.count
+        guard classBytes <= 57 else { throw .classNameTooLong(className: className, byteCount: classBytes) }
+
+        var fields: [(name: String, offset: Int, field: any PersistedField.Type)] = []
+        // `.classType` (bit 0), spelled by value: the stdlib declares the option as a mutable static.
+        let listed = _forEachField(of: type, options: _EachFieldOptions(rawValue: 1 << 0)) {
+            label,
+            offset,
+            fieldType,
+            _ in
+            if let field = fieldType as? any PersistedField.Type {
+                var name = String(cString: label)
+                if name.hasPrefix("_") { name.removeFirst() }
+                fields.append((name, offset, field))
+            }
+            return true
+        }
+        guard listed else { throw .unreflectable(className: className) }
+
+        let prototype = type.init()
+        let ignored = Set(type.ignoredProperties())
+        let mapping = type.propertiesMapping()
+        let indexedByMethod = Set(type.indexedProperties())
+        var primaryKey: String?
+        var properties: [PersistedProperty] = []
+
+        try withExtendedLifetime(prototype) { () throws(SchemaDiscoveryError) in
+            let base = UnsafeRawPointer(Unmanaged.passUnretained(prototype).toOpaque())
+            for (name, offset, field) in fields where !ignored.contains(name) {
+                let declaration = field.declaration(at: base + offset)
+                if declaration.primary {
+                    if let first = primaryKey {
+                        throw .duplicatePrimaryKey(className: className, first: first, second: name)
+                    }
+                    primaryKey = name
+                }
+                properties.append(
+                    try property(
+                        name,
+                        columnName: mapping[name] ?? name,
+                        offset: offset,
+                        field: field,
+                        indexed: declaration.indexed || indexedByMethod.contains(name),
+                        origin: declaration.origin,
+                        className: className
+                    )
+                )
+            }
+        }
+        guard !properties.isEmpty else { throw .noProperties(className: className) }
+        let names = Set(properties.map(\.name))
+        if let declared = type.primaryKey() {
+            guard names.contains(declared) else {
+                throw .unknownProperty(className: className, property: declared, declaredBy: "primaryKey()")
+            }
+            if let first = primaryKey, first != declared {
+                throw .duplicatePrimaryKey(className: className, first: first, second: declared)
+            }
+            primaryKey = declared
+        }
+        for name in indexedByMethod where !names.contains(name) {
+            throw .unknownProperty(className: className, property: name, declaredBy: "indexedProperties()")
+        }
+        if let primaryKey, type._rqlIsEmbedded {
+            throw .primaryKeyOnEmbeddedClass(className: className, property: primaryKey)
+        }
+
+        let info = ClassInfo(
+            type: type,
+            className: className,
+            properties: properties,
+            primaryKey: primaryKey,
+            prototype: prototype
+        )
+        withExtendedLifetime(prototype) {
+            for ordinal in properties.indices {
+                properties[ordinal].field.setState(.recording(ordinal: ordinal), at: info.field(ordinal, of: prototype))
+            }
+        }
+        return info
+    }
+
+    /// Checks one property's declaration and describes it for the engine.
+    private static func property(
+        _ name: String,
+        columnName: String,
+        offset: Int,
+        field: any PersistedField.Type,
+        indexed: Bool,
+        origin: String?,
+        className: String
+    ) throws(SchemaDiscoveryError) -> PersistedProperty {
+        for spelling in Set([name, columnName]) where spelling.utf8.count > 63 {
+            throw .propertyNameTooLong(className: className, property: spelling, byteCount: spelling.utf8.count)
+        }
+        let schemaType = field.schemaType
+        let coreType: RQLCore.PropertyType
+        var target: ObjectBase.Type?
+        switch schemaType.element {
+        case .unsupported(let reason):
+            throw .unsupportedType(className: className, property: name, reason: reason)
+        case .scalar(let type):
+            coreType = type
+        case .object(let objectType):
+            target = objectType
+            let targetName = objectType.className()
+            if schemaType.isBacklink {
+                guard let origin else { throw .missingOriginProperty(className: className, property: name) }
+                coreType = .linkingObjects(className: targetName, property: origin)
+            } else {
+                coreType = .object(targetName)
+                switch schemaType.collection {
+                case .single where !schemaType.isOptional:
+                    throw .linkNotOptional(className: className, property: name, target: targetName)
+                case .list, .set:
+                    if schemaType.isOptional {
+                        throw .unsupportedType(
+                            className: className,
+                            property: name,
+                            reason: "a list or set of objects cannot hold nil ('\(schemaType.swiftName)')"
+                        )
+                    }
+                case .map:
+                    if !schemaType.isOptional {
+                        throw .unsupportedType(
+                            className: className,
+                            property: name,
+                            reason: "a map of objects must hold optional values ('Map<String, \(targetName)?>')"
+                        )
+                    }
+                default:
+                    break
+                }
+            }
+        }
+        let core = RQLCore.Property(
+            name: name,
+            type: coreType,
+            isOptional: schemaType.isOptional,
+            collection: schemaType.isBacklink ? .list : schemaType.collection,
+            isIndexed: indexed
+        )
+        return PersistedProperty(
+            name: name,
+            columnName: columnName,
+            offset: offset,
+            field: field,
+            schemaType: schemaType,
+            target: target,
+            core: core
+        )
+    }
+}

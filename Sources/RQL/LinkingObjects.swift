@@ -1,0 +1,96 @@
+import Foundation
+import RQLCore
+import RQLDSL
+
+/// What `@Persisted(originProperty:)` needs from its property type (`LinkingObjects`).
+///
+/// ```swift
+/// LinkingObjects<DogClub>(propertyName: "members").propertyName  // "members"
+/// ```
+public protocol LinkingObjectsProtocol {
+    init(propertyName: String)
+    /// The name of the link property on the origin class.
+    var propertyName: String { get }
+}
+
+/// The objects of `Element` whose `propertyName` (a to-one link or a list of links) points at
+/// the object this property belongs to: the inverse of a relationship, computed, read-only.
+///
+/// ```swift
+/// class Person: Object {
+///     @Persisted(originProperty: "members") var clubs: LinkingObjects<DogClub>
+/// }
+/// person.clubs.count   // the clubs whose `members` list holds the person
+/// ```
+///
+/// An unmanaged object's linking objects are always empty.
+public struct LinkingObjects<Element: ObjectBase & RealmCollectionValue>: LinkingObjectsProtocol {
+    public let propertyName: String
+    private let owner: ObjectAccessor?
+
+    public init(propertyName: String) {
+        self.propertyName = propertyName
+        self.owner = nil
+    }
+
+    /// The legacy declaration form: `LinkingObjects(fromType: Person.self, property: "dogs")`.
+    public init(fromType _: Element.Type, property propertyName: String) {
+        self.init(propertyName: propertyName)
+    }
+
+    private init(propertyName: String, owner: ObjectAccessor) {
+        self.propertyName = propertyName
+        self.owner = owner
+    }
+
+    /// The linking objects, read from the realm now.
+    private var current: [Element] {
+        guard let owner, let originInfo = try? ClassInfo.info(for: Element.self) else { return [] }
+        return owner.context.reader.backlinks(to: owner.link, fromClass: originInfo.className, property: propertyName)
+            .compactMap { owner.object(for: ObjectLink(className: originInfo.className, key: $0)) as? Element }
+    }
+
+    /// Whether the object whose backlinks these are was deleted.
+    public var isInvalidated: Bool { owner?.isInvalidated ?? false }
+}
+
+extension LinkingObjects: RandomAccessCollection {
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { current.count }
+
+    public subscript(position: Int) -> Element {
+        let elements = current
+        precondition(position >= 0 && position < elements.count, "Index \(position) is out of bounds")
+        return elements[position]
+    }
+}
+
+extension LinkingObjects: CustomStringConvertible {
+    public var description: String {
+        ObjectDescription.describe(collection: "LinkingObjects<\(Element.className())>", Array(self))
+    }
+}
+
+extension LinkingObjects: _QueryCollection {}
+
+extension LinkingObjects: _Persistable {
+    public typealias PersistedType = LinkingObjects<Element>
+
+    public static var _rqlSchemaType: _RQLSchemaType {
+        _RQLSchemaType(.object(Element.self), isBacklink: true, swiftName: "LinkingObjects<\(Element.className())>")
+    }
+
+    /// Never used: the declaration gives the origin property (`@Persisted(originProperty:)`).
+    public static func _rlmDefaultValue() -> LinkingObjects<Element> { LinkingObjects(propertyName: "") }
+
+    public static func _rqlConvert(_ value: Any) -> LinkingObjects<Element>? { value as? LinkingObjects<Element> }
+
+    public static func _rqlRead(_ stored: RQLCore.Value, owner: ObjectBase) -> LinkingObjects<Element>? { nil }
+
+    public static func _rqlLiveCollection(owner: ObjectBase, ordinal: Int) -> LinkingObjects<Element>? {
+        guard let accessor = owner._rqlAccessor,
+            case .linkingObjects(_, let property) = accessor.classInfo.properties[ordinal].core.type
+        else { return nil }
+        return LinkingObjects(propertyName: property, owner: accessor)
+    }
+}

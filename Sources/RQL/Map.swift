@@ -1,0 +1,202 @@
+import Foundation
+import RQLCore
+import RQLDSL
+
+/// A string-keyed dictionary property of values or (optional) objects, kept in key order.
+///
+/// ```swift
+/// class Dog: Object { @Persisted var favoriteParksByCity: Map<String, String> }
+/// let dog = Dog()
+/// dog.favoriteParksByCity["Chicago"] = "Millennium Park"
+/// dog.favoriteParksByCity["Chicago"]            // "Millennium Park"
+/// for entry in dog.favoriteParksByCity { print(entry.key, entry.value) }
+/// dog.favoriteParksByCity["Chicago"] = nil      // removes the key
+/// ```
+public final class Map<Key: _MapKey, Value: RealmCollectionValue> {
+    /// Unmanaged entries sorted by key; a managed map reads its realm instead.
+    private var entries: [(key: Key, value: Value)] = []
+    private var managed: ManagedCollectionStorage<Value>?
+
+    /// An empty, unmanaged map.
+    public init() {}
+
+    init(managed: ManagedCollectionStorage<Value>) {
+        self.managed = managed
+    }
+
+    /// Whether the map belongs to an object that was deleted.
+    public var isInvalidated: Bool { managed?.accessor.isInvalidated ?? false }
+
+    private var current: [(key: Key, value: Value)] {
+        guard let managed else { return entries }
+        let keys = managed.storedKeys
+        return zip(keys, managed.stored).compactMap { key, value in
+            (key as? Key).map { ($0, managed.bridge(value)) }
+        }
+    }
+
+    /// The number of entries.
+    public var count: Int { managed?.stored.count ?? entries.count }
+
+    /// The keys, in order.
+    public var keys: [Key] { current.map(\.key) }
+
+    /// The values, in key order.
+    public var values: [Value] { current.map(\.value) }
+
+    /// The value for `key`; setting `nil` removes the key.
+    public subscript(key: Key) -> Value? {
+        get { current.first { $0.key == key }?.value }
+        set {
+            if let newValue {
+                updateValue(newValue, forKey: key)
+            } else {
+                removeObject(for: key)
+            }
+        }
+    }
+
+    /// Sets the value for `key`, adding the key if it is new.
+    public func updateValue(_ value: Value, forKey key: Key) {
+        if let managed { managed.mutate() }
+        let position = insertionPoint(of: key)
+        if position < entries.count, entries[position].key == key {
+            entries[position].value = value
+        } else {
+            entries.insert((key, value), at: position)
+        }
+    }
+
+    /// Removes `key` and its value, if present.
+    public func removeObject(for key: Key) {
+        if let managed { managed.mutate() }
+        entries.removeAll { $0.key == key }
+    }
+
+    /// Removes every entry.
+    public func removeAll() {
+        if let managed { managed.mutate() }
+        entries.removeAll()
+    }
+
+    /// Adds the pairs of `sequence`; for a key already present, `combine` decides the value.
+    public func merge<S: Sequence>(
+        _ sequence: S,
+        uniquingKeysWith combine: (Value, Value) throws -> Value
+    ) rethrows where S.Element == (key: Key, value: Value) {
+        for (key, value) in sequence {
+            if let existing = self[key] {
+                updateValue(try combine(existing, value), forKey: key)
+            } else {
+                updateValue(value, forKey: key)
+            }
+        }
+    }
+
+    /// Adds the entries of `other`; for a key already present, `combine` decides the value.
+    public func merge(_ other: Map<Key, Value>, uniquingKeysWith combine: (Value, Value) throws -> Value) rethrows {
+        try merge(other.asKeyValueSequence(), uniquingKeysWith: combine)
+    }
+
+    /// Whether some entry satisfies `predicate`.
+    public func contains(where predicate: (_ key: Key, _ value: Value) throws -> Bool) rethrows -> Bool {
+        try current.contains { try predicate($0.key, $0.value) }
+    }
+
+    /// The entries as `(key:, value:)` tuples.
+    public func asKeyValueSequence() -> [(key: Key, value: Value)] { current }
+
+    private func insertionPoint(of key: Key) -> Int {
+        var low = 0
+        var high = entries.count
+        while low < high {
+            let middle = (low + high) / 2
+            if entries[middle].key < key { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+}
+
+/// One entry of a `Map`, as iteration yields it.
+///
+/// ```swift
+/// for entry in dog.favoriteParksByCity { print(entry.key, entry.value) }
+/// ```
+public struct SingleMapEntry<Key: _MapKey, Value: RealmCollectionValue>: Hashable {
+    public let key: Key
+    public let value: Value
+
+    public init(key: Key, value: Value) {
+        self.key = key
+        self.value = value
+    }
+}
+
+extension Map: Sequence {
+    public func makeIterator() -> IndexingIterator<[SingleMapEntry<Key, Value>]> {
+        current.map { SingleMapEntry(key: $0.key, value: $0.value) }.makeIterator()
+    }
+}
+
+extension Map: CustomStringConvertible {
+    public var description: String {
+        ObjectDescription.describe(map: "Map<\(Key.self), \(Value.self)>", current.map { ("\($0.key)", $0.value) })
+    }
+}
+
+extension Map: _QueryKeyedCollection {}
+
+extension Map: _Persistable {
+    public typealias PersistedType = Map<Key, Value>
+
+    public static var _rqlSchemaType: _RQLSchemaType {
+        Value._rqlSchemaType.collected(.map, swiftName: "Map<\(Key.self), \(Value._rqlSchemaType.swiftName)>")
+    }
+
+    public static func _rlmDefaultValue() -> Map<Key, Value> { Map() }
+
+    /// A new unmanaged map from a map or a dictionary of convertible values.
+    public static func _rqlConvert(_ value: Any) -> Map<Key, Value>? {
+        let map = Map()
+        if let other = value as? Map<Key, Value> {
+            for (key, value) in other.current { map.updateValue(value, forKey: key) }
+            return map
+        }
+        guard let dictionary = value as? [String: Any] else { return nil }
+        for (key, item) in dictionary {
+            guard let key = key as? Key, let converted = Value._rqlConvert(item) else { return nil }
+            map.updateValue(converted, forKey: key)
+        }
+        return map
+    }
+
+    public static func _rqlRead(_ stored: RQLCore.Value, owner: ObjectBase) -> Map<Key, Value>? {
+        guard case .map(let entries) = stored else { return nil }
+        let map = Map()
+        for entry in entries {
+            guard let key = entry.key as? Key, let value = Value._rqlRead(entry.value, owner: owner) else { return nil }
+            map.updateValue(value, forKey: key)
+        }
+        return map
+    }
+
+    public static func _rqlLiveCollection(owner: ObjectBase, ordinal: Int) -> Map<Key, Value>? {
+        guard let accessor = owner._rqlAccessor else { return nil }
+        return Map(managed: ManagedCollectionStorage(object: owner, accessor: accessor, ordinal: ordinal))
+    }
+}
+
+extension Map: Encodable where Key: Encodable, Value: Encodable {
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(Dictionary(current.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last }))
+    }
+}
+
+extension Map: Decodable where Key: Decodable, Value: Decodable {
+    public convenience init(from decoder: Decoder) throws {
+        self.init()
+        let dictionary = try decoder.singleValueContainer().decode([Key: Value].self)
+        for (key, value) in dictionary { updateValue(value, forKey: key) }
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import RQLCore
+import RQLDSL
+
+/// An unordered collection property of distinct values or objects.
+///
+/// ```swift
+/// class Dog: Object { @Persisted var citiesVisited: MutableSet<String> }
+/// let dog = Dog()
+/// dog.citiesVisited.insert(objectsIn: ["New York", "Toronto", "New York"])
+/// dog.citiesVisited.count                       // 2
+/// dog.citiesVisited.isSubset(of: other.citiesVisited)
+/// ```
+public final class MutableSet<Element: RealmCollectionValue> {
+    /// Unmanaged elements in insertion order; a managed set reads its realm instead.
+    private var elements: [Element] = []
+    private var managed: ManagedCollectionStorage<Element>?
+
+    /// An empty, unmanaged set.
+    public init() {}
+
+    init(managed: ManagedCollectionStorage<Element>) {
+        self.managed = managed
+    }
+
+    /// Whether the set belongs to an object that was deleted.
+    public var isInvalidated: Bool { managed?.accessor.isInvalidated ?? false }
+
+    private var current: [Element] {
+        guard let managed else { return elements }
+        return managed.stored.map(managed.bridge)
+    }
+
+    public var count: Int { managed?.stored.count ?? elements.count }
+
+    /// Whether the set holds `object`.
+    public func contains(_ object: Element) -> Bool { current.contains(object) }
+
+    /// Whether every element is also in `possibleSuperset`.
+    public func isSubset(of possibleSuperset: MutableSet<Element>) -> Bool {
+        let superset = possibleSuperset.current
+        return current.allSatisfy { superset.contains($0) }
+    }
+
+    /// Whether the sets share an element.
+    public func intersects(_ otherSet: MutableSet<Element>) -> Bool {
+        let other = otherSet.current
+        return current.contains { other.contains($0) }
+    }
+
+    /// Adds `object` unless it is already there.
+    public func insert(_ object: Element) {
+        if let managed { managed.mutate() }
+        if !elements.contains(object) { elements.append(object) }
+    }
+
+    /// Adds every element of a sequence that is not already there.
+    public func insert<S: Sequence>(objectsIn objects: S) where S.Element == Element {
+        for object in objects { insert(object) }
+    }
+
+    /// Removes `object` if it is there (a removed object is not deleted).
+    public func remove(_ object: Element) {
+        if let managed { managed.mutate() }
+        elements.removeAll { $0 == object }
+    }
+
+    /// Removes every element.
+    public func removeAll() {
+        if let managed { managed.mutate() }
+        elements.removeAll()
+    }
+
+    /// Keeps only the elements also in `other`.
+    public func formIntersection(_ other: MutableSet<Element>) {
+        let keep = other.current
+        for element in current where !keep.contains(element) { remove(element) }
+    }
+
+    /// Adds the elements of `other`.
+    public func formUnion(_ other: MutableSet<Element>) {
+        insert(objectsIn: other.current)
+    }
+
+    /// Removes the elements that are in `other`.
+    public func subtract(_ other: MutableSet<Element>) {
+        for element in other.current { remove(element) }
+    }
+}
+
+extension MutableSet: RandomAccessCollection {
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { count }
+
+    /// The element at `position`; the order of a set's elements is not meaningful.
+    public subscript(position: Int) -> Element {
+        precondition(position >= 0 && position < count, "Index \(position) is out of bounds")
+        return current[position]
+    }
+}
+
+extension MutableSet: CustomStringConvertible {
+    public var description: String {
+        ObjectDescription.describe(collection: "MutableSet<\(Element.self)>", Array(self))
+    }
+}
+
+extension MutableSet: _QueryCollection {}
+
+extension MutableSet: _Persistable {
+    public typealias PersistedType = MutableSet<Element>
+
+    public static var _rqlSchemaType: _RQLSchemaType {
+        var type = Element._rqlSchemaType.collected(.set, swiftName: "MutableSet<\(Element._rqlSchemaType.swiftName)>")
+        if case .object(let objectType) = type.element, objectType._rqlIsEmbedded {
+            type.element = .unsupported("a set cannot hold embedded objects ('\(type.swiftName)')")
+        }
+        return type
+    }
+
+    public static func _rlmDefaultValue() -> MutableSet<Element> { MutableSet() }
+
+    public static func _rqlConvert(_ value: Any) -> MutableSet<Element>? {
+        guard let elements = CollectionConversion.elements(of: value, as: Element.self) else { return nil }
+        let set = MutableSet()
+        set.insert(objectsIn: elements)
+        return set
+    }
+
+    public static func _rqlRead(_ stored: RQLCore.Value, owner: ObjectBase) -> MutableSet<Element>? {
+        guard let list = List<Element>._rqlRead(stored, owner: owner) else { return nil }
+        let set = MutableSet()
+        set.insert(objectsIn: list)
+        return set
+    }
+
+    public static func _rqlLiveCollection(owner: ObjectBase, ordinal: Int) -> MutableSet<Element>? {
+        guard let accessor = owner._rqlAccessor else { return nil }
+        return MutableSet(managed: ManagedCollectionStorage(object: owner, accessor: accessor, ordinal: ordinal))
+    }
+}
+
+extension MutableSet: Encodable where Element: Encodable {
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        for element in self { try container.encode(element) }
+    }
+}
+
+extension MutableSet: Decodable where Element: Decodable {
+    public convenience init(from decoder: Decoder) throws {
+        self.init()
+        var container = try decoder.unkeyedContainer()
+        while !container.isAtEnd { insert(try container.decode(Element.self)) }
+    }
+}

@@ -1,0 +1,197 @@
+import Foundation
+import RQLCore
+
+/// Why a value cannot fill an object: a property that does not exist, a value of the wrong
+/// type, too many values in an array.
+struct ObjectValueError: Error, Hashable, Sendable, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
+
+extension ObjectBase {
+    /// An unmanaged object filled from `value`: a dictionary of property values by name, an
+    /// array of them in property order, or another object with properties of the same names.
+    /// Linked objects and collections may be given the same way, nested.
+    ///
+    /// ```swift
+    /// let pluto = Dog(value: ["name": "Pluto", "age": 3])
+    /// let fido = Dog(value: ["Fido", 5])
+    /// let jane = Person(value: ["name": "Jane", "dogs": [["Buster", 5], ["Buddy", 6]]])
+    /// ```
+    ///
+    /// A value that does not fit stops the program with the reason, as in Realm Swift;
+    /// `realm.create(_:value:)` reports the same problems as thrown errors.
+    public convenience init(value: Any) {
+        self.init()
+        do {
+            try _rqlAssign(from: value)
+        } catch {
+            preconditionFailure("Invalid value for \(type(of: self).className()): \(error.message)")
+        }
+    }
+
+    /// The class's discovered schema; a class that cannot be part of a schema stops the
+    /// program with the reason (it is a mistake in the program, not in its input).
+    var _rqlClassInfo: ClassInfo {
+        if let accessor = _rqlAccessor { return accessor.classInfo }
+        do {
+            return try ClassInfo.info(for: type(of: self))
+        } catch {
+            preconditionFailure("\(error)")
+        }
+    }
+
+    /// Fills the object from a dictionary, an array or another object.
+    func _rqlAssign(from value: Any) throws(ObjectValueError) {
+        let info = try classInfoOrError()
+        let settable = info.properties.indices.filter { !info.properties[$0].schemaType.isBacklink }
+        switch value {
+        case let dictionary as [String: Any]:
+            for ordinal in settable {
+                if let item = dictionary[info.properties[ordinal].name] {
+                    try set(item, ordinal: ordinal, info: info)
+                }
+            }
+        case let array as [Any]:
+            guard array.count <= settable.count else {
+                throw ObjectValueError(
+                    message: "Invalid array input: \(array.count) values for \(settable.count) properties"
+                )
+            }
+            for (item, ordinal) in zip(array, settable) { try set(item, ordinal: ordinal, info: info) }
+        case let object as ObjectBase:
+            for ordinal in settable {
+                if let item = object._rqlValueIfPresent(forKey: info.properties[ordinal].name) {
+                    try set(item, ordinal: ordinal, info: info)
+                }
+            }
+        default:
+            throw ObjectValueError(
+                message: "'\(value)' of type \(type(of: value)) is not a dictionary, an array or an object"
+            )
+        }
+    }
+
+    private func classInfoOrError() throws(ObjectValueError) -> ClassInfo {
+        if let accessor = _rqlAccessor { return accessor.classInfo }
+        do {
+            return try ClassInfo.info(for: type(of: self))
+        } catch {
+            throw ObjectValueError(message: error.description)
+        }
+    }
+
+    private func set(_ value: Any, ordinal: Int, info: ClassInfo) throws(ObjectValueError) {
+        let property = info.properties[ordinal]
+        if _rqlAccessor != nil {
+            throw ObjectValueError(message: "writing managed objects is not available yet")
+        }
+        let accepted = withExtendedLifetime(self) { property.field.setValue(value, at: info.field(ordinal, of: self)) }
+        guard accepted else {
+            throw ObjectValueError(
+                message: "'\(value)' of type \(type(of: value)) is not a valid value for property "
+                    + "'\(property.name)' of type '\(property.schemaType.swiftName)'"
+            )
+        }
+    }
+
+    /// The value of the named persisted property, or nil when there is no such property.
+    func _rqlValueIfPresent(forKey key: String) -> Any? {
+        guard let info = try? classInfoOrError(), let ordinal = info.propertyIndex(named: key) else { return nil }
+        return _rqlValue(ordinal, info: info)
+    }
+
+    /// The value of property `ordinal` as `Any` (an optional's nil as `Optional<Any>.none`).
+    func _rqlValue(_ ordinal: Int, info: ClassInfo) -> Any {
+        let field = info.properties[ordinal].field
+        if _rqlAccessor != nil { return field.managedValue(of: self, ordinal: ordinal) }
+        return withExtendedLifetime(self) { field.value(at: info.field(ordinal, of: self)) }
+    }
+
+    /// A persisted property by name. Reading an unknown name gives nil; setting one, or a value
+    /// of the wrong type, stops the program (Realm Swift raises an exception).
+    ///
+    /// ```swift
+    /// dog["age"] = 4
+    /// dog["name"] as? String  // "Rex"
+    /// ```
+    public subscript(key: String) -> Any? {
+        get { _rqlValueIfPresent(forKey: key).flatMap(Self.unwrapped) }
+        set { setValue(newValue, forKey: key) }
+    }
+
+    /// The value of a persisted property by name (key-value coding without Objective-C).
+    public func value(forKey key: String) -> Any? {
+        self[key]
+    }
+
+    /// The value at a dotted key path through to-one links (`"favoriteToy.name"`).
+    public func value(forKeyPath keyPath: String) -> Any? {
+        var current: Any? = self
+        for component in keyPath.split(separator: ".") {
+            guard let object = current as? ObjectBase else { return nil }
+            current = object[String(component)]
+        }
+        return current
+    }
+
+    /// Sets a persisted property by name.
+    public func setValue(_ value: Any?, forKey key: String) {
+        let info = _rqlClassInfo
+        guard let ordinal = info.propertyIndex(named: key), !info.properties[ordinal].schemaType.isBacklink else {
+            preconditionFailure("\(info.className) has no settable persisted property '\(key)'")
+        }
+        do {
+            try set(value ?? NSNull(), ordinal: ordinal, info: info)
+        } catch {
+            preconditionFailure("\(error.message)")
+        }
+    }
+
+    /// `nil` for an optional holding nil, else the value.
+    static func unwrapped(_ value: Any) -> Any? {
+        if let optional = value as? any _RQLOptionalBox { return optional._rqlWrapped }
+        return value
+    }
+}
+
+/// The text of `description` for objects and collections, in Realm Swift's layout.
+enum ObjectDescription {
+    /// Nested objects are shown this many levels deep; cycles stop there too.
+    static let maximumDepth = 4
+
+    static func describe(object: ObjectBase, depth: Int) -> String {
+        let className = type(of: object).className()
+        guard let info = try? ClassInfo.info(for: type(of: object)) else { return "\(className) {}" }
+        if object.isInvalidated { return "[invalid object]" }
+        guard depth < maximumDepth else { return "\(className) {…}" }
+        let indent = String(repeating: "\t", count: depth + 1)
+        var lines = ["\(className) {"]
+        for (ordinal, property) in info.properties.enumerated() where !property.schemaType.isBacklink {
+            let value = describe(value: object._rqlValue(ordinal, info: info), depth: depth + 1)
+            lines.append("\(indent)\(property.name) = \(value);")
+        }
+        lines.append(String(repeating: "\t", count: depth) + "}")
+        return lines.joined(separator: "\n")
+    }
+
+    static func describe(value: Any, depth: Int) -> String {
+        switch ObjectBase.unwrapped(value) {
+        case nil: return "(null)"
+        case let object as ObjectBase: return describe(object: object, depth: depth)
+        case let string as String: return string
+        case let data as Data: return "<\(data.count) bytes>"
+        case let some?: return "\(some)"
+        }
+    }
+
+    static func describe(collection name: String, _ elements: [Any]) -> String {
+        let lines = elements.enumerated().map { "\t[\($0.offset)] \(describe(value: $0.element, depth: 1))" }
+        return "\(name) (\n" + lines.joined(separator: ",\n") + (lines.isEmpty ? "" : "\n") + ")"
+    }
+
+    static func describe(map name: String, _ entries: [(String, Any)]) -> String {
+        let lines = entries.map { "\t[\($0.0)]: \(describe(value: $0.1, depth: 1))" }
+        return "\(name) (\n" + lines.joined(separator: ",\n") + (lines.isEmpty ? "" : "\n") + ")"
+    }
+}

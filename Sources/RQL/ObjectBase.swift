@@ -1,0 +1,165 @@
+import Foundation
+import RQLCore
+import RQLDSL
+import RQLIR
+
+/// The common base of `Object` and `EmbeddedObject`: what every model object has, managed or
+/// not. Subclass `Object` or `EmbeddedObject`, never this class directly.
+///
+/// ```swift
+/// func describe(_ object: ObjectBase) -> String {
+///     "\(type(of: object).className()): \(object.objectSchema.properties.map(\.name))"
+/// }
+/// ```
+open class ObjectBase: CustomStringConvertible, Hashable {
+    /// A managed object's place in its realm; nil while the object is unmanaged.
+    var _rqlAccessor: ObjectAccessor?
+    /// Set on the key-path recording prototype while a key path is being recorded.
+    var _rqlRecording: KeyPathRecording?
+
+    /// An unmanaged object with every property at its declared initial value.
+    public required init() {}
+
+    /// The persisted properties, one per line (`Dog {\n\tname = Rex;\n\tage = 10;\n}`).
+    open var description: String { ObjectDescription.describe(object: self, depth: 0) }
+
+    // MARK: Class-level declarations
+
+    /// The name of the class in the schema: the Swift class name without its module.
+    open class func className() -> String {
+        String(describing: self)
+    }
+
+    /// The primary key property's name, as an alternative to `@Persisted(primaryKey: true)`.
+    open class func primaryKey() -> String? { nil }
+
+    /// Properties to give a search index, as an alternative to `@Persisted(indexed: true)`.
+    open class func indexedProperties() -> [String] { [] }
+
+    /// `@Persisted` properties to leave out of the schema after all.
+    open class func ignoredProperties() -> [String] { [] }
+
+    /// Public property name → name of the stored column, for properties stored under another name.
+    ///
+    /// ```swift
+    /// override class func propertiesMapping() -> [String: String] { ["firstName": "first_name"] }
+    /// ```
+    open class func propertiesMapping() -> [String: String] { [:] }
+
+    /// Whether objects of the class live only inside a parent object.
+    class var _rqlIsEmbedded: Bool { false }
+
+    // MARK: Identity
+
+    /// Unmanaged objects are equal only to themselves; managed ones to any accessor of the same
+    /// object in the same realm.
+    public static func == (lhs: ObjectBase, rhs: ObjectBase) -> Bool {
+        if lhs === rhs { return true }
+        guard let left = lhs._rqlAccessor, let right = rhs._rqlAccessor else { return false }
+        return left.isSameObject(as: right)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        if let accessor = _rqlAccessor {
+            accessor.hash(into: &hasher)
+        } else {
+            hasher.combine(ObjectIdentifier(self))
+        }
+    }
+
+    /// Whether `object` is this object: the same instance, or the same stored object.
+    public func isSameObject(as object: ObjectBase?) -> Bool {
+        guard let object else { return false }
+        return self == object
+    }
+
+    /// Whether the object has been deleted from its realm (always false while unmanaged).
+    public var isInvalidated: Bool { _rqlAccessor?.isInvalidated ?? false }
+
+    /// Frozen objects are a snapshot that never changes; unmanaged objects are never frozen.
+    public var isFrozen: Bool { _rqlAccessor?.isFrozen ?? false }
+
+    // MARK: Managed and recording access (called by `Persisted`)
+
+    /// The value of property `ordinal` of this managed object.
+    func _rqlManagedValue<Value: _Persistable>(_ ordinal: Int, as type: Value.Type) -> Value {
+        guard let accessor = _rqlAccessor else {
+            preconditionFailure("a managed property was read on an object that is not managed")
+        }
+        return accessor.value(ordinal, of: self, as: type)
+    }
+
+    func _rqlSetManagedValue<Value: _Persistable>(_ value: Value, _ ordinal: Int) {
+        guard let accessor = _rqlAccessor else {
+            preconditionFailure("a managed property was written on an object that is not managed")
+        }
+        accessor.setValue(value, ordinal, of: self)
+    }
+
+    func _rqlRecordRead<Value: _Persistable>(_ ordinal: Int, as type: Value.Type) -> Value {
+        guard let recording = _rqlRecording else { return Value._rlmDefaultValue() }
+        return recording.record(ordinal, as: type)
+    }
+}
+
+/// A class of objects Realm stores, queries and links to.
+///
+/// ```swift
+/// class Dog: Object {
+///     @Persisted var name = ""
+///     @Persisted var age = 0
+///     @Persisted var favoriteToy: DogToy?
+/// }
+/// let rex = Dog(value: ["name": "Rex", "age": 10])
+/// rex.age += 1
+/// ```
+///
+/// On Linux, properties must use `@Persisted`: there is no Objective-C runtime for
+/// `@objc dynamic` declarations.
+open class Object: ObjectBase {
+    public required init() {
+        super.init()
+    }
+}
+
+/// A class of objects that live only inside one parent object: set as a to-one link or held in
+/// a list of the parent, deleted with it, never queried on their own, and without a primary key.
+///
+/// ```swift
+/// class Address: EmbeddedObject {
+///     @Persisted var street: String?
+///     @Persisted var city: String?
+/// }
+/// ```
+open class EmbeddedObject: ObjectBase {
+    public required init() {
+        super.init()
+    }
+
+    override class var _rqlIsEmbedded: Bool { true }
+}
+
+// MARK: Queries
+
+extension ObjectBase: _QueryObjectBase {
+    /// The persisted property a one-step key path reads, by evaluating it on the class's
+    /// recording prototype.
+    public static func _rqlQueryPropertyName(for keyPath: AnyKeyPath) -> String? {
+        guard let names = KeyPathRecording.names(of: keyPath, on: self), names.count == 1 else { return nil }
+        return names[0]
+    }
+}
+
+extension EmbeddedObject: _QueryEmbeddedObjectBase {}
+
+extension ObjectBase: _QueryValue {
+    /// A managed object is a link constant; an unmanaged one cannot be compared with.
+    public var _rqlQueryConstant: UnboundExpression {
+        guard let accessor = _rqlAccessor else {
+            return .invalid(
+                "an unmanaged \(type(of: self).className()) cannot be used in a query; add it to a realm first"
+            )
+        }
+        return .constant(.link(accessor.link))
+    }
+}
