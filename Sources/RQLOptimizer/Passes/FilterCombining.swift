@@ -1,0 +1,142 @@
+import RQLCore
+import RQLIR
+
+/// Leaves one test per column and bound (after DuckDB's `FilterCombiner`):
+///
+///     x > 5 AND x > 7                  → x > 7
+///     x >= 3 AND x <= 3                → x == 3
+///     x == 5 AND x > 6                 → FALSEPREDICATE
+///     x == 5 AND x != 6                → x == 5
+///     x IN {1, 2, 3} AND x > 1         → x == ANY {2, 3}
+///     x > 2 AND x != 1 AND x != NULL   → x > 2
+///     x == 1 OR x == 2 OR x IN {2, 3}  → x == ANY {1, 2, 3}
+///     x IN {4, 4}                      → x == 4
+///
+/// An OR of equalities and IN lists on one column becomes a single comparison with a list under
+/// ANY, which the VM tests against a hash set: a 40,000-value IN stays linear, and so does an OR
+/// of 10,000 equalities. That rewrite is exact by definition (ANY is "equal to some element");
+/// duplicates are dropped only when structurally identical.
+///
+/// Reasoning between constants (`7 > 5`, so `x > 7` implies `x > 5`) applies only to a column
+/// path (`ColumnPath`: one value per object, no quantifier) compared without `[c]`/`[d]`, with
+/// constants that compare exactly with each other and with every value the column can hold
+/// (`ColumnTerm.exactlyComparable`); NaN constants are left alone, and null only meets `==`
+/// and `!=`. Quantified and multi-valued comparisons are never combined: `ANY list > 5 AND ANY
+/// list < 3` can hold through different elements.
+public struct FilterCombining: Pass {
+    public let name = "filter-combining"
+    public let reason = "one test per column and bound; OR of equalities and IN lists is one hashed set"
+
+    public init() {}
+
+    public func run(_ plan: inout OptimizerPlan, in context: PassContext) -> Bool {
+        plan.rewriteFilters { Self.combine($0, schema: context.schema) }
+    }
+
+    static func combine(_ predicate: BoundPredicate, schema: Schema) -> BoundPredicate {
+        switch predicate {
+        case .and(let operands):
+            return combineConjunction(operands, schema: schema)
+        case .or(let operands):
+            return combineDisjunction(operands, schema: schema)
+        case .comparison(let comparison):
+            return simplifyMembership(comparison, schema: schema) ?? predicate
+        case .constant, .not, .fullText, .geoWithin:
+            return predicate
+        }
+    }
+
+    /// Which terms of a connective are about the same column, in the same way.
+    struct GroupKey: Hashable {
+        var operand: BoundOperand
+        var options: StringOptions
+    }
+
+    // MARK: IN lists
+
+    /// A list with repeated elements loses the repeats; one element is an equality, none
+    /// matches nothing.
+    static func simplifyMembership(_ comparison: BoundComparison, schema: Schema) -> BoundPredicate? {
+        guard let term = ColumnTerm(comparison, schema: schema), case .member(let values) = term.test else {
+            return nil
+        }
+        let unique = distinct(values)
+        if unique.count == values.count && unique.count > 1 { return nil }
+        return membership(term, unique).predicate
+    }
+
+    /// `values` without structurally identical repeats, in order.
+    static func distinct(_ values: [Value]) -> [Value] {
+        var seen = Set<Value>()
+        seen.reserveCapacity(values.count)
+        return values.filter { seen.insert($0).inserted }
+    }
+
+    /// The term testing membership in `values`: FALSE for none, `==` for one.
+    static func membership(_ term: ColumnTerm, _ values: [Value]) -> Membership {
+        switch values.count {
+        case 0: return .none
+        case 1:
+            var equality = term
+            equality.test = .compare(.equal, values[0])
+            return .term(equality)
+        default:
+            var member = term
+            member.test = .member(values)
+            return .term(member)
+        }
+    }
+
+    /// A membership test, or the statement that nothing can match.
+    enum Membership {
+        case none
+        case term(ColumnTerm)
+
+        var predicate: BoundPredicate {
+            switch self {
+            case .none: .constant(false)
+            case .term(let term): term.predicate
+            }
+        }
+    }
+
+    // MARK: OR
+
+    /// Equalities and IN lists of one column merged into one membership test, placed where the
+    /// first of them was.
+    static func combineDisjunction(_ operands: [BoundPredicate], schema: Schema) -> BoundPredicate {
+        var groups: [GroupKey: (first: Int, count: Int, term: ColumnTerm, values: [Value])] = [:]
+        var member: [Int: GroupKey] = [:]
+        for (index, operand) in operands.enumerated() {
+            guard case .comparison(let comparison) = operand, let term = ColumnTerm(comparison, schema: schema),
+                term.options.isEmpty
+            else { continue }
+            let values: [Value]
+            switch term.test {
+            case .compare(.equal, let value): values = [value]
+            case .member(let list): values = list
+            case .compare: continue
+            }
+            let key = GroupKey(operand: term.operand, options: term.options)
+            if groups[key] == nil {
+                groups[key] = (index, 1, term, values)
+            } else {
+                groups[key]?.count += 1
+                groups[key]?.values += values
+            }
+            member[index] = key
+        }
+        guard groups.values.contains(where: { $0.count > 1 }) else { return .or(operands) }
+        var result: [BoundPredicate] = []
+        for (index, operand) in operands.enumerated() {
+            guard let key = member[index], let group = groups[key], group.count > 1 else {
+                result.append(operand)
+                continue
+            }
+            if index == group.first {
+                result.append(membership(group.term, distinct(group.values)).predicate)
+            }
+        }
+        return Logic.or(result)
+    }
+}
