@@ -5,7 +5,8 @@ import RQLStorage
 enum Fixtures {
     /// 200 people: `id` is the primary key; `age` (0 ... 99, sorted and hash index), `score`
     /// (sorted and hash index) and `city` (hash index only) are indexed; `name` and `nickname`
-    /// are not. Every tenth person has a dog; `nickname` is null for every third.
+    /// are not. Every tenth person has a dog, and most have pets among the 20 dogs; `nickname` is
+    /// null for every third.
     static let peopleJSON: String = {
         var people: [String] = []
         var dogs: [String] = []
@@ -21,15 +22,16 @@ enum Fixtures {
                 dog = "\(dogs.count)"
                 dogs.append(#"{"name": "Rex\#(i)", "age": \#(i % 15)}"#)
             }
+            let pets = (0..<(i % 3)).map { String((i / 10 + $0 * 7) % 20) }.joined(separator: ", ")
             people.append(
-                #"{"id": \#(i), "age": \#(age), "score": \#(score), "name": "\#(name)", "city": "\#(city)", "active": \#(i % 2 == 0), "nickname": \#(nickname), "tags": [\#(tags)], "dog": \#(dog), "mixed": \#(i % 4 == 0 ? "\"s\(i)\"" : String(i % 7))}"#
+                #"{"id": \#(i), "age": \#(age), "score": \#(score), "name": "\#(name)", "city": "\#(city)", "active": \#(i % 2 == 0), "nickname": \#(nickname), "tags": [\#(tags)], "dog": \#(dog), "pets": [\#(pets)], "mixed": \#(i % 4 == 0 ? "\"s\(i)\"" : String(i % 7))}"#
             )
         }
         return #"""
             {"schema": {
               "Person": {"primaryKey": "id", "indexed": ["age", "city", "score"],
                 "properties": {"id": "int", "age": "int", "score": "double", "name": "string", "city": "string",
-                               "active": "bool", "nickname": "string?", "tags": "list<int>", "dog": "Dog?",
+                               "active": "bool", "nickname": "string?", "tags": "list<int>", "dog": "Dog?", "pets": "list<Dog>",
                                "mixed": "mixed"}},
               "Dog": {"properties": {"name": "string", "age": "int"}}
             },
