@@ -63,6 +63,9 @@ public enum Optimizer {
             }
             return (PhysicalPlan.unoptimized(plan.query), trace)
         }
+        // A pass that leaves the plan as it was needs neither verifying nor printing again.
+        var previous = current
+        var previousText = text(current)
         for pass in passes {
             if options.disabledPasses.contains(pass.name) {
                 trace.steps.append(
@@ -71,18 +74,22 @@ public enum Optimizer {
                         reason: pass.reason,
                         fired: false,
                         disabled: true,
-                        planAfter: text(current)
+                        planAfter: previousText
                     )
                 )
                 continue
             }
             let fired = pass.run(&current, in: context)
-            if options.verifiesEachPass {
-                let problems = verifier.verify(current)
-                if !problems.isEmpty { throw .verificationFailed(pass: pass.name, problems: problems) }
+            if current != previous {
+                if options.verifiesEachPass {
+                    let problems = verifier.verify(current)
+                    if !problems.isEmpty { throw .verificationFailed(pass: pass.name, problems: problems) }
+                }
+                previous = current
+                previousText = text(current)
             }
             trace.steps.append(
-                OptimizerTrace.Step(name: pass.name, reason: pass.reason, fired: fired, planAfter: text(current))
+                OptimizerTrace.Step(name: pass.name, reason: pass.reason, fired: fired, planAfter: previousText)
             )
         }
         return (current.physicalPlan, trace)

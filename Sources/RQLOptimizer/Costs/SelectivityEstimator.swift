@@ -28,7 +28,7 @@ struct SelectivityEstimator {
         case .constant(let value):
             return value ? 1 : 0
         case .and(let operands):
-            return operands.reduce(1) { $0 * selectivity(of: $1) }
+            return conjunctionSelectivity(operands)
         case .or(let operands):
             return 1 - operands.reduce(1) { $0 * (1 - selectivity(of: $1)) }
         case .not(let operand):
@@ -40,6 +40,47 @@ struct SelectivityEstimator {
         case .geoWithin:
             return 0.1
         }
+    }
+
+    /// AND multiplies, except that a lower and an upper bound on one column of the object are
+    /// one range (`x >= 20 AND x < 30`), estimated together rather than as independent.
+    private func conjunctionSelectivity(_ operands: [BoundPredicate]) -> Double {
+        var bounds: [Int: (lower: (ComparisonOperator, Value)?, upper: (ComparisonOperator, Value)?)] = [:]
+        var paired = Set<Int>()
+        for (index, operand) in operands.enumerated() {
+            guard let (property, op, value) = directBound(operand) else { continue }
+            var current = bounds[property] ?? (nil, nil)
+            if op == .greater || op == .greaterOrEqual {
+                if current.lower == nil {
+                    current.lower = (op, value)
+                    paired.insert(index)
+                }
+            } else if current.upper == nil {
+                current.upper = (op, value)
+                paired.insert(index)
+            }
+            bounds[property] = current
+        }
+        var result = 1.0
+        for (index, operand) in operands.enumerated() where !paired.contains(index) {
+            result *= selectivity(of: operand)
+        }
+        for (property, bound) in bounds {
+            result *= rangeSelectivity(property: property, lower: bound.lower, upper: bound.upper)
+        }
+        return result
+    }
+
+    /// `column op constant` for an ordered operator on a one-type column of the object that has
+    /// statistics, with a constant that is neither null nor NaN.
+    private func directBound(_ predicate: BoundPredicate) -> (Int, ComparisonOperator, Value)? {
+        guard case .comparison(let comparison) = predicate, let term = ColumnTerm(comparison, schema: context.schema),
+            term.column.isDirect, term.column.path.rootClassName == context.objectSchema.name,
+            term.column.property.type != .mixed, term.options.isEmpty,
+            case .compare(let op, let value) = term.test, op.isOrdered, !value.isNull, !NumericComparison.isNaN(value),
+            context.statistics(property: term.column.propertyIndex) != nil
+        else { return nil }
+        return (term.column.propertyIndex, op, value)
     }
 
     func selectivity(of comparison: BoundComparison) -> Double {

@@ -57,7 +57,13 @@ public struct FilterCombining: Pass {
     /// A list with repeated elements loses the repeats; one element is an equality, none
     /// matches nothing.
     static func simplifyMembership(_ comparison: BoundComparison, schema: Schema) -> BoundPredicate? {
-        guard let term = ColumnTerm(comparison, schema: schema), case .member(let values) = term.test else {
+        // Most comparisons have no list; skip the term analysis for them.
+        func isList(_ operand: BoundOperand) -> Bool {
+            if case .constantList = operand.expression { true } else { false }
+        }
+        guard isList(comparison.lhs) || isList(comparison.rhs), let term = ColumnTerm(comparison, schema: schema),
+            case .member(let values) = term.test
+        else {
             return nil
         }
         let unique = distinct(values)
@@ -105,8 +111,10 @@ public struct FilterCombining: Pass {
     /// Equalities and IN lists of one column merged into one membership test, placed where the
     /// first of them was.
     static func combineDisjunction(_ operands: [BoundPredicate], schema: Schema) -> BoundPredicate {
-        var groups: [GroupKey: (first: Int, count: Int, term: ColumnTerm, values: [Value])] = [:]
-        var member: [Int: GroupKey] = [:]
+        // Groups in order of first appearance; values appended in place, so a long OR stays linear.
+        var groupOfKey: [GroupKey: Int] = [:]
+        var groups: [(first: Int, count: Int, term: ColumnTerm, values: [Value])] = []
+        var groupOfOperand: [Int: Int] = [:]
         for (index, operand) in operands.enumerated() {
             guard case .comparison(let comparison) = operand, let term = ColumnTerm(comparison, schema: schema),
                 term.options.isEmpty
@@ -118,21 +126,24 @@ public struct FilterCombining: Pass {
             case .compare: continue
             }
             let key = GroupKey(operand: term.operand, options: term.options)
-            if groups[key] == nil {
-                groups[key] = (index, 1, term, values)
+            if let group = groupOfKey[key] {
+                groups[group].count += 1
+                groups[group].values += values
+                groupOfOperand[index] = group
             } else {
-                groups[key]?.count += 1
-                groups[key]?.values += values
+                groupOfKey[key] = groups.count
+                groupOfOperand[index] = groups.count
+                groups.append((index, 1, term, values))
             }
-            member[index] = key
         }
-        guard groups.values.contains(where: { $0.count > 1 }) else { return .or(operands) }
+        guard groups.contains(where: { $0.count > 1 }) else { return .or(operands) }
         var result: [BoundPredicate] = []
         for (index, operand) in operands.enumerated() {
-            guard let key = member[index], let group = groups[key], group.count > 1 else {
+            guard let number = groupOfOperand[index], groups[number].count > 1 else {
                 result.append(operand)
                 continue
             }
+            let group = groups[number]
             if index == group.first {
                 result.append(membership(group.term, distinct(group.values)).predicate)
             }

@@ -23,8 +23,10 @@ public struct PropertyStatistics: Hashable, Sendable {
     public let sampleSize: Int
     /// Null rows, estimated (exact when `isExact`).
     public let nullCount: Int
-    /// Distinct non-null values, estimated with the GEE estimator (`sqrt(N/n)·f1 + Σ f≥2`), which
-    /// neither misses rare values nor counts every unseen row as new.
+    /// Distinct non-null values, estimated with Haas and Stokes' Duj1 estimator (as PostgreSQL
+    /// does): `n·d / (n − f1 + f1·n/N)` for `d` distinct values among `n` sampled of `N`, `f1` of
+    /// them seen once. A sample of all-different values estimates a unique column; one where
+    /// every value repeats estimates just the values seen.
     public let distinctCount: Int
     /// The smallest and largest non-null, non-NaN value read (`ValueOrdering`).
     public let minimum: Value?
@@ -55,7 +57,8 @@ public struct PropertyStatistics: Hashable, Sendable {
         self.minimum = ordered.first
         self.maximum = ordered.last
         let scale = sample.isEmpty ? 0 : Double(rowCount) / Double(sample.count)
-        self.nullCount = sample.count == rowCount ? nulls : Int((Double(nulls) * scale).rounded())
+        let nullCount = sample.count == rowCount ? nulls : Int((Double(nulls) * scale).rounded())
+        self.nullCount = nullCount
         // Runs of equal values in the sorted sample: `seen` distinct values, `once` seen once.
         var seen = 0
         var once = 0
@@ -67,11 +70,13 @@ public struct PropertyStatistics: Hashable, Sendable {
             if end - start == 1 { once += 1 }
             start = end
         }
-        if sample.count == rowCount || sample.isEmpty {
+        let present = rowCount - nullCount
+        if sample.count == rowCount || ordered.isEmpty || present <= ordered.count {
             self.distinctCount = seen
         } else {
-            let estimate = (scale.squareRoot() * Double(once) + Double(seen - once)).rounded()
-            self.distinctCount = Swift.max(seen, Swift.min(Int(estimate), rowCount - nullCount))
+            let n = Double(ordered.count)
+            let estimate = n * Double(seen) / (n - Double(once) + Double(once) * n / Double(present))
+            self.distinctCount = Swift.max(seen, Swift.min(Int(estimate.rounded()), present))
         }
     }
 
