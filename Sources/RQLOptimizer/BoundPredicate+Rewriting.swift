@@ -68,9 +68,16 @@ extension LogicalPlan {
 
 extension OptimizerPlan {
     /// Applies a predicate rewrite to every filter of a logical plan; returns whether it changed
-    /// anything. A physical plan is left alone (logical passes run before lowering).
-    mutating func rewriteFilters(_ transform: (BoundPredicate) -> BoundPredicate) -> Bool {
-        guard case .logical(let logical) = self else { return false }
+    /// anything. A physical plan is left alone (logical passes run before lowering). `needed`
+    /// is a cheap test that the rewrite can apply to a filter at all: most queries need few of
+    /// the rewrites, and skipping the rebuild keeps compiling them fast.
+    mutating func rewriteFilters(
+        where needed: (BoundPredicate) -> Bool,
+        _ transform: (BoundPredicate) -> BoundPredicate
+    ) -> Bool {
+        guard case .logical(let logical) = self,
+            logical.operators.contains(where: { if case .filter(let p) = $0 { needed(p) } else { false } })
+        else { return false }
         let rewritten = logical.rewritingFilters(transform)
         guard rewritten != logical else { return false }
         self = .logical(rewritten)

@@ -21,17 +21,27 @@ struct ColumnPath: Hashable {
     var isDirect: Bool { path.steps.count == 1 && path.root == .object }
 
     /// The column `operand` reads, when it is a plain single-valued path with no quantifier.
-    init?(_ operand: BoundOperand, schema: Schema) {
+    /// `home`, the class of the query when the caller knows it, saves looking it up by name.
+    init?(_ operand: BoundOperand, schema: Schema, home: ObjectSchema? = nil) {
         guard operand.quantifier == nil, !operand.isMultiValued, case .path(let path) = operand.expression,
             !path.isMultiValued, !path.steps.isEmpty
         else { return nil }
         var currentClass = path.rootClassName
         var last: (Property, Int)?
         for (number, step) in path.steps.enumerated() {
-            guard case .property(let className, let index, let name) = step, className == currentClass,
-                let properties = schema[className]?.properties, index >= 0, index < properties.count
-            else { return nil }
-            let property = properties[index]
+            guard case .property(let className, let index, let name) = step, className == currentClass else {
+                return nil
+            }
+            let property: Property
+            if let home, home.name == className {
+                guard index >= 0, index < home.properties.count else { return nil }
+                property = home.properties[index]
+            } else {
+                guard let properties = schema[className]?.properties, index >= 0, index < properties.count else {
+                    return nil
+                }
+                property = properties[index]
+            }
             guard property.name == name, !property.isToMany, !property.isBacklink else { return nil }
             if number < path.steps.count - 1 {
                 // Only a typed to-one link leads on; a mixed value holding a link does not.
@@ -67,12 +77,12 @@ struct ColumnTerm {
 
     /// The term `comparison` states, if it compares a column with constants; a constant on the
     /// left is moved to the right (with `<` and `>` exchanged).
-    init?(_ comparison: BoundComparison, schema: Schema) {
-        if let column = ColumnPath(comparison.lhs, schema: schema),
+    init?(_ comparison: BoundComparison, schema: Schema, home: ObjectSchema? = nil) {
+        if let column = ColumnPath(comparison.lhs, schema: schema, home: home),
             let test = Self.test(comparison.op, constant: comparison.rhs)
         {
             self.init(column: column, operand: comparison.lhs, test: test, options: comparison.options)
-        } else if let column = ColumnPath(comparison.rhs, schema: schema),
+        } else if let column = ColumnPath(comparison.rhs, schema: schema, home: home),
             let flipped = comparison.op.flipped,
             // `[c]`/`[d]` equality is only ever written column-first; leave the other way alone.
             comparison.options.isEmpty || comparison.op.isOrdered,

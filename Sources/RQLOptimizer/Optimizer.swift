@@ -49,6 +49,7 @@ public enum Optimizer {
             if !problems.isEmpty { throw .invalidInput(problems: problems) }
         }
         var trace = OptimizerTrace()
+        trace.steps.reserveCapacity(passes.count)
         let text = { (plan: OptimizerPlan) in options.recordsPlans ? PlanPrinter.print(plan) : "" }
         guard options.isEnabled else {
             let unchanged = text(current)
@@ -80,7 +81,8 @@ public enum Optimizer {
                 continue
             }
             let fired = pass.run(&current, in: context)
-            if current != previous {
+            // Comparing plans costs too; skip it when there is nothing to verify or print.
+            if (options.verifiesEachPass || options.recordsPlans) && current != previous {
                 if options.verifiesEachPass {
                     let problems = verifier.verify(current)
                     if !problems.isEmpty { throw .verificationFailed(pass: pass.name, problems: problems) }
@@ -96,6 +98,7 @@ public enum Optimizer {
     }
 
     private static func checkPassNames(_ options: OptimizerOptions) throws(OptimizerError) {
+        guard !options.disabledPasses.isEmpty else { return }
         let names = passNames
         for name in options.disabledPasses.sorted() where !names.contains(name) {
             throw .unknownPass(name, known: names)

@@ -2,13 +2,14 @@ import RQLCore
 import RQLIR
 
 /// What a pass may know besides the plan: the schema, the class, its row count, and per-column
-/// statistics of the store the plan is optimized for (cached per store version).
+/// statistics of the store the plan is optimized for (cached per store version). One context
+/// serves one optimization; it is a class so that passes share it without copying the schema.
 ///
 /// ```swift
 /// let context = try PassContext(store: store, className: "Person")
 /// context.statistics(property: 1)?.distinctCount   // ≈ 100 for `age`
 /// ```
-public struct PassContext {
+public final class PassContext {
     /// The schema every path in the plan refers to.
     public let schema: Schema
     /// The class the plan selects from.
@@ -20,7 +21,7 @@ public struct PassContext {
     private let statisticsSource: (Int) -> PropertyStatistics?
 
     /// A context for plans over `className` in `store`; statistics come from `cache`.
-    public init<Store: StoreReader>(
+    public convenience init<Store: StoreReader>(
         store: Store,
         className: String,
         cache: StatisticsCache = .shared,
@@ -29,14 +30,14 @@ public struct PassContext {
         guard let objectSchema = store.schema[className], let table = store.table(named: className) else {
             throw .unknownClass(className)
         }
-        let version = store.version
+        let entry = cache.entry(className: className, version: store.version, rowCount: table.rowCount)
         self.init(
             schema: store.schema,
             objectSchema: objectSchema,
             rowCount: table.rowCount,
             costModel: costModel
         ) { property in
-            cache.statistics(of: table, className: className, version: version, property: property)
+            entry.statistics(of: table, property: property)
         }
     }
 

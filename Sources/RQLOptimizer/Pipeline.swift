@@ -24,5 +24,5 @@ extension Optimizer {
     ]
 
     /// The pass names in pipeline order, as `--disable-pass` takes them.
-    public static var passNames: [String] { passes.map(\.name) }
+    public static let passNames: [String] = passes.map(\.name)
 }

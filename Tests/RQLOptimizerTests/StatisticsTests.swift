@@ -90,19 +90,20 @@ struct StatisticsTests {
         #expect(cache.count == 0)
     }
 
-    @Test("the cache keeps at most its capacity, dropping the oldest")
+    @Test("the cache keeps at most its capacity of table versions, dropping the oldest")
     func capacity() throws {
         let harness = try Fixtures.people()
         let table = try #require(harness.store.table(named: "Person"))
         let cache = StatisticsCache(capacity: 3)
-        for property in 0..<5 {
-            _ = cache.statistics(of: table, className: "Person", version: 1, property: property)
+        for version in UInt64(1)...5 {
+            _ = cache.statistics(of: table, className: "Person", version: version, property: 1)
+            _ = cache.statistics(of: table, className: "Person", version: version, property: 2)
         }
-        #expect(cache.count == 3 && cache.samplingCount == 5)
-        _ = cache.statistics(of: table, className: "Person", version: 1, property: 4)
-        #expect(cache.samplingCount == 5)
-        _ = cache.statistics(of: table, className: "Person", version: 1, property: 0)
-        #expect(cache.samplingCount == 6)
+        #expect(cache.count == 6 && cache.samplingCount == 10)
+        _ = cache.statistics(of: table, className: "Person", version: 5, property: 1)
+        #expect(cache.samplingCount == 10)
+        _ = cache.statistics(of: table, className: "Person", version: 1, property: 1)
+        #expect(cache.samplingCount == 11)
     }
 
     @Test(

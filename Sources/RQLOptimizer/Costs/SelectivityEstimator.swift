@@ -74,7 +74,8 @@ struct SelectivityEstimator {
     /// `column op constant` for an ordered operator on a one-type column of the object that has
     /// statistics, with a constant that is neither null nor NaN.
     private func directBound(_ predicate: BoundPredicate) -> (Int, ComparisonOperator, Value)? {
-        guard case .comparison(let comparison) = predicate, let term = ColumnTerm(comparison, schema: context.schema),
+        guard case .comparison(let comparison) = predicate,
+            let term = ColumnTerm(comparison, schema: context.schema, home: context.objectSchema),
             term.column.isDirect, term.column.path.rootClassName == context.objectSchema.name,
             term.column.property.type != .mixed, term.options.isEmpty,
             case .compare(let op, let value) = term.test, op.isOrdered, !value.isNull, !NumericComparison.isNaN(value),
@@ -83,8 +84,18 @@ struct SelectivityEstimator {
         return (term.column.propertyIndex, op, value)
     }
 
+    /// The estimate for a conjunct whose column term is already known (`nil`: not a term).
+    func selectivity(of predicate: BoundPredicate, term: ColumnTerm?) -> Double {
+        guard case .comparison(let comparison) = predicate else { return selectivity(of: predicate) }
+        return selectivity(of: comparison, term: term)
+    }
+
     func selectivity(of comparison: BoundComparison) -> Double {
-        if let term = ColumnTerm(comparison, schema: context.schema), term.column.isDirect,
+        selectivity(of: comparison, term: ColumnTerm(comparison, schema: context.schema, home: context.objectSchema))
+    }
+
+    private func selectivity(of comparison: BoundComparison, term: ColumnTerm?) -> Double {
+        if let term, term.column.isDirect,
             term.column.path.rootClassName == context.objectSchema.name,
             let statistics = context.statistics(property: term.column.propertyIndex), statistics.sampleSize > 0
         {

@@ -5,7 +5,8 @@ import RQLIR
 extension AccessPathSelection {
     /// Every index-backed way to produce the candidates of `conjuncts`.
     static func candidates(
-        _ conjuncts: [BoundPredicate],
+        _ terms: [ColumnTerm?],
+        conditions: [ResidualCondition],
         context: PassContext,
         estimator: SelectivityEstimator
     ) -> [Candidate] {
@@ -13,13 +14,15 @@ extension AccessPathSelection {
         let rows = Double(context.rowCount)
         let model = context.costModel
         var result: [Candidate] = []
-        // Per sorted-indexed column: its tightest lower and upper bound conjuncts.
-        var ranges: [Int: (lower: (Int, ComparisonOperator, Value)?, upper: (Int, ComparisonOperator, Value)?)] = [:]
-        for (index, conjunct) in conjuncts.enumerated() {
-            guard case .comparison(let comparison) = conjunct,
-                let term = ColumnTerm(comparison, schema: context.schema), term.options.isEmpty,
-                term.column.isDirect, term.column.path.rootClassName == objectSchema.name
+        // Per sorted-indexed column, in order of first mention: its tightest lower and upper bound
+        // conjuncts (a short list: queries bound few columns).
+        var ranges:
+            [(column: Int, lower: (Int, ComparisonOperator, Value)?, upper: (Int, ComparisonOperator, Value)?)] = []
+        for (index, term) in terms.enumerated() {
+            guard let term, term.options.isEmpty, term.column.isDirect,
+                term.column.path.rootClassName == objectSchema.name
             else { continue }
+            let selectivity = conditions[index].selectivity ?? 1
             let column = term.column.propertyIndex
             let property = term.column.property
             let name = property.name
@@ -36,7 +39,7 @@ extension AccessPathSelection {
                         )
                     )
                 } else if property.isIndexed {
-                    let found = rows * estimator.selectivity(of: comparison)
+                    let found = rows * selectivity
                     result.append(
                         Candidate(
                             access: .indexEquality(property: column, name: name, value: value),
@@ -60,7 +63,7 @@ extension AccessPathSelection {
                         )
                     )
                 } else if property.isIndexed {
-                    let found = Swift.min(rows, rows * estimator.selectivity(of: comparison))
+                    let found = Swift.min(rows, rows * selectivity)
                     result.append(
                         Candidate(
                             access: .indexIn(property: column, name: name, values: keys),
@@ -71,20 +74,26 @@ extension AccessPathSelection {
                     )
                 }
             case .compare(let op, let value) where op.isOrdered && isRangeEligible(value, for: property):
-                var bounds = ranges[column] ?? (nil, nil)
-                if op == .greater || op == .greaterOrEqual {
-                    if bounds.lower.map({ isTighter(op, value, than: $0.1, $0.2, lower: true) }) ?? true {
-                        bounds.lower = (index, op, value)
-                    }
-                } else if bounds.upper.map({ isTighter(op, value, than: $0.1, $0.2, lower: false) }) ?? true {
-                    bounds.upper = (index, op, value)
+                let slot: Int
+                if let existing = ranges.firstIndex(where: { $0.column == column }) {
+                    slot = existing
+                } else {
+                    slot = ranges.count
+                    ranges.append((column, nil, nil))
                 }
-                ranges[column] = bounds
+                if op == .greater || op == .greaterOrEqual {
+                    if ranges[slot].lower.map({ isTighter(op, value, than: $0.1, $0.2, lower: true) }) ?? true {
+                        ranges[slot].lower = (index, op, value)
+                    }
+                } else if ranges[slot].upper.map({ isTighter(op, value, than: $0.1, $0.2, lower: false) }) ?? true {
+                    ranges[slot].upper = (index, op, value)
+                }
             default:
                 continue
             }
         }
-        for (column, bounds) in ranges.sorted(by: { $0.key < $1.key }) {
+        for (column, lower, upper) in ranges {
+            let bounds = (lower: lower, upper: upper)
             let name = objectSchema.properties[column].name
             let consumed = Set([bounds.lower?.0, bounds.upper?.0].compactMap { $0 })
             let found =

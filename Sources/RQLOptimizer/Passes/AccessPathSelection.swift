@@ -29,9 +29,10 @@ public struct AccessPathSelection: Pass {
         let query = logical.query
         let physical = Self.plan(for: query, in: context)
         plan = .physical(physical)
-        let unoptimized = PhysicalPlan.unoptimized(query)
-        return physical.access != unoptimized.access
-            || physical.residual.map(\.predicate) != unoptimized.residual.map(\.predicate)
+        // Unfired: the scan of the whole predicate that lowering alone gives.
+        if physical.access != .fullScan { return true }
+        if case .constant(true) = query.predicate { return !physical.residual.isEmpty }
+        return physical.residual.count != 1 || physical.residual[0].predicate != query.predicate
     }
 
     /// The physical plan for `query`.
@@ -50,11 +51,16 @@ public struct AccessPathSelection: Pass {
         }
         let estimator = SelectivityEstimator(context: context)
         let model = context.costModel
-        let conditions = conjuncts.map { predicate in
+        // Each conjunct's column term, found once for the estimates and the candidates.
+        let terms = conjuncts.map { conjunct -> ColumnTerm? in
+            guard case .comparison(let comparison) = conjunct else { return nil }
+            return ColumnTerm(comparison, schema: context.schema, home: context.objectSchema)
+        }
+        let conditions = conjuncts.indices.map { index in
             ResidualCondition(
-                predicate: predicate,
-                cost: model.cost(of: predicate),
-                selectivity: estimator.selectivity(of: predicate)
+                predicate: conjuncts[index],
+                cost: model.cost(of: conjuncts[index]),
+                selectivity: estimator.selectivity(of: conjuncts[index], term: terms[index])
             )
         }
         let rows = Double(context.rowCount)
@@ -64,7 +70,7 @@ public struct AccessPathSelection: Pass {
             rows: rows,
             cost: rows * model.scanRow + Self.evaluationCost(conditions, rows: rows, factor: 1)
         )
-        for candidate in Self.candidates(conjuncts, context: context, estimator: estimator) {
+        for candidate in Self.candidates(terms, conditions: conditions, context: context, estimator: estimator) {
             let remaining = conditions.indices.filter { !candidate.consumed.contains($0) }.map { conditions[$0] }
             var contender = candidate
             contender.cost += Self.evaluationCost(remaining, rows: candidate.rows, factor: model.candidateTestFactor)

@@ -21,7 +21,35 @@ public struct ConstantFolding: Pass {
     public init() {}
 
     public func run(_ plan: inout OptimizerPlan, in context: PassContext) -> Bool {
-        plan.rewriteFilters(Self.fold)
+        plan.rewriteFilters(where: Self.mayFold, Self.fold)
+    }
+
+    /// Whether anything in `predicate` might fold (a cheap scan, no rebuilding).
+    static func mayFold(_ predicate: BoundPredicate) -> Bool {
+        switch predicate {
+        case .constant, .fullText, .geoWithin:
+            return false
+        case .and(let operands), .or(let operands):
+            return operands.contains { if case .constant = $0 { true } else { mayFold($0) } }
+        case .not(let operand):
+            if case .constant = operand { return true }
+            return mayFold(operand)
+        case .comparison(let comparison):
+            return mayFold(comparison.lhs.expression) || mayFold(comparison.rhs.expression)
+                || matchesNothing(comparison)
+        }
+    }
+
+    private static func mayFold(_ expression: BoundExpression) -> Bool {
+        switch expression {
+        case .arithmetic(_, let lhs, let rhs):
+            if case .constant = lhs, case .constant = rhs { return true }
+            return mayFold(lhs) || mayFold(rhs)
+        case .subqueryCount(_, let predicate):
+            return mayFold(predicate)
+        case .constant, .constantList, .list, .path, .count, .type, .aggregate, .object, .backlinkCount:
+            return false
+        }
     }
 
     static func fold(_ predicate: BoundPredicate) -> BoundPredicate {

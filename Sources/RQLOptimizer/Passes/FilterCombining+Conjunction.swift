@@ -20,11 +20,16 @@ extension FilterCombining {
         case new(ColumnTerm)
     }
 
-    static func combineConjunction(_ operands: [BoundPredicate], schema: Schema) -> BoundPredicate {
+    static func combineConjunction(
+        _ operands: [BoundPredicate],
+        schema: Schema,
+        home: ObjectSchema? = nil
+    ) -> BoundPredicate {
         var groups: [GroupKey: [(index: Int, term: ColumnTerm)]] = [:]
         var order: [GroupKey] = []
         for (index, operand) in operands.enumerated() {
-            guard case .comparison(let comparison) = operand, let term = ColumnTerm(comparison, schema: schema),
+            guard case .comparison(let comparison) = operand,
+                let term = ColumnTerm(comparison, schema: schema, home: home),
                 isCombinable(term)
             else { continue }
             let key = GroupKey(operand: term.operand, options: term.options)

@@ -30,17 +30,62 @@ public struct FilterCombining: Pass {
     public init() {}
 
     public func run(_ plan: inout OptimizerPlan, in context: PassContext) -> Bool {
-        plan.rewriteFilters { Self.combine($0, schema: context.schema) }
+        plan.rewriteFilters(where: Self.mayCombine) {
+            Self.combine($0, schema: context.schema, home: context.objectSchema)
+        }
     }
 
-    static func combine(_ predicate: BoundPredicate, schema: Schema) -> BoundPredicate {
+    /// Whether anything in `predicate` might combine: two comparisons of one key path under
+    /// one connective, or a list (a cheap scan, no rebuilding).
+    static func mayCombine(_ predicate: BoundPredicate) -> Bool {
+        switch predicate {
+        case .constant, .fullText, .geoWithin:
+            return false
+        case .not(let operand):
+            return mayCombine(operand)
+        case .comparison(let comparison):
+            return mayCombine(comparison)
+        case .and(let operands), .or(let operands):
+            // Long connectives are rare and are worth the full pass; short ones are checked pairwise.
+            if operands.count > 16 { return true }
+            var paths: [BoundOperand] = []
+            for operand in operands {
+                guard case .comparison(let comparison) = operand else {
+                    if mayCombine(operand) { return true }
+                    continue
+                }
+                if mayCombine(comparison) { return true }
+                for side in [comparison.lhs, comparison.rhs] {
+                    guard case .path = side.expression else { continue }
+                    if paths.contains(side) { return true }
+                    paths.append(side)
+                }
+            }
+            return false
+        }
+    }
+
+    private static func mayCombine(_ comparison: BoundComparison) -> Bool {
+        for side in [comparison.lhs, comparison.rhs] {
+            switch side.expression {
+            case .constantList(let values):
+                // A list with repeats, or with fewer than two elements, simplifies.
+                if values.count < 2 || distinct(values).count < values.count { return true }
+            case .subqueryCount, .arithmetic: if side.expression.containsSubquery { return true }
+            default: break
+            }
+        }
+        return false
+    }
+
+    static func combine(_ predicate: BoundPredicate, schema: Schema, home: ObjectSchema? = nil) -> BoundPredicate {
         switch predicate {
         case .and(let operands):
-            return combineConjunction(operands, schema: schema)
+            return combineConjunction(operands, schema: schema, home: home)
         case .or(let operands):
-            return combineDisjunction(operands, schema: schema)
+            return combineDisjunction(operands, schema: schema, home: home)
         case .comparison(let comparison):
-            return simplifyMembership(comparison, schema: schema) ?? predicate
+            return simplifyMembership(comparison, schema: schema, home: home) ?? predicate
         case .constant, .not, .fullText, .geoWithin:
             return predicate
         }
@@ -56,12 +101,17 @@ public struct FilterCombining: Pass {
 
     /// A list with repeated elements loses the repeats; one element is an equality, none
     /// matches nothing.
-    static func simplifyMembership(_ comparison: BoundComparison, schema: Schema) -> BoundPredicate? {
+    static func simplifyMembership(
+        _ comparison: BoundComparison,
+        schema: Schema,
+        home: ObjectSchema? = nil
+    ) -> BoundPredicate? {
         // Most comparisons have no list; skip the term analysis for them.
         func isList(_ operand: BoundOperand) -> Bool {
             if case .constantList = operand.expression { true } else { false }
         }
-        guard isList(comparison.lhs) || isList(comparison.rhs), let term = ColumnTerm(comparison, schema: schema),
+        guard isList(comparison.lhs) || isList(comparison.rhs),
+            let term = ColumnTerm(comparison, schema: schema, home: home),
             case .member(let values) = term.test
         else {
             return nil
@@ -110,13 +160,18 @@ public struct FilterCombining: Pass {
 
     /// Equalities and IN lists of one column merged into one membership test, placed where the
     /// first of them was.
-    static func combineDisjunction(_ operands: [BoundPredicate], schema: Schema) -> BoundPredicate {
+    static func combineDisjunction(
+        _ operands: [BoundPredicate],
+        schema: Schema,
+        home: ObjectSchema? = nil
+    ) -> BoundPredicate {
         // Groups in order of first appearance; values appended in place, so a long OR stays linear.
         var groupOfKey: [GroupKey: Int] = [:]
         var groups: [(first: Int, count: Int, term: ColumnTerm, values: [Value])] = []
         var groupOfOperand: [Int: Int] = [:]
         for (index, operand) in operands.enumerated() {
-            guard case .comparison(let comparison) = operand, let term = ColumnTerm(comparison, schema: schema),
+            guard case .comparison(let comparison) = operand,
+                let term = ColumnTerm(comparison, schema: schema, home: home),
                 term.options.isEmpty
             else { continue }
             let values: [Value]

@@ -32,7 +32,33 @@ public struct Normalization: Pass {
     public init() {}
 
     public func run(_ plan: inout OptimizerPlan, in context: PassContext) -> Bool {
-        plan.rewriteFilters { Self.normalize($0, schema: context.schema) }
+        plan.rewriteFilters(where: { Self.mayNormalize($0, schema: context.schema) }) {
+            Self.normalize($0, schema: context.schema)
+        }
+    }
+
+    /// Whether `predicate` might not be normal (a cheap scan, no rebuilding).
+    static func mayNormalize(_ predicate: BoundPredicate, schema: Schema) -> Bool {
+        switch predicate {
+        case .constant, .fullText, .geoWithin:
+            return false
+        case .not(let operand):
+            switch operand {
+            case .constant, .not, .and, .or: return true
+            case .comparison(let comparison):
+                return inverse(of: comparison, schema: schema) != nil || mayNormalize(operand, schema: schema)
+            case .fullText, .geoWithin: return false
+            }
+        case .and(let operands):
+            return operands.count < 2
+                || operands.contains { if case .and = $0 { true } else { mayNormalize($0, schema: schema) } }
+        case .or(let operands):
+            return operands.count < 2
+                || operands.contains { if case .or = $0 { true } else { mayNormalize($0, schema: schema) } }
+        case .comparison(let comparison):
+            return canonicalOrder(comparison) != nil || comparison.lhs.expression.containsSubquery
+                || comparison.rhs.expression.containsSubquery
+        }
     }
 
     /// One node, its children already normal.
@@ -45,7 +71,7 @@ public struct Normalization: Pass {
         case .or(let operands):
             return Logic.connect(Logic.flatten(operands, and: false), and: false)
         case .comparison(let comparison):
-            return .comparison(canonicalOrder(comparison))
+            return .comparison(canonicalOrder(comparison) ?? comparison)
         case .constant, .fullText, .geoWithin:
             return predicate
         }
@@ -120,13 +146,14 @@ public struct Normalization: Pass {
         }
     }
 
-    /// The comparison with a lone constant moved to the right.
-    static func canonicalOrder(_ comparison: BoundComparison) -> BoundComparison {
+    /// The comparison with a lone constant moved to the right; `nil` when it is already there
+    /// (or may not move).
+    static func canonicalOrder(_ comparison: BoundComparison) -> BoundComparison? {
         let lhs = comparison.lhs
         let rhs = comparison.rhs
-        guard !isConstant(rhs.expression), let flipped = comparison.op.flipped,
+        guard isConstant(lhs.expression), !isConstant(rhs.expression), let flipped = comparison.op.flipped,
             comparison.options.isEmpty || comparison.op.isOrdered
-        else { return comparison }
+        else { return nil }
         switch lhs.expression {
         case .constant where lhs.quantifier == nil && !lhs.isMultiValued:
             break
@@ -135,7 +162,7 @@ public struct Normalization: Pass {
             && rhs.quantifier == nil:
             break
         default:
-            return comparison
+            return nil
         }
         return BoundComparison(rhs, flipped, lhs, options: comparison.options)
     }

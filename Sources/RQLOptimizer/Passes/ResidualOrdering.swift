@@ -23,6 +23,12 @@ public struct ResidualOrdering: Pass {
     public init() {}
 
     public func run(_ plan: inout OptimizerPlan, in context: PassContext) -> Bool {
+        // The common case after access-path selection: nothing to split, order or estimate.
+        if case .physical(let ready) = plan, ready.residual.count <= 1,
+            ready.residual.allSatisfy({ $0.cost != nil && $0.selectivity != nil && !Self.isConjunction($0.predicate) })
+        {
+            return false
+        }
         var physical = plan.physicalPlan
         let estimator = SelectivityEstimator(context: context)
         var split: [ResidualCondition] = []
@@ -51,9 +57,15 @@ public struct ResidualOrdering: Pass {
         return fired
     }
 
+    private static func isConjunction(_ predicate: BoundPredicate) -> Bool {
+        if case .and = predicate { return true }
+        return false
+    }
+
     /// The conditions in ascending rank, stable.
     static func ordered(_ conditions: [ResidualCondition]) -> [ResidualCondition] {
-        conditions.enumerated()
+        guard conditions.count > 1 else { return conditions }
+        return conditions.enumerated()
             .sorted { a, b in
                 let (x, y) = (rank(a.element), rank(b.element))
                 if x.removesNothing != y.removesNothing { return y.removesNothing }

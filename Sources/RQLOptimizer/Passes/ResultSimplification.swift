@@ -25,6 +25,7 @@ public struct ResultSimplification: Pass {
     public init() {}
 
     public func run(_ plan: inout OptimizerPlan, in context: PassContext) -> Bool {
+        if case .physical(let ready) = plan, ready.result.isEmpty { return false }
         var physical = plan.physicalPlan
         let simplified = Self.simplify(physical.result, access: physical.access)
         let fired = simplified != physical.result

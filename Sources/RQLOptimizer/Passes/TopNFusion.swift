@@ -13,6 +13,7 @@ public struct TopNFusion: Pass {
     public init() {}
 
     public func run(_ plan: inout OptimizerPlan, in context: PassContext) -> Bool {
+        if case .physical(let ready) = plan, ready.result.count < 2 { return false }
         var physical = plan.physicalPlan
         var fused: [ResultStep] = []
         for step in physical.result {

@@ -13,7 +13,10 @@ import RQLCore
 /// age.distinctCount                                     // ≈ 100
 /// age.fraction(where: .greater, .int(90))               // ≈ 0.09
 /// ```
-public struct PropertyStatistics: Hashable, Sendable {
+///
+/// A class, immutable once built, so that handing it from the cache to every estimate is one
+/// reference count rather than a copy of the sample.
+public final class PropertyStatistics: Hashable, Sendable {
     /// The most rows read to build the statistics of one column.
     public static let sampleLimit = 1024
 
@@ -35,6 +38,19 @@ public struct PropertyStatistics: Hashable, Sendable {
     public let sortedSample: [Value]
     /// Nulls among the rows read.
     public let sampleNullCount: Int
+    /// The sorted sample as numbers (`orderKey`), when every value has one: binary search on
+    /// doubles instead of `Value`s keeps estimates cheap enough to run on every compile.
+    let orderKeys: [Double]?
+    /// How often each sampled value occurs, for columns without `orderKeys` (strings and the
+    /// like): one hash lookup per equality estimate instead of a search comparing strings.
+    let valueCounts: [Value: Int]
+    /// The family every sampled value belongs to, when `orderKeys` exists.
+    let keyFamily: KeyFamily?
+
+    /// Kinds of values whose order keys compare with each other.
+    enum KeyFamily: Hashable, Sendable {
+        case number, bool, date
+    }
 
     /// Statistics of a table of `rowCount` rows from `sample`, the values of rows spread evenly
     /// over it (all rows when the table is small).
@@ -56,6 +72,24 @@ public struct PropertyStatistics: Hashable, Sendable {
         self.sortedSample = ordered
         self.minimum = ordered.first
         self.maximum = ordered.last
+        // Keys only when every value is of one family, which they then order like ValueOrdering.
+        var keys: [Double]? = []
+        keys?.reserveCapacity(ordered.count)
+        let family = ordered.first.flatMap { Self.orderKey($0)?.family }
+        for value in ordered {
+            guard let (valueFamily, key) = Self.orderKey(value), valueFamily == family else {
+                keys = nil
+                break
+            }
+            keys?.append(key)
+        }
+        self.orderKeys = keys
+        self.keyFamily = keys == nil ? nil : family
+        var counts: [Value: Int] = [:]
+        if keys == nil {
+            for value in ordered { counts[value, default: 0] += 1 }
+        }
+        self.valueCounts = counts
         let scale = sample.isEmpty ? 0 : Double(rowCount) / Double(sample.count)
         let nullCount = sample.count == rowCount ? nulls : Int((Double(nulls) * scale).rounded())
         self.nullCount = nullCount
@@ -90,6 +124,9 @@ public struct PropertyStatistics: Hashable, Sendable {
     /// sorted sample; `nil` when the value was not seen.
     public func observedFraction(equalTo value: Value) -> Double? {
         guard sampleSize > 0 else { return nil }
+        if orderKeys == nil {
+            return valueCounts[value].map { Double($0) / Double(sampleSize) }
+        }
         let range = equalRange(of: value)
         return range.isEmpty ? nil : Double(range.count) / Double(sampleSize)
     }
@@ -111,20 +148,54 @@ public struct PropertyStatistics: Hashable, Sendable {
         return Double(count) / Double(sampleSize)
     }
 
+    public static func == (lhs: PropertyStatistics, rhs: PropertyStatistics) -> Bool {
+        lhs === rhs
+            || (lhs.rowCount == rhs.rowCount && lhs.sampleSize == rhs.sampleSize && lhs.nullCount == rhs.nullCount
+                && lhs.distinctCount == rhs.distinctCount && lhs.sampleNullCount == rhs.sampleNullCount
+                && lhs.sortedSample == rhs.sortedSample)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(rowCount)
+        hasher.combine(sampleSize)
+        hasher.combine(distinctCount)
+        hasher.combine(sortedSample.count)
+    }
+
     /// The indexes of the sorted sample equal to `value`: two binary searches.
     func equalRange(of value: Value) -> Range<Int> {
-        let low = firstIndex { ValueOrdering.compare($0, value) >= 0 }
-        let high = firstIndex { ValueOrdering.compare($0, value) > 0 }
+        if let keys = orderKeys, let (family, key) = Self.orderKey(value), family == keyFamily {
+            let low = Self.firstIndex(keys.count) { keys[$0] >= key }
+            let high = Self.firstIndex(keys.count) { keys[$0] > key }
+            return low..<Swift.max(low, high)
+        }
+        let low = Self.firstIndex(sortedSample.count) { ValueOrdering.compare(sortedSample[$0], value) >= 0 }
+        let high = Self.firstIndex(sortedSample.count) { ValueOrdering.compare(sortedSample[$0], value) > 0 }
         return low..<Swift.max(low, high)
     }
 
-    private func firstIndex(where isPast: (Value) -> Bool) -> Int {
+    private static func firstIndex(_ count: Int, where isPast: (Int) -> Bool) -> Int {
         var low = 0
-        var high = sortedSample.count
+        var high = count
         while low < high {
             let mid = (low + high) >> 1
-            if isPast(sortedSample[mid]) { high = mid } else { low = mid + 1 }
+            if isPast(mid) { high = mid } else { low = mid + 1 }
         }
         return low
+    }
+
+    /// A number that orders like the value among values of its kind: numbers by value (so an
+    /// `int` column and a `double` constant meet), booleans as 0 and 1, dates as seconds. Only
+    /// estimates use it, so rounding past 2^53 does not matter.
+    static func orderKey(_ value: Value) -> (family: KeyFamily, key: Double)? {
+        switch value {
+        case .int(let v): (.number, Double(v))
+        case .float(let v): v.isNaN ? nil : (.number, Double(v))
+        case .double(let v): v.isNaN ? nil : (.number, v)
+        case .decimal(let v): v.isNaN ? nil : (.number, v.doubleValue)
+        case .bool(let v): (.bool, v ? 1 : 0)
+        case .date(let v): (.date, Double(v.seconds) + Double(v.nanoseconds) * 1e-9)
+        default: nil
+        }
     }
 }
