@@ -32,7 +32,7 @@ enum Generated {
           "Item": {"primaryKey": "id", "indexed": ["i", "io", "d", "f", "s", "b", "dt", "m", "dec"],
             "properties": {"id": "int", "i": "int", "io": "int?", "d": "double", "f": "float?", "s": "string",
                            "so": "string?", "b": "bool", "dt": "date?", "m": "mixed", "dec": "decimal128?",
-                           "tags": "list<int>", "owner": "Owner?"}},
+                           "tags": "list<int>", "owner": "Owner?", "others": "list<Owner>"}},
           "Owner": {"primaryKey": "name", "indexed": ["age"], "properties": {"name": "string", "age": "int?"}}
         }}
         """#
@@ -68,6 +68,9 @@ enum Generated {
         column("tags") { .list((0..<rng.below(4)).map { _ in .int(Int64(rng.below(5) - 1)) }) }
         column("owner") {
             rng.chance(30) ? .null : .link(ObjectLink(className: "Owner", key: RowKey(Int64(rng.below(10)))))
+        }
+        column("others") {
+            .list((0..<rng.below(4)).map { _ in .link(ObjectLink(className: "Owner", key: RowKey(Int64(rng.below(10))))) })
         }
         let owners: [String: ColumnValues] = [
             "name": .values((0..<10).map { .string("o\($0)") }),
@@ -145,7 +148,10 @@ enum Generated {
         case "special":
             return rng.pick([
                 "TRUEPREDICATE", "FALSEPREDICATE", "i + 1 > 2", "i > 1 + 1", "i * 2 == 4", "i IN {}",
-                "2 * 3 < i", "d / 0 > 1", "NOT (i == 1 OR i == 2)", "SUBQUERY(owner, $o, $o.age > 21).@count > 0",
+                "2 * 3 < i", "d / 0 > 1", "NOT (i == 1 OR i == 2)", "SUBQUERY(others, $o, $o.age > 21).@count > 0",
+                "SUBQUERY(others, $o, $o.age > 20 AND $o.age > 21 AND NOT $o.name == 'o1').@count == 1",
+                "SUBQUERY(others, $o, $o.age == 20 OR $o.age == 22 OR $o.age IN {24, 24}).@count > 0",
+                "ANY others.age > 21", "ALL others.age >= 21", "others.@count > 1", "NONE others.name IN {'o1', 'o2'}",
             ])
         default:
             break
