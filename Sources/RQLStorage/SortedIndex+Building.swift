@@ -58,19 +58,27 @@ extension SortedIndex {
     /// every position below `rowCount`. Nulls, NaNs, links and collections are left out. Values
     /// of one type are stored typed; values of several types (a mixed column) in `ValueOrdering`.
     public init(values: [Value], positions: [Int], rowCount: Int) {
+        var kinds = Set<ValueKind>()
+        for value in values where !value.isNull && !NumericComparison.isNaN(value) { kinds.insert(value.kind) }
+        // One fixed-width type: sort machine values, as a column view does.
+        if kinds.count == 1, let kind = kinds.first, let keys = Self.typed(values, positions, kind, rowCount) {
+            self = keys
+            return
+        }
         var pairs: [(Value, Int32)] = []
         pairs.reserveCapacity(values.count)
-        var kinds = Set<ValueKind>()
         for (value, position) in zip(values, positions) {
             switch value {
             case .null, .link, .list, .map: continue
             default:
                 if NumericComparison.isNaN(value) { continue }
-                kinds.insert(value.kind)
                 pairs.append((value, Int32(position)))
             }
         }
-        pairs.sort { ValueOrdering.compare($0.0, $1.0) < 0 || (ValueOrdering.compare($0.0, $1.0) == 0 && $0.1 < $1.1) }
+        pairs.sort {
+            let order = ValueOrdering.compare($0.0, $1.0)
+            return order < 0 || (order == 0 && $0.1 < $1.1)
+        }
         let sortedValues = pairs.map(\.0)
         let keys: Keys
         if kinds.count == 1, let kind = kinds.first {
@@ -79,6 +87,33 @@ extension SortedIndex {
             keys = .values(sortedValues)
         }
         self.init(keys: keys, positions: pairs.map(\.1), rowCount: rowCount)
+    }
+
+    /// The index of values that are all of one numeric or date kind (nulls and NaNs skipped),
+    /// sorted as machine values; `nil` for other kinds.
+    private static func typed(_ values: [Value], _ positions: [Int], _ kind: ValueKind, _ rowCount: Int) -> SortedIndex?
+    {
+        func build<K>(_ extract: (Value) -> K?, by less: (K, K) -> Bool, _ wrap: ([K]) -> Keys) -> SortedIndex {
+            var pairs: [(K, Int32)] = []
+            pairs.reserveCapacity(values.count)
+            for (value, position) in zip(values, positions) {
+                if let key = extract(value) { pairs.append((key, Int32(position))) }
+            }
+            pairs.sort { less($0.0, $1.0) || (!less($1.0, $0.0) && $0.1 < $1.1) }
+            return SortedIndex(keys: wrap(pairs.map(\.0)), positions: pairs.map(\.1), rowCount: rowCount)
+        }
+        switch kind {
+        case .int:
+            return build({ if case .int(let v) = $0 { v } else { nil } }, by: <) { .int($0) }
+        case .double:
+            return build({ if case .double(let v) = $0, !v.isNaN { v } else { nil } }, by: <) { .double($0) }
+        case .float:
+            return build({ if case .float(let v) = $0, !v.isNaN { Double(v) } else { nil } }, by: <) { .double($0) }
+        case .date:
+            return build({ if case .date(let v) = $0 { v } else { nil } }, by: <) { .date($0) }
+        default:
+            return nil
+        }
     }
 
     /// Values all of `kind`, as the typed key array for that kind (floats as doubles).

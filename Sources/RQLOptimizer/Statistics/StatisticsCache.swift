@@ -35,7 +35,7 @@ public final class StatisticsCache: Sendable {
     private let state = Mutex(State())
     private let samplings = SamplingCounter()
 
-    public init(capacity: Int = 128) {
+    public init(capacity: Int = 32) {
         self.capacity = Swift.max(1, capacity)
     }
 
