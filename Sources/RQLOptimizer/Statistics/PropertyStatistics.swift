@@ -2,7 +2,8 @@ import RQLCore
 
 /// What the cost model knows about one single-valued column: row count, null count, value
 /// range and distinct values, estimated from an evenly spaced sample of at most
-/// `PropertyStatistics.sampleLimit` rows (exact for tables no larger than that).
+/// `PropertyStatistics.sampleLimit` rows (256 for strings and other non-numeric columns; exact
+/// for tables no larger than that).
 ///
 /// Sampling keeps statistics cheap at any table size (about a millisecond for a million rows,
 /// once per store version and column, against scans that take longer); estimates only choose
@@ -17,8 +18,19 @@ import RQLCore
 /// A class, immutable once built, so that handing it from the cache to every estimate is one
 /// reference count rather than a copy of the sample.
 public final class PropertyStatistics: Hashable, Sendable {
-    /// The most rows read to build the statistics of one column.
+    /// The most rows read to build the statistics of one column of numbers, booleans or dates.
     public static let sampleLimit = 1024
+    /// The most rows read for any other column (strings and the like cost more to read, sort
+    /// and count, and their estimates need less precision).
+    public static let otherSampleLimit = 256
+
+    /// The number of rows to sample from a column of `type`.
+    public static func sampleLimit(for type: PropertyType) -> Int {
+        switch type {
+        case .int, .float, .double, .decimal128, .bool, .date: sampleLimit
+        case .string, .data, .objectId, .uuid, .mixed, .object, .linkingObjects: otherSampleLimit
+        }
+    }
 
     /// Rows in the table.
     public let rowCount: Int
@@ -56,40 +68,61 @@ public final class PropertyStatistics: Hashable, Sendable {
     /// over it (all rows when the table is small).
     public init(rowCount: Int, sample: [Value]) {
         var nulls = 0
-        var ordered: [Value] = []
-        ordered.reserveCapacity(sample.count)
+        var present: [Value] = []
+        present.reserveCapacity(sample.count)
         for value in sample {
             if value.isNull {
                 nulls += 1
             } else if !NumericComparison.isNaN(value) {
-                ordered.append(value)
+                present.append(value)
             }
         }
-        ordered.sort { ValueOrdering.compare($0, $1) < 0 }
+        // Values of one family (numbers, booleans, dates) sort by their double keys, which order
+        // them as ValueOrdering does: sorting doubles keeps sampling a fraction of a scan.
+        // Anything else sorts as values.
+        let family = present.first.flatMap { Self.orderKey($0)?.family }
+        var keyed: [(key: Double, value: Value)]? = []
+        keyed?.reserveCapacity(present.count)
+        for value in present {
+            guard let (valueFamily, key) = Self.orderKey(value), valueFamily == family else {
+                keyed = nil
+                break
+            }
+            keyed?.append((key, value))
+        }
+        let ordered: [Value]
+        if var pairs = keyed {
+            pairs.sort { $0.key < $1.key }
+            ordered = pairs.map(\.value)
+            self.orderKeys = pairs.map(\.key)
+            self.keyFamily = family
+            self.valueCounts = [:]
+        } else if present.allSatisfy({ if case .string = $0 { true } else { false } }) {
+            // Strings: their first eight bytes decide most comparisons without a full compare.
+            var prefixed = present.map { (prefix: Self.prefix(of: $0), value: $0) }
+            prefixed.sort { a, b in
+                a.prefix != b.prefix ? a.prefix < b.prefix : ValueOrdering.compare(a.value, b.value) < 0
+            }
+            ordered = prefixed.map(\.value)
+            self.orderKeys = nil
+            self.keyFamily = nil
+            var counts: [Value: Int] = [:]
+            for value in ordered { counts[value, default: 0] += 1 }
+            self.valueCounts = counts
+        } else {
+            ordered = present.sorted { ValueOrdering.compare($0, $1) < 0 }
+            self.orderKeys = nil
+            self.keyFamily = nil
+            var counts: [Value: Int] = [:]
+            for value in ordered { counts[value, default: 0] += 1 }
+            self.valueCounts = counts
+        }
         self.rowCount = rowCount
         self.sampleSize = sample.count
         self.sampleNullCount = nulls
         self.sortedSample = ordered
         self.minimum = ordered.first
         self.maximum = ordered.last
-        // Keys only when every value is of one family, which they then order like ValueOrdering.
-        var keys: [Double]? = []
-        keys?.reserveCapacity(ordered.count)
-        let family = ordered.first.flatMap { Self.orderKey($0)?.family }
-        for value in ordered {
-            guard let (valueFamily, key) = Self.orderKey(value), valueFamily == family else {
-                keys = nil
-                break
-            }
-            keys?.append(key)
-        }
-        self.orderKeys = keys
-        self.keyFamily = keys == nil ? nil : family
-        var counts: [Value: Int] = [:]
-        if keys == nil {
-            for value in ordered { counts[value, default: 0] += 1 }
-        }
-        self.valueCounts = counts
         let scale = sample.isEmpty ? 0 : Double(rowCount) / Double(sample.count)
         let nullCount = sample.count == rowCount ? nulls : Int((Double(nulls) * scale).rounded())
         self.nullCount = nullCount
@@ -97,21 +130,40 @@ public final class PropertyStatistics: Hashable, Sendable {
         var seen = 0
         var once = 0
         var start = 0
+        let keys = orderKeys
+        func same(_ a: Int, _ b: Int) -> Bool {
+            if let keys { return keys[a] == keys[b] }
+            return ValueOrdering.compare(ordered[a], ordered[b]) == 0
+        }
         while start < ordered.count {
             var end = start + 1
-            while end < ordered.count && ValueOrdering.compare(ordered[start], ordered[end]) == 0 { end += 1 }
+            while end < ordered.count && same(start, end) { end += 1 }
             seen += 1
             if end - start == 1 { once += 1 }
             start = end
         }
-        let present = rowCount - nullCount
-        if sample.count == rowCount || ordered.isEmpty || present <= ordered.count {
+        let populated = rowCount - nullCount
+        if sample.count == rowCount || ordered.isEmpty || populated <= ordered.count {
             self.distinctCount = seen
         } else {
             let n = Double(ordered.count)
-            let estimate = n * Double(seen) / (n - Double(once) + Double(once) * n / Double(present))
-            self.distinctCount = Swift.max(seen, Swift.min(Int(estimate.rounded()), present))
+            let estimate = n * Double(seen) / (n - Double(once) + Double(once) * n / Double(populated))
+            self.distinctCount = Swift.max(seen, Swift.min(Int(estimate.rounded()), populated))
         }
+    }
+
+    /// The first eight UTF-8 bytes of a string, big-endian and zero-padded: ordered as the
+    /// strings' bytes are, ties left to a full comparison.
+    private static func prefix(of value: Value) -> UInt64 {
+        guard case .string(let text) = value else { return 0 }
+        var result: UInt64 = 0
+        var count = 0
+        for byte in text.utf8 {
+            result = result << 8 | UInt64(byte)
+            count += 1
+            if count == 8 { break }
+        }
+        return count == 8 ? result : result << (8 * UInt64(8 - count))
     }
 
     /// Whether every row was read, so that the counts are exact.

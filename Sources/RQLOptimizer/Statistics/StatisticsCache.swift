@@ -121,14 +121,14 @@ final class SamplingCounter: Sendable {
 /// Reads the sample a column's statistics come from.
 enum StatisticsSampler {
     /// Statistics of one single-valued, non-link column: its values at up to
-    /// `PropertyStatistics.sampleLimit` evenly spaced positions.
+    /// `PropertyStatistics.sampleLimit(for:)` evenly spaced positions.
     static func statistics<Table: TableReader>(of table: Table, property: Int) -> PropertyStatistics? {
         let properties = table.objectSchema.properties
         guard property >= 0, property < properties.count else { return nil }
         let described = properties[property]
         guard !described.isToMany, !described.isBacklink, !described.isLink else { return nil }
         let rows = table.rowCount
-        let size = Swift.min(rows, PropertyStatistics.sampleLimit)
+        let size = Swift.min(rows, PropertyStatistics.sampleLimit(for: described.type))
         var sample: [Value] = []
         sample.reserveCapacity(size)
         for i in 0..<size {
