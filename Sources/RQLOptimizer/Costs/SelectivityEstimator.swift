@@ -163,7 +163,7 @@ struct SelectivityEstimator {
         return Swift.min(perValue, 1 / Double(statistics.sampleSize + 1))
     }
 
-    /// The operator tested on up to 64 sampled values (and on null once, weighted by the nulls).
+    /// The operator tested on about 32 sampled values (and on null once, weighted by the nulls).
     private func sampled(
         _ op: ComparisonOperator,
         _ value: Value,
@@ -174,12 +174,30 @@ struct SelectivityEstimator {
         guard !values.isEmpty else {
             return ValueComparison.evaluate(.null, op, value, options: options) ? statistics.nullFraction : 0
         }
-        let step = Swift.max(1, values.count / 64)
+        // A string needle is prepared once (as the VM does), not per sampled value.
+        var matcher: StringMatcher?
+        if case .string(let needle) = value {
+            switch op {
+            case .beginsWith: matcher = StringMatcher(.beginsWith, needle: needle, options: options)
+            case .endsWith: matcher = StringMatcher(.endsWith, needle: needle, options: options)
+            case .contains: matcher = StringMatcher(.contains, needle: needle, options: options)
+            case .like: matcher = StringMatcher(.like, needle: needle, options: options)
+            case .equal, .notEqual: matcher = StringMatcher(.equal, needle: needle, options: options)
+            case .less, .lessOrEqual, .greater, .greaterOrEqual: matcher = nil
+            }
+        }
+        let step = Swift.max(1, values.count / 32)
         var tested = 0
         var matched = 0
         for index in stride(from: 0, to: values.count, by: step) {
             tested += 1
-            if ValueComparison.evaluate(values[index], op, value, options: options) { matched += 1 }
+            let holds: Bool
+            if let matcher, case .string(let haystack) = values[index] {
+                holds = matcher.matches(haystack) != (op == .notEqual)
+            } else {
+                holds = ValueComparison.evaluate(values[index], op, value, options: options)
+            }
+            if holds { matched += 1 }
         }
         let nonNull = Double(values.count) / Double(statistics.sampleSize)
         let nullShare = ValueComparison.evaluate(.null, op, value, options: options) ? statistics.nullFraction : 0
