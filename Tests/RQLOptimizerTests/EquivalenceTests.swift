@@ -122,4 +122,54 @@ struct EquivalenceTests {
             try Self.check(LogicalPlan(bound), store: store, cache: cache, disabled: [], label: text)
         }
     }
+
+    @Test(
+        "bounds of different numeric types on a mixed column are not combined: decimals meet doubles through their text"
+    )
+    func crossTypeBoundsStayApart() throws {
+        // A decimal compares with a double through the double's shortest text (9223372036854774784.0
+        // reads as 9223372036854775000), but with an int exactly; so `m > double` can fail where
+        // the numerically larger `m > int` holds, and keeping only the "tighter" bound would be wrong.
+        let harness = try OptimizerHarness(
+            json: #"""
+                {"schema": {"Row": {"properties": {"m": "mixed"}}},
+                 "objects": {"Row": [{"m": {"$decimal": "9223372036854774950"}}, {"m": 1}]}}
+                """#,
+            className: "Row"
+        )
+        let query = "m > 9223372036854774784.0 AND m > 9223372036854774900"
+        let bound = try harness.bind(query)
+        let (plan, trace) = try harness.optimize(query)
+        #expect(trace.steps.first { $0.name == "filter-combining" }?.fired == false)
+        #expect(PlanInterpreter(store: harness.store).difference(between: plan, and: bound) == nil)
+        #expect(PlanInterpreter(store: harness.store).referencePositions(of: bound) == [])
+    }
+
+    @Test("a mixed hash index answers a double beyond 2^53 or a decimal only by scanning: its keys would merge them")
+    func mixedIndexLookupsStayExact() throws {
+        // 2^60 as an int and as a decimal share one index key, but only the int equals the double
+        // 2^60 (the decimal meets it through its text, 1152921504606847000).
+        // Enough other rows that a lookup beats a scan.
+        let others = (0..<300).map { #"{"m": "other\#($0)"}"# }.joined(separator: ", ")
+        let harness = try OptimizerHarness(
+            json: #"""
+                {"schema": {"Row": {"indexed": ["m"], "properties": {"m": "mixed"}}},
+                 "objects": {"Row": [{"m": 1152921504606846976}, {"m": {"$decimal": "1152921504606846976"}},
+                                     {"m": 2}, {"m": {"$decimal": "2"}}, {"m": "2"}, \#(others)]}}
+                """#,
+            className: "Row"
+        )
+        for (query, indexed) in [
+            ("m == 1152921504606846976.0", false), ("m == 2", true), ("m == 2.0", true), ("m == '2'", true),
+        ] {
+            let bound = try harness.bind(query)
+            let (plan, _) = try harness.optimize(query)
+            if case .indexEquality = plan.access { #expect(indexed, "\(query)") } else { #expect(!indexed, "\(query)") }
+            #expect(PlanInterpreter(store: harness.store).difference(between: plan, and: bound) == nil, "\(query)")
+        }
+        let decimal = try harness.bind("m == $0", arguments: [.value(.decimal(try Decimal128("1152921504606846976")))])
+        let (plan, _) = try Optimizer.optimize(LogicalPlan(decimal), store: harness.store, options: harness.options)
+        #expect(plan.access == .fullScan)
+        #expect(PlanInterpreter(store: harness.store).difference(between: plan, and: decimal) == nil)
+    }
 }
