@@ -32,12 +32,22 @@ extension SortedIndex {
             let (keys, positions) = Self.sorted(view, rowCount, firstPosition, include: { _ in true }, by: <)
             self.init(keys: .objectId(keys), positions: positions, rowCount: total)
         case .uuid(let view):
-            let (keys, positions) = Self.sorted(view, rowCount, firstPosition, include: { _ in true }) {
-                ValueComparison.compareUUID($0, $1) < 0
-            }
+            let (keys, positions) = Self.sorted(
+                view,
+                rowCount,
+                firstPosition,
+                include: { _ in true },
+                by: { ValueComparison.compareUUID($0, $1) < 0 }
+            )
             self.init(keys: .uuid(keys), positions: positions, rowCount: total)
         case .bool(let view):
-            let (keys, positions) = Self.sorted(view, rowCount, firstPosition, include: { _ in true }) { !$0 && $1 }
+            let (keys, positions) = Self.sorted(
+                view,
+                rowCount,
+                firstPosition,
+                include: { _ in true },
+                by: { !$0 && $1 }
+            )
             self.init(keys: .bool(keys), positions: positions, rowCount: total)
         case .string(let view):
             var pairs: [(String, Int32)] = []
@@ -93,7 +103,7 @@ extension SortedIndex {
     /// sorted as machine values; `nil` for other kinds.
     private static func typed(_ values: [Value], _ positions: [Int], _ kind: ValueKind, _ rowCount: Int) -> SortedIndex?
     {
-        func build<K>(_ extract: (Value) -> K?, by less: (K, K) -> Bool, _ wrap: ([K]) -> Keys) -> SortedIndex {
+        func build<K>(_ extract: (Value) -> K?, by less: (K, K) -> Bool, as wrap: ([K]) -> Keys) -> SortedIndex {
             var pairs: [(K, Int32)] = []
             pairs.reserveCapacity(values.count)
             for (value, position) in zip(values, positions) {
@@ -104,13 +114,13 @@ extension SortedIndex {
         }
         switch kind {
         case .int:
-            return build({ if case .int(let v) = $0 { v } else { nil } }, by: <) { .int($0) }
+            return build({ if case .int(let v) = $0 { v } else { nil } }, by: <, as: Keys.int)
         case .double:
-            return build({ if case .double(let v) = $0, !v.isNaN { v } else { nil } }, by: <) { .double($0) }
+            return build({ if case .double(let v) = $0, !v.isNaN { v } else { nil } }, by: <, as: Keys.double)
         case .float:
-            return build({ if case .float(let v) = $0, !v.isNaN { Double(v) } else { nil } }, by: <) { .double($0) }
+            return build({ if case .float(let v) = $0, !v.isNaN { Double(v) } else { nil } }, by: <, as: Keys.double)
         case .date:
-            return build({ if case .date(let v) = $0 { v } else { nil } }, by: <) { .date($0) }
+            return build({ if case .date(let v) = $0 { v } else { nil } }, by: <, as: Keys.date)
         default:
             return nil
         }

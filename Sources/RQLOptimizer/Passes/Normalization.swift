@@ -32,9 +32,10 @@ public struct Normalization: Pass {
     public init() {}
 
     public func run(_ plan: inout OptimizerPlan, in context: PassContext) -> Bool {
-        plan.rewriteFilters(where: { Self.mayNormalize($0, schema: context.schema) }) {
-            Self.normalize($0, schema: context.schema)
-        }
+        plan.rewriteFilters(
+            where: { Self.mayNormalize($0, schema: context.schema) },
+            { Self.normalize($0, schema: context.schema) }
+        )
     }
 
     /// Whether `predicate` might not be normal (a cheap scan, no rebuilding).

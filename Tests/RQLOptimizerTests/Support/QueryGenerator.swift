@@ -70,7 +70,9 @@ enum Generated {
             rng.chance(30) ? .null : .link(ObjectLink(className: "Owner", key: RowKey(Int64(rng.below(10)))))
         }
         column("others") {
-            .list((0..<rng.below(4)).map { _ in .link(ObjectLink(className: "Owner", key: RowKey(Int64(rng.below(10))))) })
+            .list(
+                (0..<rng.below(4)).map { _ in .link(ObjectLink(className: "Owner", key: RowKey(Int64(rng.below(10))))) }
+            )
         }
         let owners: [String: ColumnValues] = [
             "name": .values((0..<10).map { .string("o\($0)") }),
