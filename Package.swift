@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "RQLSyntax", targets: ["RQLSyntax"]),
         .library(name: "RQLIR", targets: ["RQLIR"]),
         .library(name: "RQLSema", targets: ["RQLSema"]),
+        .library(name: "RQLOptimizer", targets: ["RQLOptimizer"]),
         .library(name: "RQLEngine", targets: ["RQLEngine"]),
         .library(name: "RQLStorage", targets: ["RQLStorage"]),
         .library(name: "RQLTools", targets: ["RQLTools"]),
@@ -26,6 +27,9 @@ let package = Package(
         .target(name: "RQLIR", dependencies: ["RQLCore"]),
         // The binder: syntax trees to bound IR, with Realm's name resolution, types and coercions.
         .target(name: "RQLSema", dependencies: ["RQLCore", "RQLSyntax", "RQLIR"]),
+        // The optimizer: named, ordered passes from a logical plan to a physical plan, with
+        // statistics and a cost model. Never sees storage implementations or bytecode.
+        .target(name: "RQLOptimizer", dependencies: ["RQLCore", "RQLIR"]),
         // The facade: query text (or, later, the DSL) to a bound query, run against a store.
         .target(name: "RQLEngine", dependencies: ["RQLCore", "RQLSyntax", "RQLIR", "RQLSema", "RQLStorage"]),
         // The in-memory column store and the JSON dataset format, behind RQLCore's storage protocols.
@@ -47,6 +51,10 @@ let package = Package(
         .testTarget(name: "RQLIRTests", dependencies: ["RQLIR", "RQLStorage"]),
         .testTarget(name: "RQLSemaTests", dependencies: ["RQLSema", "RQLSyntax", "RQLStorage"]),
         .testTarget(name: "RQLEngineTests", dependencies: ["RQLEngine"]),
+        .testTarget(
+            name: "RQLOptimizerTests",
+            dependencies: ["RQLOptimizer", "RQLIR", "RQLSema", "RQLSyntax", "RQLStorage"]
+        ),
         .testTarget(name: "RQLToolsTests", dependencies: ["RQLTools"]),
         .testTarget(name: "RQLDSLTests", dependencies: ["RQLDSL", "RQLCore", "RQLIR"]),
         .testTarget(

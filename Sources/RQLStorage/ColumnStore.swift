@@ -108,7 +108,11 @@ public struct ColumnStore: StoreReader {
         }
         var hashIndexes: [Int: [EqualityKey: [Int]]] = [:]
         var fullTextIndexes: [Int: FullTextIndex] = [:]
+        var sortedIndexes: [Int: SortedIndex] = [:]
         for (column, property) in objectSchema.properties.enumerated() {
+            if property.hasSortedIndex {
+                sortedIndexes[column] = columns[column].withView { SortedIndex(column: $0, rowCount: rowCount) }
+            }
             if property.isIndexed {
                 var postings: [EqualityKey: [Int]] = [:]
                 for row in 0..<rowCount {
@@ -132,6 +136,7 @@ public struct ColumnStore: StoreReader {
                 PrimaryKeyIndex(column: columns[$0], rowCount: rowCount)
             },
             hashIndexes: hashIndexes,
+            sortedIndexes: sortedIndexes,
             fullTextIndexes: fullTextIndexes,
             backlinkLists: backlinks.lists,
             backlinkCounts: backlinks.counts

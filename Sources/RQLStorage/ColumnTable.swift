@@ -15,6 +15,8 @@ public struct ColumnTable: TableReader {
     let columns: [Column]
     let primaryKeyIndex: PrimaryKeyIndex?
     let hashIndexes: [Int: [EqualityKey: [Int]]]
+    /// One per property whose `Property.hasSortedIndex` is true, for range lookups.
+    let sortedIndexes: [Int: SortedIndex]
     let fullTextIndexes: [Int: FullTextIndex]
     /// Per origin (class, property): for each row, the keys of the origin objects linking to it.
     let backlinkLists: [BacklinkOrigin: BacklinkList]
@@ -78,6 +80,21 @@ public struct ColumnTable: TableReader {
             return primaryKeyIndex?.position(of: value).map { [$0] } ?? []
         }
         return hashIndexes[property].map { $0[EqualityKey(value)] ?? [] }
+    }
+
+    public func indexRange(
+        property: Int,
+        lower: Value?,
+        lowerInclusive: Bool,
+        upper: Value?,
+        upperInclusive: Bool
+    ) -> [Int]? {
+        sortedIndexes[property]?.positions(
+            lower: lower,
+            lowerInclusive: lowerInclusive,
+            upper: upper,
+            upperInclusive: upperInclusive
+        )
     }
 
     public func fullTextLookup(property: Int, token: String, prefix: Bool) -> [Int]? {

@@ -159,8 +159,8 @@ struct SchemaValidationTests {
             .invalidPrimaryKeyType(className: "Dog", property: "ids", type: "list<int>")
         ),
         (
-            "index on a double", [dog([Property(name: "w", type: .double, isIndexed: true)])],
-            .invalidIndexType(className: "Dog", property: "w", type: "double")
+            "index on binary data", [dog([Property(name: "w", type: .data, isIndexed: true)])],
+            .invalidIndexType(className: "Dog", property: "w", type: "data")
         ),
         (
             "index on a list", [dog([Property(name: "tags", type: .string, collection: .list, isIndexed: true)])],

@@ -113,7 +113,10 @@ public struct Schema: Hashable, Sendable {
         if property.isIndexed {
             let indexable: Bool =
                 switch property.type {
-                case .bool, .int, .string, .date, .objectId, .uuid, .mixed: property.collection == .single
+                // Realm's indexable types, plus the floating-point and decimal types, which get a
+                // sorted index for range queries (`score > 0.99`; see `Property.hasSortedIndex`).
+                case .bool, .int, .float, .double, .decimal128, .string, .date, .objectId, .uuid, .mixed:
+                    property.collection == .single
                 default: false
                 }
             guard indexable else {

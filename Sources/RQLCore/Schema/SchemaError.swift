@@ -31,7 +31,8 @@ public enum SchemaError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidPrimaryKeyType(className: String, property: String, type: String)
     /// An index or full-text index names a property the class does not have.
     case unknownIndexedProperty(className: String, property: String)
-    /// A hash index needs a single `bool`, `int`, `string`, `date`, `objectId`, `uuid` or `mixed`.
+    /// An index needs a single `bool`, `int`, `float`, `double`, `decimal128`, `string`, `date`,
+    /// `objectId`, `uuid` or `mixed` property.
     case invalidIndexType(className: String, property: String, type: String)
     /// A full-text index needs a single `string` property.
     case invalidFullTextType(className: String, property: String, type: String)

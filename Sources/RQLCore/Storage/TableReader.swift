@@ -36,8 +36,10 @@ public protocol TableReader: Sendable {
     /// index (or is the primary key); `nil` when it has no index.
     func indexLookup(property: Int, equalTo value: Value) -> [Int]?
     /// The positions whose sorted-indexed `property` lies between `lower` and `upper` in
-    /// `ValueOrdering` (`nil`: unbounded on that side; nulls are never inside a range), in
-    /// ascending position order; `nil` when the property has no sorted index.
+    /// `ValueOrdering` (`nil`: unbounded on that side; nulls and NaNs, which no ordered
+    /// comparison matches, are never inside a range), in ascending position order; `nil` when
+    /// the property has no sorted index. A store answers for every property whose
+    /// `Property.hasSortedIndex` is true: planners choose range access paths from the schema.
     func indexRange(property: Int, lower: Value?, lowerInclusive: Bool, upper: Value?, upperInclusive: Bool) -> [Int]?
     /// The positions whose full-text-indexed `property` contains `token` (or, with `prefix`, a
     /// token starting with it), ascending; `nil` when the property has no full-text index.

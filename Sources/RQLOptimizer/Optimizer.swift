@@ -1,0 +1,107 @@
+import RQLCore
+import RQLIR
+
+/// Turns a logical plan into the physical plan the VM runs, through the passes of
+/// `Optimizer.passes`, and records what each pass did.
+///
+/// ```swift
+/// let bound = try Binder(schema: store.schema).bind(try Parser.parse("age > 30 AND age > 40"), className: "Person")
+/// let (plan, trace) = try Optimizer.optimize(LogicalPlan(bound), store: store)
+/// trace.steps.filter(\.fired).map(\.name)   // ["filter-combining", "access-path-selection", …]
+/// plan.residual.map(\.predicate)            // [(> Person.age 40)]
+/// ```
+///
+/// Every pass keeps the plan's meaning for any data: the rows an optimized plan selects, and
+/// their order, are the reference evaluator's for the original query. Statistics of `store`
+/// only choose between equivalent plans, so a plan stays valid at later versions of the store.
+public enum Optimizer {
+    /// Optimizes `plan` for `store`.
+    ///
+    /// With `options.isEnabled == false` the result is `PhysicalPlan.unoptimized(plan.query)` and
+    /// every pass is marked disabled in the trace. Throws `OptimizerError.unknownPass` for a
+    /// disabled name that is not a pass, and the verification errors when a pass breaks the IR.
+    public static func optimize<Store: StoreReader>(
+        _ plan: LogicalPlan,
+        store: Store,
+        options: OptimizerOptions = OptimizerOptions()
+    ) throws(OptimizerError) -> (PhysicalPlan, OptimizerTrace) {
+        try checkPassNames(options)
+        let context = try PassContext(
+            store: store,
+            className: plan.className,
+            cache: options.statisticsCache,
+            costModel: options.costModel
+        )
+        return try optimize(plan, context: context, options: options)
+    }
+
+    /// Optimizes `plan` with a ready context (tests build contexts with chosen statistics).
+    public static func optimize(
+        _ plan: LogicalPlan,
+        context: PassContext,
+        options: OptimizerOptions = OptimizerOptions()
+    ) throws(OptimizerError) -> (PhysicalPlan, OptimizerTrace) {
+        try checkPassNames(options)
+        let verifier = PlanVerifier(schema: context.schema)
+        var current = OptimizerPlan.logical(plan)
+        if options.verifiesEachPass {
+            let problems = verifier.verify(current)
+            if !problems.isEmpty { throw .invalidInput(problems: problems) }
+        }
+        var trace = OptimizerTrace()
+        trace.steps.reserveCapacity(passes.count)
+        let text = { (plan: OptimizerPlan) in options.recordsPlans ? PlanPrinter.print(plan) : "" }
+        guard options.isEnabled else {
+            let unchanged = text(current)
+            trace.steps = passes.map {
+                OptimizerTrace.Step(
+                    name: $0.name,
+                    reason: $0.reason,
+                    fired: false,
+                    disabled: true,
+                    planAfter: unchanged
+                )
+            }
+            return (PhysicalPlan.unoptimized(plan.query), trace)
+        }
+        // A pass that leaves the plan as it was needs neither verifying nor printing again.
+        var previous = current
+        var previousText = text(current)
+        for pass in passes {
+            if options.disabledPasses.contains(pass.name) {
+                trace.steps.append(
+                    OptimizerTrace.Step(
+                        name: pass.name,
+                        reason: pass.reason,
+                        fired: false,
+                        disabled: true,
+                        planAfter: previousText
+                    )
+                )
+                continue
+            }
+            let fired = pass.run(&current, in: context)
+            // Comparing plans costs too; skip it when there is nothing to verify or print.
+            if (options.verifiesEachPass || options.recordsPlans) && current != previous {
+                if options.verifiesEachPass {
+                    let problems = verifier.verify(current)
+                    if !problems.isEmpty { throw .verificationFailed(pass: pass.name, problems: problems) }
+                }
+                previous = current
+                previousText = text(current)
+            }
+            trace.steps.append(
+                OptimizerTrace.Step(name: pass.name, reason: pass.reason, fired: fired, planAfter: previousText)
+            )
+        }
+        return (current.physicalPlan, trace)
+    }
+
+    private static func checkPassNames(_ options: OptimizerOptions) throws(OptimizerError) {
+        guard !options.disabledPasses.isEmpty else { return }
+        let names = passNames
+        for name in options.disabledPasses.sorted() where !names.contains(name) {
+            throw .unknownPass(name, known: names)
+        }
+    }
+}

@@ -1,0 +1,140 @@
+import RQLCore
+import Synchronization
+
+/// Column statistics per table version: computed on first use from a sample of the column, then
+/// kept for every later query against the same version. A commit changes the store's version,
+/// so the next query samples afresh.
+///
+/// Entries are per table, keyed by store version, class name and row count, and hold the
+/// statistics of each column sampled so far. Two different stores at one version could share an
+/// entry, which at worst makes a plan slower: statistics never decide what a plan selects.
+///
+/// ```swift
+/// let cache = StatisticsCache(capacity: 64)
+/// cache.statistics(of: table, className: "Person", version: store.version, property: 1)?.distinctCount
+/// cache.samplingCount   // 1; asking again does not sample again
+/// ```
+public final class StatisticsCache: Sendable {
+    /// The cache the optimizer uses unless told otherwise.
+    public static let shared = StatisticsCache()
+
+    /// The most tables kept; the oldest entries go first.
+    public let capacity: Int
+
+    struct Key: Hashable {
+        var version: UInt64
+        var className: String
+        var rowCount: Int
+    }
+
+    struct State {
+        var tables: [Key: TableStatistics] = [:]
+        var insertionOrder: [Key] = []
+    }
+
+    private let state = Mutex(State())
+    private let samplings = SamplingCounter()
+
+    public init(capacity: Int = 32) {
+        self.capacity = Swift.max(1, capacity)
+    }
+
+    /// The statistics of `property` in `table` (the table of `className` at store `version`),
+    /// sampling the column the first time; `nil` for columns without statistics: links,
+    /// collections, backlinks.
+    public func statistics<Table: TableReader>(
+        of table: Table,
+        className: String,
+        version: UInt64,
+        property: Int
+    ) -> PropertyStatistics? {
+        entry(className: className, version: version, rowCount: table.rowCount).statistics(
+            of: table,
+            property: property
+        )
+    }
+
+    /// The entry of one table version, created empty the first time.
+    func entry(className: String, version: UInt64, rowCount: Int) -> TableStatistics {
+        let key = Key(version: version, className: className, rowCount: rowCount)
+        return state.withLock { state in
+            if let entry = state.tables[key] { return entry }
+            let entry = TableStatistics(counter: samplings)
+            state.tables[key] = entry
+            state.insertionOrder.append(key)
+            if state.insertionOrder.count > capacity {
+                let evicted = state.insertionOrder.count - capacity
+                for old in state.insertionOrder.prefix(evicted) { state.tables[old] = nil }
+                state.insertionOrder.removeFirst(evicted)
+            }
+            return entry
+        }
+    }
+
+    /// How many times a column has been sampled (a cache miss), for tests and benchmarks.
+    public var samplingCount: Int { samplings.count.load(ordering: .relaxed) }
+
+    /// The number of columns cached.
+    public var count: Int {
+        let tables = state.withLock { Array($0.tables.values) }
+        return tables.reduce(0) { $0 + $1.count }
+    }
+
+    /// Forgets every entry.
+    public func removeAll() {
+        state.withLock { state in
+            state.tables.removeAll()
+            state.insertionOrder.removeAll()
+        }
+    }
+}
+
+/// The statistics of one table version, column by column as they are first needed. The
+/// optimizer finds the entry once per query, then each column with a lock and an array index.
+final class TableStatistics: Sendable {
+    /// `columns[p]` is `nil` until column `p` is sampled, then `.some(statistics or nil)`.
+    private let columns = Mutex<[Int: PropertyStatistics?]>([:])
+    private let counter: SamplingCounter
+
+    init(counter: SamplingCounter) {
+        self.counter = counter
+    }
+
+    func statistics<Table: TableReader>(of table: Table, property: Int) -> PropertyStatistics? {
+        if let known = columns.withLock({ $0[property] }) { return known }
+        // Sample outside the lock: another thread may sample the same column meanwhile, and the
+        // later result simply replaces the earlier, equal one.
+        let computed = StatisticsSampler.statistics(of: table, property: property)
+        columns.withLock { $0[property] = .some(computed) }
+        counter.count.add(1, ordering: .relaxed)
+        return computed
+    }
+
+    var count: Int { columns.withLock { $0.count } }
+}
+
+/// The number of columns a cache has sampled, shared by its table entries.
+final class SamplingCounter: Sendable {
+    let count = Atomic<Int>(0)
+}
+
+/// Reads the sample a column's statistics come from.
+enum StatisticsSampler {
+    /// Statistics of one single-valued, non-link column: its values at up to
+    /// `PropertyStatistics.sampleLimit(for:)` evenly spaced positions.
+    static func statistics<Table: TableReader>(of table: Table, property: Int) -> PropertyStatistics? {
+        let properties = table.objectSchema.properties
+        guard property >= 0, property < properties.count else { return nil }
+        let described = properties[property]
+        guard !described.isToMany, !described.isBacklink, !described.isLink else { return nil }
+        let rows = table.rowCount
+        let size = Swift.min(rows, PropertyStatistics.sampleLimit(for: described.type))
+        var sample: [Value] = []
+        sample.reserveCapacity(size)
+        for i in 0..<size {
+            // Evenly spaced, the first row included; every row when the table is small.
+            sample.append(table.value(at: i * rows / size, property: property))
+        }
+        return PropertyStatistics(rowCount: rows, sample: sample)
+    }
+}

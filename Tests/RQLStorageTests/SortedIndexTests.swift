@@ -1,0 +1,254 @@
+import Foundation
+import RQLCore
+import Testing
+
+@testable import RQLStorage
+
+@Suite("Sorted index")
+struct SortedIndexTests {
+    /// The rows for which `x > lower` (or `>=`) and `x < upper` (or `<=`) hold under
+    /// `ValueComparison`: what an index range must return.
+    static func bruteForce(
+        _ values: [Value],
+        lower: Value?,
+        lowerInclusive: Bool,
+        upper: Value?,
+        upperInclusive: Bool
+    ) -> [Int] {
+        values.indices.filter { row in
+            let x = values[row]
+            if let lower, !ValueComparison.evaluate(x, lowerInclusive ? .greaterOrEqual : .greater, lower) {
+                return false
+            }
+            if let upper, !ValueComparison.evaluate(x, upperInclusive ? .lessOrEqual : .less, upper) { return false }
+            // An unbounded range still leaves out what no ordered comparison matches.
+            return !x.isNull && !NumericComparison.isNaN(x)
+        }
+    }
+
+    /// A store with one indexed property of each kind that gets a sorted index, plus an indexed
+    /// string (hash only) and an unindexed int.
+    static func store(rows: Int, seed: UInt64) throws -> (ColumnStore, [String: [Value]]) {
+        let schema = try DatasetLoader.loadSchema(
+            json: #"""
+                {"schema": {"Row": {"indexed": ["i", "d", "f", "dec", "when", "s"],
+                  "properties": {"i": "int?", "d": "double", "f": "float?", "dec": "decimal128?",
+                                 "when": "date?", "s": "string", "plain": "int"}}}}
+                """#
+        )
+        var rng = SplitMix(seed: seed)
+        func maybeNull(_ value: Value) -> Value { rng.next() % 7 == 0 ? .null : value }
+        let doubles: [Double] = [-.infinity, -2.5, -0.0, 0.0, 0.5, 1, 2, 2.5, 1e300, .infinity, .nan]
+        var columns: [String: [Value]] = [:]
+        columns["i"] = (0..<rows).map { _ in maybeNull(.int(Int64(rng.next() % 21) - 10)) }
+        columns["d"] = (0..<rows).map { _ in .double(doubles[Int(rng.next() % UInt64(doubles.count))]) }
+        columns["f"] = (0..<rows).map { _ in maybeNull(.float(Float(Int(rng.next() % 9) - 4) / 2)) }
+        columns["dec"] = (0..<rows).map { _ in
+            maybeNull(.decimal(try! Decimal128("\(Int(rng.next() % 41) - 20).\(rng.next() % 10)")))
+        }
+        columns["when"] = (0..<rows).map { _ in
+            maybeNull(.date(Timestamp(seconds: Int64(rng.next() % 5) - 2, nanoseconds: 0)!))
+        }
+        columns["s"] = (0..<rows).map { _ in .string("s\(rng.next() % 5)") }
+        columns["plain"] = (0..<rows).map { _ in .int(Int64(rng.next() % 5)) }
+        let store = try ColumnStore(schema: schema, columns: ["Row": columns.mapValues { .values($0) }])
+        return (store, columns)
+    }
+
+    static let bounds: [Value?] = [
+        nil, .int(-3), .int(0), .int(2), .double(-0.0), .double(0.5), .double(2.5), .double(-.infinity),
+        .double(.infinity), .float(1.5), .decimal(try! Decimal128("0.5")), .decimal(try! Decimal128("-3")),
+    ]
+
+    @Test(
+        "a range holds exactly the rows the comparisons match, for every numeric type and bound type",
+        arguments: ["i", "d", "f", "dec"]
+    )
+    func numericRangesMatchComparisons(property: String) throws {
+        for (rows, seed) in [(100, 1), (3000, 2)] as [(Int, UInt64)] {
+            let (store, columns) = try Self.store(rows: rows, seed: seed)
+            let table = try #require(store.table(named: "Row"))
+            let column = try #require(table.objectSchema.propertyIndex(named: property))
+            let values = try #require(columns[property])
+            for lower in Self.bounds {
+                for upper in Self.bounds {
+                    for (li, ui) in [(true, true), (true, false), (false, true), (false, false)] {
+                        let got = table.indexRange(
+                            property: column,
+                            lower: lower,
+                            lowerInclusive: li,
+                            upper: upper,
+                            upperInclusive: ui
+                        )
+                        let expected = Self.bruteForce(
+                            values,
+                            lower: lower,
+                            lowerInclusive: li,
+                            upper: upper,
+                            upperInclusive: ui
+                        )
+                        #expect(
+                            got == expected,
+                            "\(property) \(String(describing: lower)) \(li) \(String(describing: upper)) \(ui)"
+                        )
+                    }
+                }
+            }
+        }
+    }
+
+    @Test("dates range by instant; nulls are never inside")
+    func dateRanges() throws {
+        let (store, columns) = try Self.store(rows: 500, seed: 3)
+        let table = try #require(store.table(named: "Row"))
+        let column = try #require(table.objectSchema.propertyIndex(named: "when"))
+        let values = try #require(columns["when"])
+        let dates = (-3...3).map { Value.date(Timestamp(seconds: Int64($0), nanoseconds: 0)!) }
+        for lower in [nil] + dates {
+            for upper in [nil] + dates {
+                let got = table.indexRange(
+                    property: column,
+                    lower: lower,
+                    lowerInclusive: true,
+                    upper: upper,
+                    upperInclusive: false
+                )
+                #expect(
+                    got
+                        == Self.bruteForce(
+                            values,
+                            lower: lower,
+                            lowerInclusive: true,
+                            upper: upper,
+                            upperInclusive: false
+                        )
+                )
+            }
+        }
+    }
+
+    @Test("only indexed properties of an orderable type have a sorted index")
+    func whichPropertiesHaveOne() throws {
+        let (store, _) = try Self.store(rows: 10, seed: 4)
+        let table = try #require(store.table(named: "Row"))
+        for (name, expected) in [("i", true), ("d", true), ("when", true), ("s", false), ("plain", false)] {
+            let column = try #require(table.objectSchema.propertyIndex(named: name))
+            #expect(table.objectSchema.properties[column].hasSortedIndex == expected, "\(name)")
+            let answer = table.indexRange(
+                property: column,
+                lower: nil,
+                lowerInclusive: true,
+                upper: nil,
+                upperInclusive: true
+            )
+            #expect((answer != nil) == expected, "\(name)")
+        }
+    }
+
+    @Test("a null or NaN bound gives an empty range: no ordered comparison with them holds")
+    func nullAndNaNBounds() throws {
+        let (store, _) = try Self.store(rows: 200, seed: 5)
+        let table = try #require(store.table(named: "Row"))
+        let column = try #require(table.objectSchema.propertyIndex(named: "d"))
+        for bound in [Value.null, .double(.nan), .float(.nan)] {
+            #expect(
+                table.indexRange(property: column, lower: bound, lowerInclusive: true, upper: nil, upperInclusive: true)
+                    == []
+            )
+            #expect(
+                table.indexRange(property: column, lower: nil, lowerInclusive: true, upper: bound, upperInclusive: true)
+                    == []
+            )
+        }
+    }
+
+    @Test("narrow and wide ranges both come back in ascending position order, counted alike")
+    func ascendingAndCounted() {
+        let count = 10_000
+        var rng = SplitMix(seed: 6)
+        let values = (0..<count).map { _ in Value.int(Int64(rng.next() % 1000)) }
+        let index = SortedIndex(values: values, positions: Array(0..<count), rowCount: count)
+        for (low, high) in [(5, 5), (0, 10), (100, 900), (-1, 2000)] {
+            let got = index.positions(
+                lower: .int(Int64(low)),
+                lowerInclusive: true,
+                upper: .int(Int64(high)),
+                upperInclusive: true
+            )
+            let expected = values.indices.filter { (Int64(low)...Int64(high)).contains(values[$0].intValue) }
+            #expect(got == expected)
+            #expect(
+                index.count(
+                    lower: .int(Int64(low)),
+                    lowerInclusive: true,
+                    upper: .int(Int64(high)),
+                    upperInclusive: true
+                )
+                    == expected.count
+            )
+        }
+    }
+
+    @Test("built from values and positions, a mixed column orders across types and skips nulls, NaNs and links")
+    func fromValues() {
+        let values: [Value] = [
+            .string("b"), .int(3), .null, .double(.nan), .double(1.5), .bool(true), .string("a"),
+            .link(ObjectLink(className: "X", key: RowKey(0))), .decimal(Decimal128(Int64(2))),
+        ]
+        let positions = values.indices.map { $0 + 100 }
+        let index = SortedIndex(values: values, positions: positions, rowCount: 200)
+        #expect(index.count == 6)
+        // Numbers between 1 and 3 inclusive, whatever their type.
+        #expect(
+            index.positions(lower: .int(1), lowerInclusive: true, upper: .int(3), upperInclusive: true) == [
+                101, 104, 108,
+            ]
+        )
+        // ValueOrdering puts strings after numbers.
+        #expect(
+            index.positions(lower: .string(""), lowerInclusive: true, upper: nil, upperInclusive: true) == [100, 106]
+        )
+    }
+
+    @Test("a view with a first position offsets every position")
+    func firstPosition() throws {
+        let (store, _) = try Self.store(rows: 64, seed: 7)
+        let table = try #require(store.table(named: "Row"))
+        let column = try #require(table.objectSchema.propertyIndex(named: "i"))
+        let base = table.indexRange(
+            property: column,
+            lower: .int(0),
+            lowerInclusive: true,
+            upper: nil,
+            upperInclusive: true
+        )
+        let shifted = table.withColumn(column) { SortedIndex(column: $0, rowCount: 64, firstPosition: 1000) }
+        #expect(shifted?.rowCount == 1064)
+        #expect(
+            shifted?.positions(lower: .int(0), lowerInclusive: true, upper: nil, upperInclusive: true)
+                == base?.map { $0 + 1000 }
+        )
+    }
+}
+
+/// SplitMix64, as the benchmark dataset uses: deterministic data for reproducible tests.
+struct SplitMix {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+extension Value {
+    fileprivate var intValue: Int64 {
+        if case .int(let v) = self { return v }
+        return .min
+    }
+}
