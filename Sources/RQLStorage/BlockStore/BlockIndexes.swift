@@ -12,6 +12,9 @@ enum PropertyIndex: Sendable {
     case int(PersistentBTree<IntIndexEntry>)
     /// Entries of any other indexable property.
     case value(PersistentBTree<ValueIndexEntry>)
+    /// Only while a change is in progress: holds nothing, so the tree being changed is
+    /// referenced once and its nodes can be written in place.
+    case detached
 
     init(for property: Property) {
         self = property.type == .int ? .int(PersistentBTree()) : .value(PersistentBTree())
@@ -32,32 +35,37 @@ enum PropertyIndex: Sendable {
         switch self {
         case .int(let tree): tree.count
         case .value(let tree): tree.count
+        case .detached: 0
         }
     }
 
     mutating func insert(_ value: Value, row: Int64) {
         switch self {
         case .int(var tree):
-            self = .value(PersistentBTree())
+            self = .detached
             tree.insert(IntIndexEntry(value, row: row))
             self = .int(tree)
         case .value(var tree):
-            self = .int(PersistentBTree())
+            self = .detached
             tree.insert(ValueIndexEntry(key: value, row: row))
             self = .value(tree)
+        case .detached:
+            break
         }
     }
 
     mutating func remove(_ value: Value, row: Int64) {
         switch self {
         case .int(var tree):
-            self = .value(PersistentBTree())
+            self = .detached
             tree.remove(IntIndexEntry(value, row: row))
             self = .int(tree)
         case .value(var tree):
-            self = .int(PersistentBTree())
+            self = .detached
             tree.remove(ValueIndexEntry(key: value, row: row))
             self = .value(tree)
+        case .detached:
+            break
         }
     }
 
@@ -86,6 +94,8 @@ enum PropertyIndex: Sendable {
             }
             // Ties under the ordering that are not equal (none today) could leave rows unsorted.
             if !zip(rows, rows.dropFirst()).allSatisfy({ $0 < $1 }) { rows.sort() }
+        case .detached:
+            break
         }
         return rows
     }
@@ -116,6 +126,8 @@ enum PropertyIndex: Sendable {
                 rows.append(entry.row)
                 return true
             }
+        case .detached:
+            break
         }
         return rows
     }

@@ -16,11 +16,12 @@ import Synchronization
 /// # Design
 ///
 /// **Layout.** A table (`TableData`) is an ordered list of blocks (`Block`) of at most
-/// `TableBlock.capacity` rows in ascending `RowKey` order, with `starts` (each block's first
-/// position). Keys are assigned increasing and never reused; an insert appends to the last
-/// block (a full one starts a new block); a deletion removes the row from its block, an empty
-/// block is dropped and a block that fits with a neighbour in half a block merges into it.
-/// Position → block is a binary search over `starts`; key → block over the blocks' first keys.
+/// `TableBlock.capacity` rows in ascending `RowKey` order. Keys are assigned increasing and
+/// never reused; an insert appends to the last block (a full one starts a new block); a deletion
+/// removes the row from its block, an empty block is dropped and a block that fits with a
+/// neighbour in half a block merges into it. The list (`BlockList`) is kept in chunks of 64
+/// blocks, each knowing where its blocks' positions start, so position → block is two binary
+/// searches and key → block one over the blocks' first keys, with no per-row map to maintain.
 ///
 /// **Block memory.** A block is its row keys plus one `Segment` per property, and a segment is
 /// one to three `ByteArray`s (values, offsets, bytes, null bitmap) inside a `ByteStorage`:
@@ -43,7 +44,8 @@ import Synchronization
 /// a block, array, or index node is written in place only while `isKnownUniquelyReferenced`
 /// says the transaction holds the only reference; otherwise it is copied first. So a commit
 /// costs the touched blocks' touched arrays, the O(log n) index nodes on each changed path,
-/// and the per-table `blocks`/`starts` arrays (one entry per block); everything else is shared.
+/// the touched chunk of the block list (at most 64 entries) and the short list of chunks;
+/// everything else is shared.
 /// One exception keeps inserts O(row): an array alone in its storage may be appended to in
 /// place past its `watermark` (the bytes the newest version uses), because older snapshots
 /// read only the rows they counted. A rolled-back append leaves the watermark ahead, so the

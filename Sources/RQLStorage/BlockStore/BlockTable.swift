@@ -44,7 +44,8 @@ public struct BlockTable: TableReader {
                 columns.append(segment.view(count: block.count))
             }
         }
-        let positions = data.starts[index]..<data.starts[index + 1]
+        let start = data.blocks.start(of: index)
+        let positions = start..<start + block.count
         return try withExtendedLifetime((block, derived)) {
             try body(
                 TableBlock(

@@ -139,8 +139,9 @@ enum NullBits {
         let newCount = count - range.count + newNulls.count
         let oldWords = wordCount(count)
         let newWords = wordCount(newCount)
-        // Appending only non-null items: at most zero words to add.
-        if range.lowerBound == count && !newNulls.contains(true) {
+        if range.lowerBound == count && range.isEmpty {
+            // Appending: add zero words, then set the new nulls' bits (which may lie in a word
+            // older snapshots read, so `mutableBytes` copies the words unless they are ours).
             if newWords > oldWords {
                 let p = words.splice(
                     oldWords * 8..<oldWords * 8,
@@ -148,6 +149,13 @@ enum NullBits {
                     used: oldWords * 8
                 )
                 p.initializeMemory(as: UInt8.self, repeating: 0, count: (newWords - oldWords) * 8)
+            }
+            guard newNulls.contains(true) else { return }
+            let p = words.mutableBytes(0..<newWords * 8, used: newWords * 8)
+                .bindMemory(to: UInt64.self, capacity: newWords)
+            for (j, isNull) in newNulls.enumerated() where isNull {
+                let i = count + j
+                p[i >> 6] |= 1 << UInt64(i & 63)
             }
             return
         }

@@ -8,15 +8,15 @@ import Synchronization
 /// Every change goes through `replace(_:with:count:limit:)` (items `range` become `values`), which
 /// writes in place when the arrays are the writer's own and copies them otherwise (see
 /// `ByteArray.splice`), so a snapshot that shares a segment never sees it change.
-indirect enum Segment: Sendable {
+enum Segment: Sendable {
     /// Fixed-width values (or link keys) and an optional null bitmap.
     case fixed(FixedSegment)
     /// Strings or binaries.
     case bytes(BytesSegment)
     /// `mixed` values, encoded.
     case mixed(MixedSegment)
-    /// Lists, sets and maps.
-    case collection(CollectionSegment)
+    /// Lists, sets and maps (boxed: a collection holds its element segment).
+    indirect case collection(CollectionSegment)
     /// Computed backlinks: no storage (the table's backlink index answers).
     case backlinks
 

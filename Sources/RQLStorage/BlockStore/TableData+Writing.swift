@@ -11,8 +11,7 @@ extension TableData {
 
     /// Block `b`, made the writer's own first (a shared block is copied, its arrays are not).
     mutating func mutateBlock<R>(_ b: Int, _ body: (Block) -> R) -> R {
-        if !isKnownUniquelyReferenced(&blocks[b]) { blocks[b] = blocks[b].copy() }
-        return body(blocks[b])
+        blocks.mutate(b, body)
     }
 
     /// Appends a row with the next key (one value per property; backlinks ignored).
@@ -22,10 +21,8 @@ extension TableData {
         nextKey += 1
         if blocks.isEmpty || blocks[blocks.count - 1].count >= TableBlock.capacity {
             blocks.append(Block(shapes: shapes))
-            starts.append(rowCount)
         }
         mutateBlock(blocks.count - 1) { $0.append(key: key, values: values) }
-        starts[starts.count - 1] += 1
         addIndexEntries(key: key, values: values)
         return key
     }
@@ -38,14 +35,12 @@ extension TableData {
         while done < keys.count {
             if blocks.isEmpty || blocks[blocks.count - 1].count >= TableBlock.capacity {
                 blocks.append(Block(shapes: shapes))
-                starts.append(rowCount)
             }
             let room = TableBlock.capacity - blocks[blocks.count - 1].count
             let chunk = done..<Swift.min(keys.count, done + room)
             mutateBlock(blocks.count - 1) { block in
                 block.append(keys: Array(keys[chunk]), columns: columns.map { Array($0[chunk]) })
             }
-            starts[starts.count - 1] += chunk.count
             done = chunk.upperBound
         }
         if let last = keys.last { nextKey = Swift.max(nextKey, last + 1) }
@@ -58,10 +53,8 @@ extension TableData {
         guard let (b, row) = locate(key: key) else { return [] }
         let old = blocks[b].rowValues(at: row)
         mutateBlock(b) { $0.removeRows(row..<row + 1) }
-        for i in (b + 1)..<starts.count { starts[i] -= 1 }
         if blocks[b].count == 0 {
             blocks.remove(at: b)
-            starts.remove(at: b + 1)
         } else {
             mergeIfSmall(b)
         }
@@ -111,7 +104,6 @@ extension TableData {
         }
         mutateBlock(b) { $0.append(keys: keys, columns: columns) }
         blocks.remove(at: b + 1)
-        starts.remove(at: b + 1)
     }
 
     // MARK: Index entries

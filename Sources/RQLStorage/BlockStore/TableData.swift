@@ -5,15 +5,12 @@ import Synchronization
 /// positions start, the next key to assign, and the indexes that are versioned with it.
 ///
 /// A value type: a snapshot holds one, and a write transaction holds its own copy, which shares
-/// every block and index node with the snapshot until it writes them (blocks and tree nodes are
-/// copied on first write; the `blocks` and `starts` arrays, one entry per block, are the "small
-/// per-table block list" a commit copies).
+/// every block and index node with the snapshot until it writes them (blocks, block-list chunks
+/// and tree nodes are copied on first write).
 struct TableData: Sendable {
     var objectSchema: ObjectSchema
-    var blocks: [Block] = []
-    /// `starts[b]` is the position of block `b`'s first row; one more entry than blocks, the
-    /// last being the row count.
-    var starts: [Int] = [0]
+    /// The blocks, and where each one's positions start.
+    var blocks = BlockList()
     /// Keys are assigned increasing and never reused, even after the newest row is deleted.
     var nextKey: Int64 = 0
     /// The equality-and-range index of the primary key and of every hash-indexed property.
@@ -40,7 +37,7 @@ struct TableData: Sendable {
         property.isIndexed || index == objectSchema.primaryKeyIndex
     }
 
-    var rowCount: Int { starts[starts.count - 1] }
+    var rowCount: Int { blocks.rowCount }
 
     var shapes: [SegmentShape] { objectSchema.properties.map(SegmentShape.init) }
 
@@ -48,25 +45,12 @@ struct TableData: Sendable {
 
     /// The block and row within it of `position` (`0 ..< rowCount`).
     func locate(_ position: Int) -> (block: Int, row: Int) {
-        var low = 0
-        var high = blocks.count - 1
-        while low < high {
-            let mid = (low + high + 1) >> 1
-            if starts[mid] <= position { low = mid } else { high = mid - 1 }
-        }
-        return (low, position - starts[low])
+        blocks.locate(position: position)
     }
 
     /// The block whose key range could hold `key`: the last block whose first key is <= `key`.
     func blockIndex(forKey key: Int64) -> Int? {
-        guard !blocks.isEmpty, key >= blocks[0].firstKey else { return nil }
-        var low = 0
-        var high = blocks.count - 1
-        while low < high {
-            let mid = (low + high + 1) >> 1
-            if blocks[mid].firstKey <= key { low = mid } else { high = mid - 1 }
-        }
-        return low
+        blocks.blockIndex(forKey: key)
     }
 
     /// The block and row of the row with `key`, or `nil`.
@@ -76,7 +60,7 @@ struct TableData: Sendable {
     }
 
     func position(of key: Int64) -> Int? {
-        locate(key: key).map { starts[$0.block] + $0.row }
+        locate(key: key).map { blocks.start(of: $0.block) + $0.row }
     }
 
     func key(at position: Int) -> Int64 {
@@ -92,9 +76,15 @@ struct TableData: Sendable {
         guard let first = keys.first, var b = blockIndex(forKey: first) ?? (blocks.isEmpty ? nil : 0) else {
             return positions
         }
+        var block = blocks[b]
+        var start = blocks.start(of: b)
         for key in keys {
-            while b + 1 < blocks.count && blocks[b + 1].firstKey <= key { b += 1 }
-            if let row = blocks[b].row(of: key) { positions.append(starts[b] + row) }
+            while b + 1 < blocks.count && blocks[b + 1].count > 0 && blocks[b + 1].firstKey <= key {
+                start += block.count
+                b += 1
+                block = blocks[b]
+            }
+            if let row = block.row(of: key) { positions.append(start + row) }
         }
         return positions
     }

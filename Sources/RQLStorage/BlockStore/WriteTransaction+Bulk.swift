@@ -143,7 +143,6 @@ extension WriteTransaction {
         while done < keys.count {
             if tables[t].blocks.isEmpty || tables[t].blocks[tables[t].blocks.count - 1].count >= TableBlock.capacity {
                 tables[t].blocks.append(Block(shapes: tables[t].shapes))
-                tables[t].starts.append(tables[t].rowCount)
             }
             let last = tables[t].blocks.count - 1
             let room = TableBlock.capacity - tables[t].blocks[last].count
@@ -164,7 +163,6 @@ extension WriteTransaction {
                     )
                 }
             }
-            tables[t].starts[tables[t].starts.count - 1] += chunk.count
             done = chunk.upperBound
         }
         if let last = keys.last { tables[t].nextKey = Swift.max(tables[t].nextKey, last + 1) }
@@ -173,7 +171,7 @@ extension WriteTransaction {
     /// Packs the new blocks and builds (or extends) the table's own indexes.
     private func finishBulk(_ t: Int, newKeys: [Int64], wasEmpty: Bool, firstBlock: Int) {
         for b in Swift.max(firstBlock - 1, 0)..<tables[t].blocks.count {
-            tables[t].blocks[b] = tables[t].blocks[b].packed()
+            tables[t].blocks.replace(b, with: tables[t].blocks[b].packed())
         }
         if wasEmpty {
             for property in tables[t].indexes.keys { tables[t].rebuildIndex(property) }

@@ -96,12 +96,11 @@ public final class WriteTransaction {
 
     /// A writable property of table `t`: its index and schema.
     func writableProperty(_ t: Int, _ name: String) throws(WriteError) -> (index: Int, property: Property) {
-        let objectSchema = tables[t].objectSchema
-        guard let index = objectSchema.propertyIndex(named: name) else {
-            throw .unknownProperty(className: objectSchema.name, property: name)
+        guard let index = tables[t].objectSchema.propertyIndex(named: name) else {
+            throw .unknownProperty(className: className(t), property: name)
         }
-        let property = objectSchema.properties[index]
-        guard !property.isBacklink else { throw .computedProperty(className: objectSchema.name, property: name) }
+        let property = tables[t].objectSchema.properties[index]
+        guard !property.isBacklink else { throw .computedProperty(className: className(t), property: name) }
         return (index, property)
     }
 

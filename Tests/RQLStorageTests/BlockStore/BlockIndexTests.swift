@@ -192,3 +192,59 @@ struct SplitMix {
     /// A number in `0 ..< bound`.
     mutating func next(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }
+
+@Suite("Block store: the chunked block list")
+struct BlockListTests {
+    /// A block of `count` rows with keys from `firstKey`, and no columns.
+    static func block(_ firstKey: Int64, _ count: Int) -> Block {
+        let block = Block(shapes: [])
+        block.appendRows(keys: (0..<count).map { firstKey + Int64($0) }) { _, _, _ in }
+        return block
+    }
+
+    @Test("appends, removals and in-place changes across many chunks keep positions consistent")
+    func matchesPlainArray() {
+        var random = SplitMix(seed: 11)
+        var list = BlockList()
+        var model: [Int] = []  // row counts
+        var nextKey: Int64 = 0
+        var old: [(BlockList, [Int])] = []
+        for step in 0..<3_000 {
+            switch random.next(6) {
+            case 0, 1, 2:
+                let count = 1 + random.next(5)
+                list.append(Self.block(nextKey, count))
+                nextKey += Int64(count)
+                model.append(count)
+            case 3 where !model.isEmpty:
+                let b = random.next(model.count)
+                list.remove(at: b)
+                model.remove(at: b)
+            case 4 where !model.isEmpty:
+                let b = random.next(model.count)
+                list.mutate(b) { $0.appendRows(keys: [$0.lastKey]) { _, _, _ in } }
+                model[b] += 1
+            default:
+                if !model.isEmpty {
+                    let b = random.next(model.count)
+                    list.replace(b, with: Self.block(list[b].firstKey, 2))
+                    model[b] = 2
+                }
+            }
+            if step % 500 == 0 { old.append((list, model)) }
+        }
+        #expect(list.count == model.count)
+        #expect(list.chunks.count > 3)
+        for (snapshot, counts) in old + [(list, model)] {
+            #expect(snapshot.map(\.count) == counts)
+            #expect(snapshot.rowCount == counts.reduce(0, +))
+            var position = 0
+            for (b, count) in counts.enumerated() {
+                #expect(snapshot.start(of: b) == position)
+                #expect(snapshot.locate(position: position) == (b, 0))
+                #expect(snapshot.locate(position: position + count - 1) == (b, count - 1))
+                position += count
+            }
+        }
+    }
+}
