@@ -6,7 +6,8 @@ import Testing
 @testable import RQLStorage
 
 /// Seeded random transactions (inserts, updates, collection mutations, deletes with cascades,
-/// schema changes) applied to the block store and to `DifferentialModel`; after every commit
+/// schema changes, some rolled back) applied to the block store and to `DifferentialModel`;
+/// after every commit
 /// the two must hold the same objects, the reference evaluator must give the same results over
 /// both, indexes must answer like the model's `ColumnStore`, the change set must name what
 /// changed, and every older snapshot must still read as it did.
@@ -58,6 +59,14 @@ struct DifferentialTests {
             let before = model
             var schemaChanged = false
             for _ in 0..<(1 + random.next(12)) { schemaChanged = try operation(t) || schemaChanged }
+            if chance(6) {
+                // Rolled back: the store keeps the last commit (appends past its watermark are
+                // dropped and must not show up in the next transaction).
+                t.rollback()
+                model = before
+                #expect(Fixtures.dump(store.snapshot) == Fixtures.dump(model.columnStore))
+                return
+            }
             let result = try t.commit()
             try check(result, before: before, schemaChanged: schemaChanged)
         }
