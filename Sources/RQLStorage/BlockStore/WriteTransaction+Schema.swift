@@ -1,6 +1,11 @@
 import RQLCore
 
 /// The index kinds a property can be given inside a write transaction.
+///
+/// ```swift
+/// try transaction.addIndex(.hash, on: "age", of: "Dog")      // == and ranges on age
+/// try transaction.addIndex(.fullText, on: "bio", of: "Person")
+/// ```
 public enum IndexKind: Hashable, Sendable {
     /// Realm's `indexed`: equality lookups. The store keeps it ordered, so it also answers range
     /// lookups (`TableReader.indexRange`): it is the hash and the sorted index in one tree.

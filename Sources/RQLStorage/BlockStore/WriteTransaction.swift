@@ -120,6 +120,12 @@ public final class WriteTransaction {
 }
 
 /// What `commit()` produced: the new snapshot and what changed since the previous one.
+///
+/// ```swift
+/// let result = try transaction.commit()
+/// result.snapshot.version          // the previous version + 1
+/// result.changes.classes["Dog"]    // inserted, deleted, modified
+/// ```
 public struct CommitResult: Sendable {
     public let snapshot: BlockSnapshot
     public let changes: ChangeSet
