@@ -47,7 +47,7 @@ let package = Package(
 
         .testTarget(name: "RQLCoreTests", dependencies: ["RQLCore"]),
         .testTarget(name: "RQLSyntaxTests", dependencies: ["RQLSyntax"]),
-        .testTarget(name: "RQLStorageTests", dependencies: ["RQLStorage"]),
+        .testTarget(name: "RQLStorageTests", dependencies: ["RQLStorage", "RQLEngine"]),
         .testTarget(name: "RQLIRTests", dependencies: ["RQLIR", "RQLStorage"]),
         .testTarget(name: "RQLSemaTests", dependencies: ["RQLSema", "RQLSyntax", "RQLStorage"]),
         .testTarget(name: "RQLEngineTests", dependencies: ["RQLEngine"]),

@@ -22,9 +22,12 @@ let package = Package(
             dependencies: [
                 "BenchmarkKit",
                 .product(name: "RQLSyntax", package: "RQL"),
+                .product(name: "RQLStorage", package: "RQL"),
             ]
         ),
         .executableTarget(name: "rql-bench", dependencies: ["BenchmarkKit", "Suites"]),
+        // Single-object commit latencies on the block store, each commit timed alone (median, p99).
+        .executableTarget(name: "rql-storage-latency", dependencies: ["BenchmarkKit", "Suites"]),
         // A fixed-iteration parse loop for `valgrind --tool=callgrind`: no calibration, no timing.
         .executableTarget(
             name: "rql-parse-profile",

@@ -105,7 +105,7 @@ extension ColumnStore {
         self.init(schema: schema, inputs: inputs, version: 1)
     }
 
-    private static func column(
+    static func column(
         _ values: ColumnValues,
         _ property: Property,
         className: String

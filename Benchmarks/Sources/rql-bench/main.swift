@@ -30,6 +30,7 @@ var registry = Registry()
 registry.registerParseBenchmarks()
 registry.registerPrintBenchmarks()
 registry.registerBaselineBenchmarks(rows: options.rows, seed: options.seed)
+registry.registerStorageBenchmarks(rows: options.rows, seed: options.seed)
 
 let selected = registry.selected(by: options.filter)
 if options.list {

@@ -1,0 +1,198 @@
+import RQLCore
+
+/// One block of a table: at most `TableBlock.capacity` consecutive rows in ascending key order,
+/// their keys, and one segment per property (numbered like `ObjectSchema.properties`).
+///
+/// A block reachable from a published snapshot is never changed. The writer changes a block in
+/// place only while it holds the only reference (`isKnownUniquelyReferenced`); otherwise it
+/// works on a `copy()`, which shares every array until the first write to it.
+final class Block: @unchecked Sendable {
+    private(set) var count: Int
+    /// The row keys, as `int` values.
+    private(set) var keys: FixedSegment
+    private(set) var columns: [Segment]
+
+    init(count: Int, keys: FixedSegment, columns: [Segment]) {
+        self.count = count
+        self.keys = keys
+        self.columns = columns
+    }
+
+    /// An empty block for properties of `shapes`.
+    convenience init(shapes: [SegmentShape]) {
+        guard case .fixed(let keys) = Segment.empty(.fixed(.int, optional: false)) else {
+            fatalError("an int shape makes a fixed segment")
+        }
+        self.init(count: 0, keys: keys, columns: shapes.map(Segment.empty))
+    }
+
+    func copy() -> Block { Block(count: count, keys: keys, columns: columns) }
+
+    // MARK: Reading
+
+    @inline(__always)
+    func key(at i: Int) -> Int64 { keys.values.load(i, as: Int64.self) }
+
+    var firstKey: Int64 { key(at: 0) }
+    var lastKey: Int64 { key(at: count - 1) }
+
+    /// The first row whose key is at least `key`.
+    func lowerBound(_ key: Int64) -> Int {
+        var low = 0
+        var high = count
+        while low < high {
+            let mid = (low + high) >> 1
+            if self.key(at: mid) < key { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
+    /// The row holding `key`, or `nil`.
+    func row(of key: Int64) -> Int? {
+        let i = lowerBound(key)
+        return i < count && self.key(at: i) == key ? i : nil
+    }
+
+    func value(at row: Int, column: Int) -> Value { columns[column].value(at: row) }
+
+    /// Every stored property of `row` (`.null` for backlinks).
+    func rowValues(at row: Int) -> [Value] { columns.map { $0.value(at: row) } }
+
+    // MARK: Writing (only on a block the writer holds alone)
+
+    /// Appends a row; `values` has one value per column (ignored for backlinks).
+    func append(key: Int64, values: [Value]) {
+        keys.replace(count..<count, with: [.int(key)], count: count, limit: TableBlock.capacity)
+        for c in columns.indices {
+            columns[c].replace(count..<count, with: [values[c]], count: count, limit: TableBlock.capacity)
+        }
+        count += 1
+    }
+
+    /// Appends rows (keys ascending, above every key here), column by column.
+    func append(keys newKeys: [Int64], columns newColumns: [[Value]]) {
+        keys.replace(count..<count, with: newKeys.map { .int($0) }, count: count, limit: TableBlock.capacity)
+        for c in columns.indices {
+            columns[c].replace(count..<count, with: newColumns[c], count: count, limit: TableBlock.capacity)
+        }
+        count += newKeys.count
+    }
+
+    func removeRows(_ range: Range<Int>) {
+        keys.replace(range, with: [], count: count, limit: TableBlock.capacity)
+        for c in columns.indices { columns[c].replace(range, with: [], count: count, limit: TableBlock.capacity) }
+        count -= range.count
+    }
+
+    func set(_ value: Value, row: Int, column: Int) {
+        columns[column].replace(row..<row + 1, with: [value], count: count, limit: TableBlock.capacity)
+    }
+
+    func replaceElements(row: Int, column: Int, range: Range<Int>, with values: [Value], keys: [String]?) {
+        columns[column].replaceElements(row: row, range: range, with: values, keys: keys, rowCount: count)
+    }
+
+    /// Appends rows with `newKeys`, each column filled by `fill(column, &segment, count)`.
+    func appendRows(keys newKeys: [Int64], _ fill: (Int, inout Segment, Int) -> Void) {
+        keys.append(raw: newKeys.withUnsafeBytes { Array($0) }, nulls: nil, count: count)
+        for c in columns.indices { fill(c, &columns[c], count) }
+        count += newKeys.count
+    }
+
+    func appendColumn(_ segment: Segment) { columns.append(segment) }
+
+    func removeColumn(_ column: Int) { columns.remove(at: column) }
+
+    func replaceColumn(_ column: Int, with segment: Segment) { columns[column] = segment }
+}
+
+extension Block {
+    /// The block with all its arrays copied into one contiguous storage at aligned offsets and
+    /// no spare capacity: what a bulk load produces and what phase 2 writes as a run of pages.
+    func packed() -> Block {
+        var size = Packer.size(of: keys, count: count)
+        for segment in columns { size += Packer.size(of: segment, count: count) }
+        var packer = Packer(storage: ByteStorage(capacity: size, isPacked: true))
+        let packedKeys = packer.pack(keys, count: count)
+        let packedColumns = columns.map { packer.pack($0, count: count) }
+        return Block(count: count, keys: packedKeys, columns: packedColumns)
+    }
+}
+
+/// Lays segments out in one storage, each array at the next aligned offset.
+private struct Packer {
+    let storage: ByteStorage
+    var next = 0
+
+    init(storage: ByteStorage) {
+        self.storage = storage
+    }
+
+    static func aligned(_ bytes: Int) -> Int {
+        (bytes + ByteStorage.alignment - 1) / ByteStorage.alignment * ByteStorage.alignment
+    }
+
+    static func size(of s: FixedSegment, count: Int) -> Int {
+        aligned(count * s.type.stride) + (s.nulls == nil ? 0 : aligned(NullBits.wordCount(count) * 8))
+    }
+
+    static func size(of s: BytesSegment, count: Int) -> Int {
+        aligned((count + 1) * 8) + aligned(s.offset(count))
+            + (s.nulls == nil ? 0 : aligned(NullBits.wordCount(count) * 8))
+    }
+
+    static func size(of segment: Segment, count: Int) -> Int {
+        switch segment {
+        case .fixed(let s): size(of: s, count: count)
+        case .bytes(let s): size(of: s, count: count)
+        case .mixed(let s): size(of: s.encoded, count: count)
+        case .collection(let s):
+            aligned((count + 1) * 8) + size(of: s.elements, count: s.offset(count))
+                + (s.keys.map { size(of: $0, count: s.offset(count)) } ?? 0)
+        case .backlinks: 0
+        }
+    }
+
+    mutating func copy(_ array: ByteArray, used: Int) -> ByteArray {
+        let offset = next
+        (storage.base + offset).copyMemory(from: array.pointer, byteCount: used)
+        next += Packer.aligned(used)
+        return ByteArray(storage: storage, offset: offset, capacity: used)
+    }
+
+    mutating func pack(_ s: FixedSegment, count: Int) -> FixedSegment {
+        FixedSegment(
+            type: s.type,
+            values: copy(s.values, used: count * s.type.stride),
+            nulls: s.nulls.map { copy($0, used: NullBits.wordCount(count) * 8) }
+        )
+    }
+
+    mutating func pack(_ s: BytesSegment, count: Int) -> BytesSegment {
+        BytesSegment(
+            isString: s.isString,
+            offsets: copy(s.offsets, used: (count + 1) * 8),
+            bytes: copy(s.bytes, used: s.offset(count)),
+            nulls: s.nulls.map { copy($0, used: NullBits.wordCount(count) * 8) }
+        )
+    }
+
+    mutating func pack(_ segment: Segment, count: Int) -> Segment {
+        switch segment {
+        case .fixed(let s): return .fixed(pack(s, count: count))
+        case .bytes(let s): return .bytes(pack(s, count: count))
+        case .mixed(let s): return .mixed(MixedSegment(encoded: pack(s.encoded, count: count), cache: s.cache))
+        case .collection(let s):
+            let elementCount = s.offset(count)
+            return .collection(
+                CollectionSegment(
+                    kind: s.kind,
+                    offsets: copy(s.offsets, used: (count + 1) * 8),
+                    elements: pack(s.elements, count: elementCount),
+                    keys: s.keys.map { pack($0, count: elementCount) }
+                )
+            )
+        case .backlinks: return .backlinks
+        }
+    }
+}

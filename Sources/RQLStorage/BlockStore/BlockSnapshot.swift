@@ -1,0 +1,39 @@
+import RQLCore
+
+/// One immutable version of a `BlockStore`: the schema and every class's table. A value that
+/// any thread may hold and read for as long as it likes; no later commit changes it, and
+/// holding it never blocks a writer. Untouched blocks and index nodes are shared with the
+/// versions before and after it.
+///
+/// ```swift
+/// let snapshot = store.snapshot
+/// snapshot.version                              // 12
+/// snapshot.table(named: "Dog")?.rowCount        // 3
+/// ReferenceEvaluator(store: snapshot).run(query)
+/// ```
+public struct BlockSnapshot: StoreReader {
+    public let schema: Schema
+    /// The number of commits that produced this version. A write transaction's `reader` carries
+    /// the version its commit will have, but its contents change with every write: compare
+    /// `WriteTransaction.writeCount` too.
+    public let version: UInt64
+    let tables: [TableData]
+
+    init(schema: Schema, version: UInt64, tables: [TableData]) {
+        self.schema = schema
+        self.version = version
+        self.tables = tables
+    }
+
+    /// An empty snapshot of `schema` at version 0.
+    init(schema: Schema) {
+        self.init(schema: schema, version: 0, tables: schema.classes.map { TableData(objectSchema: $0) })
+    }
+
+    public func table(named className: String) -> BlockTable? {
+        schema.classIndex(named: className).map { BlockTable(data: tables[$0]) }
+    }
+
+    /// The number of objects of every class.
+    public var objectCount: Int { tables.reduce(0) { $0 + $1.rowCount } }
+}

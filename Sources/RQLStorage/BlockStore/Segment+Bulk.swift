@@ -1,0 +1,102 @@
+import Foundation
+import RQLCore
+
+/// Typed bulk appends: rows copied from another store's column view with `memcpy`-sized
+/// steps instead of one `Value` at a time.
+extension Segment {
+    /// Appends rows `rows` of `view` after the segment's `count` items; `mapLink` turns a source
+    /// row key of a class into this store's key. Returns false (and appends nothing) when the
+    /// shapes have no typed copy (mixed, collections); the caller then appends `Value`s.
+    mutating func appendRows(
+        from view: ColumnView,
+        rows: Range<Int>,
+        count: Int,
+        mapLink: (String, Int64) -> Int64
+    ) -> Bool {
+        switch self {
+        case .fixed(var s):
+            guard let part = view.fixedPart(rows, mapLink: mapLink), part.type == s.type else { return false }
+            self = .backlinks
+            s.append(raw: part.bytes, nulls: part.nulls, count: count)
+            self = .fixed(s)
+            return true
+        case .bytes(var s):
+            let bytesView: BytesColumnView
+            switch view {
+            case .string(let v) where s.isString: bytesView = v
+            case .data(let v) where !s.isString: bytesView = v
+            default: return false
+            }
+            self = .backlinks
+            let start = bytesView.offsets[rows.lowerBound]
+            let payload = Array(bytesView.bytes[start..<bytesView.offsets[rows.upperBound]])
+            let lengths = rows.map { bytesView.offsets[$0 + 1] - bytesView.offsets[$0] }
+            let nulls = s.nulls == nil ? [] : rows.map { bytesView.nulls.isNull($0) }
+            s.replace(
+                count..<count,
+                payload: payload,
+                lengths: lengths,
+                nulls: nulls,
+                count: count,
+                limit: TableBlock.capacity
+            )
+            self = .bytes(s)
+            return true
+        case .mixed, .collection, .backlinks:
+            return false
+        }
+    }
+}
+
+extension FixedSegment {
+    /// Appends items given as raw bytes in this type's layout, with their null flags (`nil`: none null).
+    mutating func append(raw: [UInt8], nulls newNulls: [Bool]?, count: Int) {
+        let added = raw.count / type.stride
+        let p = values.splice(
+            count * type.stride..<count * type.stride,
+            insertCount: raw.count,
+            used: count * type.stride,
+            limit: byteLimit(TableBlock.capacity, type.stride)
+        )
+        if !raw.isEmpty { raw.withUnsafeBytes { p.copyMemory(from: $0.baseAddress!, byteCount: raw.count) } }
+        if nulls != nil {
+            NullBits.splice(
+                &nulls!,
+                count: count,
+                range: count..<count,
+                newNulls: newNulls ?? Array(repeating: false, count: added)
+            )
+        }
+    }
+}
+
+extension ColumnView {
+    /// Rows `rows` of a fixed-width or link view as bytes in the block layout, with null flags.
+    fileprivate func fixedPart(
+        _ rows: Range<Int>,
+        mapLink: (String, Int64) -> Int64
+    ) -> (type: FixedType, bytes: [UInt8], nulls: [Bool]?)? {
+        func copy<T>(
+            _ view: FixedWidthColumnView<T>,
+            _ type: FixedType
+        ) -> (type: FixedType, bytes: [UInt8], nulls: [Bool]?) {
+            let bytes = Array(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: view.values[rows])))
+            return (type, bytes, view.nulls.hasNulls ? rows.map { view.nulls.isNull($0) } : nil)
+        }
+        switch self {
+        case .bool(let v): return copy(v, .bool)
+        case .int(let v): return copy(v, .int)
+        case .float(let v): return copy(v, .float)
+        case .double(let v): return copy(v, .double)
+        case .decimal(let v): return copy(v, .decimal)
+        case .date(let v): return copy(v, .date)
+        case .objectId(let v): return copy(v, .objectId)
+        case .uuid(let v): return copy(v, .uuid)
+        case .link(let v):
+            let keys = rows.map { v.keys[$0] < 0 ? -1 : mapLink(v.targetClass, v.keys[$0]) }
+            return (.link(v.targetClass), keys.withUnsafeBytes { Array($0) }, nil)
+        case .string, .data, .mixed, .collection:
+            return nil
+        }
+    }
+}

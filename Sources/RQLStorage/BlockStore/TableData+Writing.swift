@@ -1,0 +1,149 @@
+import RQLCore
+
+/// Physical row changes on one table, keeping the table's own indexes (primary key, equality,
+/// full-text) current. No validation here: the write transaction validates first. Backlinks
+/// cross tables, so the transaction maintains them.
+extension TableData {
+    /// Replaces the derived-view caches: they describe the content before this change.
+    mutating func touch() {
+        caches = TableCaches()
+    }
+
+    /// Block `b`, made the writer's own first (a shared block is copied, its arrays are not).
+    mutating func mutateBlock<R>(_ b: Int, _ body: (Block) -> R) -> R {
+        blocks.mutate(b, body)
+    }
+
+    /// Appends a row with the next key (one value per property; backlinks ignored).
+    mutating func append(_ values: [Value]) -> Int64 {
+        touch()
+        let key = nextKey
+        nextKey += 1
+        if blocks.isEmpty || blocks[blocks.count - 1].count >= TableBlock.capacity {
+            blocks.append(Block(shapes: shapes))
+        }
+        mutateBlock(blocks.count - 1) { $0.append(key: key, values: values) }
+        addIndexEntries(key: key, values: values)
+        return key
+    }
+
+    /// Appends rows with keys `keys` (ascending, at least `nextKey`), filling blocks in bulk;
+    /// `columns[c]` holds property `c`'s values. Index entries are the caller's job.
+    mutating func appendBulk(keys: [Int64], columns: [[Value]]) {
+        touch()
+        var done = 0
+        while done < keys.count {
+            if blocks.isEmpty || blocks[blocks.count - 1].count >= TableBlock.capacity {
+                blocks.append(Block(shapes: shapes))
+            }
+            let room = TableBlock.capacity - blocks[blocks.count - 1].count
+            let chunk = done..<Swift.min(keys.count, done + room)
+            mutateBlock(blocks.count - 1) { block in
+                block.append(keys: Array(keys[chunk]), columns: columns.map { Array($0[chunk]) })
+            }
+            done = chunk.upperBound
+        }
+        if let last = keys.last { nextKey = Swift.max(nextKey, last + 1) }
+    }
+
+    /// Removes the row with `key` and returns its values; empties drop their block and small
+    /// neighbours merge, so blocks stay at least a quarter full on average.
+    mutating func remove(key: Int64) -> [Value] {
+        touch()
+        guard let (b, row) = locate(key: key) else { return [] }
+        let old = blocks[b].rowValues(at: row)
+        mutateBlock(b) { $0.removeRows(row..<row + 1) }
+        if blocks[b].count == 0 {
+            blocks.remove(at: b)
+        } else {
+            mergeIfSmall(b)
+        }
+        removeIndexEntries(key: key, values: old)
+        return old
+    }
+
+    /// Sets property `property` of the row with `key` and returns the old value.
+    @discardableResult
+    mutating func set(_ value: Value, key: Int64, property: Int) -> Value {
+        touch()
+        guard let (b, row) = locate(key: key) else { return .null }
+        let old = blocks[b].value(at: row, column: property)
+        mutateBlock(b) { $0.set(value, row: row, column: property) }
+        if indexes[property] != nil {
+            indexes[property]!.remove(old, row: key)
+            indexes[property]!.insert(value, row: key)
+        }
+        if fullText[property] != nil {
+            if case .string(let text) = old { fullText[property]!.remove(text, row: key) }
+            if case .string(let text) = value { fullText[property]!.insert(text, row: key) }
+        }
+        return old
+    }
+
+    /// Replaces elements `range` of collection `property` of the row with `key`.
+    mutating func replaceElements(key: Int64, property: Int, range: Range<Int>, with values: [Value], keys: [String]?) {
+        touch()
+        guard let (b, row) = locate(key: key) else { return }
+        mutateBlock(b) { $0.replaceElements(row: row, column: property, range: range, with: values, keys: keys) }
+    }
+
+    private mutating func mergeIfSmall(_ b: Int) {
+        let limit = TableBlock.capacity / 2
+        if b + 1 < blocks.count && blocks[b].count + blocks[b + 1].count <= limit {
+            merge(b)
+        } else if b > 0 && blocks[b - 1].count + blocks[b].count <= limit {
+            merge(b - 1)
+        }
+    }
+
+    /// Moves block `b + 1`'s rows to the end of block `b` (keys stay ascending).
+    private mutating func merge(_ b: Int) {
+        let absorbed = blocks[b + 1]
+        let keys = (0..<absorbed.count).map { absorbed.key(at: $0) }
+        let columns = absorbed.columns.indices.map { c in (0..<absorbed.count).map { absorbed.value(at: $0, column: c) }
+        }
+        mutateBlock(b) { $0.append(keys: keys, columns: columns) }
+        blocks.remove(at: b + 1)
+    }
+
+    // MARK: Index entries
+
+    mutating func addIndexEntries(key: Int64, values: [Value]) {
+        for property in indexes.keys { indexes[property]!.insert(values[property], row: key) }
+        for property in fullText.keys {
+            if case .string(let text) = values[property] { fullText[property]!.insert(text, row: key) }
+        }
+    }
+
+    mutating func removeIndexEntries(key: Int64, values: [Value]) {
+        for property in indexes.keys { indexes[property]!.remove(values[property], row: key) }
+        for property in fullText.keys {
+            if case .string(let text) = values[property] { fullText[property]!.remove(text, row: key) }
+        }
+    }
+
+    /// Every row's key and value of `property`, for building an index.
+    func entries(of property: Int) -> [(Value, Int64)] {
+        var entries: [(Value, Int64)] = []
+        entries.reserveCapacity(rowCount)
+        for block in blocks {
+            for row in 0..<block.count { entries.append((block.value(at: row, column: property), block.key(at: row))) }
+        }
+        return entries
+    }
+
+    /// Builds the equality index of `property` from the rows (bulk loads, `addIndex`).
+    mutating func rebuildIndex(_ property: Int) {
+        indexes[property] = PropertyIndex(for: objectSchema.properties[property], entries: entries(of: property))
+    }
+
+    /// Builds the full-text index of `property` from the rows.
+    mutating func rebuildFullText(_ property: Int) {
+        fullText[property] = FullTextTree(
+            texts: entries(of: property).compactMap { value, key in
+                if case .string(let text) = value { return (text, key) }
+                return nil
+            }
+        )
+    }
+}

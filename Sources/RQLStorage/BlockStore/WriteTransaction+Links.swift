@@ -1,0 +1,125 @@
+import RQLCore
+
+/// The physical writes every operation ends in, each keeping backlinks current and recording
+/// the change; and the deletion cascade.
+extension WriteTransaction {
+    /// Registers the links in `value` (property `property` of row `key` of table `t`) in their
+    /// targets' backlink indexes. Typed links and links inside mixed values both count, as in
+    /// realm-core.
+    func addBacklinks(from t: Int, key: Int64, property: Int, value: Value) {
+        updateBacklinks(from: t, key: key, property: property, value: value, adding: true)
+    }
+
+    func removeBacklinks(from t: Int, key: Int64, property: Int, value: Value) {
+        updateBacklinks(from: t, key: key, property: property, value: value, adding: false)
+    }
+
+    private func updateBacklinks(from t: Int, key: Int64, property: Int, value: Value, adding: Bool) {
+        let schemaProperty = tables[t].objectSchema.properties[property]
+        guard TableInput.canHoldLinks(schemaProperty) else { return }
+        let origin = BacklinkOrigin(className: className(t), property: schemaProperty.name)
+        ColumnStore.forEachLink(in: value) { link in
+            guard let target = schema.classIndex(named: link.className) else { return }
+            tables[target].touch()
+            if adding {
+                tables[target].backlinks.add(target: link.key.rawValue, origin: origin, source: key)
+            } else {
+                tables[target].backlinks.remove(target: link.key.rawValue, origin: origin, source: key)
+            }
+        }
+    }
+
+    /// Sets a whole property value (validated, embedded objects already created).
+    func writeValue(_ t: Int, _ key: Int64, _ property: Int, _ value: Value) {
+        let old = tables[t].set(value, key: key, property: property)
+        removeBacklinks(from: t, key: key, property: property, value: old)
+        addBacklinks(from: t, key: key, property: property, value: value)
+        changes.modify(className(t), RowKey(key), tables[t].objectSchema.properties[property].name)
+        writeCount += 1
+    }
+
+    /// Replaces elements `range` of a collection property with `values` (and map `keys`).
+    func spliceElements(
+        _ t: Int,
+        _ key: Int64,
+        _ property: Int,
+        _ range: Range<Int>,
+        _ values: [Value],
+        keys: [String]?
+    ) {
+        let removed: [Value]
+        switch currentValue(t, key, property) {
+        case .list(let items): removed = Array(items[range])
+        case .map(let map): removed = Array(map.values[range])
+        default: removed = []
+        }
+        tables[t].replaceElements(key: key, property: property, range: range, with: values, keys: keys)
+        for value in removed { removeBacklinks(from: t, key: key, property: property, value: value) }
+        for value in values { addBacklinks(from: t, key: key, property: property, value: value) }
+        changes.modify(className(t), RowKey(key), tables[t].objectSchema.properties[property].name)
+        writeCount += 1
+    }
+
+    /// Deletes objects with Realm's rules: the embedded objects they own go with them (at any
+    /// depth); to-one links and map values pointing at a deleted object become null; list and
+    /// set elements pointing at one are removed (a mixed list keeps its shape with a null).
+    func deleteObjects(_ roots: [(table: Int, key: Int64)]) {
+        var doomed = Set<ObjectLink>()
+        var order: [(table: Int, key: Int64)] = []
+        var queue = roots
+        while let next = queue.popLast() {
+            let link = ObjectLink(className: className(next.table), key: RowKey(next.key))
+            guard doomed.insert(link).inserted, let values = tables[next.table].rowValues(key: next.key) else {
+                continue
+            }
+            order.append(next)
+            for (index, property) in tables[next.table].objectSchema.properties.enumerated()
+            where isEmbeddedTarget(property) {
+                ColumnStore.forEachLink(in: values[index]) { child in
+                    if let t = schema.classIndex(named: child.className) { queue.append((t, child.key.rawValue)) }
+                }
+            }
+        }
+        // Links from surviving objects: null them or take them out.
+        for (t, key) in order {
+            for (origin, source) in tables[t].backlinks.incoming(target: key) {
+                guard let originTable = schema.classIndex(named: origin.className),
+                    !doomed.contains(ObjectLink(className: origin.className, key: RowKey(source))),
+                    let property = tables[originTable].objectSchema.propertyIndex(named: origin.property)
+                else { continue }
+                let current = currentValue(originTable, source, property)
+                let cleaned = Self.removingLinks(
+                    to: doomed,
+                    in: current,
+                    property: tables[originTable].objectSchema.properties[property]
+                )
+                if cleaned != current { writeValue(originTable, source, property, cleaned) }
+            }
+        }
+        // The rows themselves, with their outgoing links.
+        for (t, key) in order {
+            let values = tables[t].remove(key: key)
+            for index in values.indices { removeBacklinks(from: t, key: key, property: index, value: values[index]) }
+            changes.delete(className(t), RowKey(key))
+        }
+        writeCount += 1
+    }
+
+    /// `value` without links to `doomed`: a to-one link becomes null, link lists and sets lose
+    /// the element, maps keep the key with a null, mixed lists keep their shape with a null.
+    static func removingLinks(to doomed: Set<ObjectLink>, in value: Value, property: Property) -> Value {
+        func isDoomed(_ value: Value) -> Bool {
+            if case .link(let link) = value { return doomed.contains(link) }
+            return false
+        }
+        switch value {
+        case .link: return isDoomed(value) ? .null : value
+        case .list(let items):
+            if property.type != .mixed { return .list(items.filter { !isDoomed($0) }) }
+            return .list(items.map { removingLinks(to: doomed, in: $0, property: property) })
+        case .map(let map):
+            return .map(MixedMap(map.map { ($0.key, removingLinks(to: doomed, in: $0.value, property: property)) }))
+        default: return value
+        }
+    }
+}

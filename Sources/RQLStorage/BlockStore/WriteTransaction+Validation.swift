@@ -1,0 +1,238 @@
+import RQLCore
+
+/// A value checked against its property and ready to write. Embedded objects are given by their
+/// property values (a `.map`) and created when the plan is applied, with their owner.
+indirect enum PlannedValue {
+    /// Written as it is (links point at existing objects).
+    case value(Value)
+    /// A to-one embedded object to create, or null.
+    case embedded(EmbeddedPlan?)
+    /// The elements of a `list<Embedded>`, each created.
+    case embeddedList([EmbeddedPlan])
+    /// The entries of a `map<Embedded?>`, in key order; null entries stay null.
+    case embeddedMap([(key: String, plan: EmbeddedPlan?)])
+}
+
+/// A new embedded object: its table and one planned value per property.
+struct EmbeddedPlan {
+    let table: Int
+    let values: [PlannedValue]
+}
+
+extension WriteTransaction {
+    /// Checks `given` (property name → value) for a new object of table `t`, filling the
+    /// properties not given with their defaults.
+    func planObject(_ t: Int, _ given: [(String, Value)], key: RowKey?) throws(WriteError) -> [PlannedValue] {
+        let objectSchema = tables[t].objectSchema
+        var planned: [PlannedValue?] = Array(repeating: nil, count: objectSchema.properties.count)
+        for (name, value) in given {
+            let (index, property) = try writableProperty(t, name)
+            planned[index] = try plan(value, for: property, in: objectSchema.name, key: key)
+        }
+        var result: [PlannedValue] = []
+        result.reserveCapacity(planned.count)
+        for (index, property) in objectSchema.properties.enumerated() {
+            if let value = planned[index] {
+                result.append(value)
+            } else if property.isBacklink {
+                result.append(.value(.null))
+            } else {
+                result.append(
+                    try plan(ObjectGraphBuilder.defaultValue(property), for: property, in: objectSchema.name, key: key)
+                )
+            }
+        }
+        return result
+    }
+
+    /// Checks `value` for `property` of an object of `className` (`key` names it in errors).
+    func plan(
+        _ value: Value,
+        for property: Property,
+        in className: String,
+        key: RowKey?
+    ) throws(WriteError) -> PlannedValue {
+        guard !property.isBacklink else { throw .computedProperty(className: className, property: property.name) }
+        if isEmbeddedTarget(property), case .object(let target) = property.type {
+            return try planEmbedded(value, target: target, for: property, in: className, key: key)
+        }
+        return .value(try checked(value, for: property, in: className, key: key))
+    }
+
+    /// A value of a non-embedded property, checked and normalised (sets sorted and unique).
+    func checked(_ value: Value, for property: Property, in className: String, key: RowKey?) throws(WriteError) -> Value
+    {
+        switch property.collection {
+        case .single:
+            try checkElement(value, of: property, in: className, key: key)
+            return value
+        case .list, .set:
+            guard case .list(let items) = value else { throw mismatch(property, className, key, value) }
+            for item in items { try checkElement(item, of: property, in: className, key: key) }
+            return property.collection == .set ? .list(ColumnBuilder.sortedUnique(items)) : value
+        case .map:
+            guard case .map(let map) = value else { throw mismatch(property, className, key, value) }
+            for entry in map {
+                try checkMapKey(entry.key, property, className, key)
+                try checkElement(entry.value, of: property, in: className, key: key)
+            }
+            return value
+        }
+    }
+
+    /// One element (or the single value) of a non-embedded property.
+    func checkElement(_ value: Value, of property: Property, in className: String, key: RowKey?) throws(WriteError) {
+        if value.isNull {
+            guard property.isOptional else {
+                throw .nullNotAllowed(className: className, property: property.name, key: key)
+            }
+            return
+        }
+        switch property.type {
+        case .mixed:
+            try checkMixed(value, property, className, key)
+        case .object(let target):
+            guard case .link(let link) = value, link.className == target else {
+                throw mismatch(property, className, key, value)
+            }
+            try checkLink(link, property, className, key)
+        default:
+            guard property.acceptsElement(value) else { throw mismatch(property, className, key, value) }
+        }
+    }
+
+    /// A mixed value: any kind, with links to existing top-level objects and valid map keys,
+    /// at any depth.
+    private func checkMixed(
+        _ value: Value,
+        _ property: Property,
+        _ className: String,
+        _ key: RowKey?
+    ) throws(WriteError) {
+        switch value {
+        case .link(let link): try checkLink(link, property, className, key)
+        case .list(let items): for item in items { try checkMixed(item, property, className, key) }
+        case .map(let map):
+            for entry in map {
+                try checkMapKey(entry.key, property, className, key)
+                try checkMixed(entry.value, property, className, key)
+            }
+        default: break
+        }
+    }
+
+    /// A link must reach an existing object, and not an embedded one (it has its owner).
+    private func checkLink(
+        _ link: ObjectLink,
+        _ property: Property,
+        _ className: String,
+        _ key: RowKey?
+    ) throws(WriteError) {
+        guard let t = schema.classIndex(named: link.className), tables[t].locate(key: link.key.rawValue) != nil else {
+            throw .danglingLink(className: className, property: property.name, key: key, target: link)
+        }
+        guard !tables[t].objectSchema.isEmbedded else {
+            throw .linkToEmbeddedObject(className: className, property: property.name, key: key, target: link)
+        }
+    }
+
+    func checkMapKey(_ mapKey: String, _ property: Property, _ className: String, _ key: RowKey?) throws(WriteError) {
+        // Realm refuses these (its query paths use them).
+        if mapKey.utf8.contains(UInt8(ascii: ".")) || mapKey.utf8.first == UInt8(ascii: "$") {
+            throw .invalidMapKey(className: className, property: property.name, key: key, mapKey: mapKey)
+        }
+    }
+
+    /// Embedded objects are given by value: `.map` of property values (`.null` for none).
+    private func planEmbedded(
+        _ value: Value,
+        target: String,
+        for property: Property,
+        in className: String,
+        key: RowKey?
+    ) throws(WriteError) -> PlannedValue {
+        let targetTable = try tableIndex(target)
+        switch property.collection {
+        case .single:
+            if value.isNull { return .embedded(nil) }
+            return .embedded(try embeddedObject(value, targetTable, property, className, key))
+        case .list, .set:
+            guard case .list(let items) = value else { throw mismatch(property, className, key, value) }
+            var plans: [EmbeddedPlan] = []
+            for item in items {
+                if item.isNull { throw .nullNotAllowed(className: className, property: property.name, key: key) }
+                plans.append(try embeddedObject(item, targetTable, property, className, key))
+            }
+            return .embeddedList(plans)
+        case .map:
+            guard case .map(let map) = value else { throw mismatch(property, className, key, value) }
+            var entries: [(key: String, plan: EmbeddedPlan?)] = []
+            for entry in map {
+                try checkMapKey(entry.key, property, className, key)
+                if entry.value.isNull {
+                    entries.append((entry.key, nil))
+                } else {
+                    entries.append((entry.key, try embeddedObject(entry.value, targetTable, property, className, key)))
+                }
+            }
+            return .embeddedMap(entries)
+        }
+    }
+
+    private func embeddedObject(
+        _ value: Value,
+        _ targetTable: Int,
+        _ property: Property,
+        _ className: String,
+        _ key: RowKey?
+    ) throws(WriteError) -> EmbeddedPlan {
+        switch value {
+        case .map(let values):
+            return EmbeddedPlan(
+                table: targetTable,
+                values: try planObject(targetTable, values.map { ($0.key, $0.value) }, key: nil)
+            )
+        case .link(let link):
+            throw .linkToEmbeddedObject(className: className, property: property.name, key: key, target: link)
+        default:
+            throw mismatch(property, className, key, value)
+        }
+    }
+
+    func mismatch(_ property: Property, _ className: String, _ key: RowKey?, _ value: Value) -> WriteError {
+        var expected = property.typeSyntax
+        if isEmbeddedTarget(property) { expected += " (embedded objects given as maps of their values)" }
+        return .typeMismatch(
+            className: className,
+            property: property.name,
+            key: key,
+            expected: expected,
+            found: value.kind.description
+        )
+    }
+
+    /// Creates the embedded objects of `planned` (children first) and returns the values to
+    /// store, links to the new children in place of their plans.
+    func materialize(_ planned: PlannedValue) -> Value {
+        switch planned {
+        case .value(let value):
+            return value
+        case .embedded(let plan):
+            return plan.map { .link(create($0.table, $0.values)) } ?? .null
+        case .embeddedList(let plans):
+            return .list(plans.map { .link(create($0.table, $0.values)) })
+        case .embeddedMap(let entries):
+            return .map(MixedMap(entries.map { ($0.key, $0.plan.map { .link(create($0.table, $0.values)) } ?? .null) }))
+        }
+    }
+
+    /// Creates an object of table `t` from its validated values and returns a link to it.
+    func create(_ t: Int, _ planned: [PlannedValue]) -> ObjectLink {
+        let values = planned.map(materialize)
+        let key = tables[t].append(values)
+        for (index, value) in values.enumerated() { addBacklinks(from: t, key: key, property: index, value: value) }
+        let link = ObjectLink(className: className(t), key: RowKey(key))
+        changes.insert(link.className, link.key)
+        return link
+    }
+}
