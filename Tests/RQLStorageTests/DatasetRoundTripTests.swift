@@ -102,21 +102,9 @@ struct DatasetRobustnessTests {
         }
     }
 
-    /// A small deterministic generator (SplitMix64) so that failures reproduce.
-    struct SplitMix64 {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test("randomly damaged documents load or throw a DatasetError, and never crash")
     func mutations() {
-        var random = SplitMix64(state: 42)
+        var random = SplitMix(seed: 42)
         let original = Array(DemoDataset.json.utf8)
         let insertions = Array(#"{}[]",:0123456789.-e"$\ntrue"#.utf8)
         var loaded = 0
