@@ -92,7 +92,7 @@ extension ReferenceEvaluator {
         let same: Bool
         switch (lhsIsType, rhsIsType) {
         case (true, true):
-            same = TypeAttribute.name(of: lhs) == TypeAttribute.name(of: rhs)
+            same = TypeAttribute.sameType(lhs, rhs)
         case (true, false):
             same = typeMatches(lhs, name: rhs)
         case (false, _):

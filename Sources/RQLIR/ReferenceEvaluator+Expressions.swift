@@ -54,25 +54,43 @@ extension ReferenceEvaluator {
     /// aggregates everything it reaches.
     func aggregates(_ function: AggregateFunction, _ path: BoundPath, in context: Context) -> [Value] {
         guard let split = lastCollectionStep(of: path) else {
-            return [Self.aggregate(function, values(of: path, in: context))]
+            return [Self.aggregate(function, values(of: path, in: context), overMixed: path.valueType == .mixed)]
         }
         var owners = path
         owners.steps = Array(path.steps[...split])
         let rest = path.steps[(split + 1)...]
+        let overMixed = path.valueType == .mixed
         var result: [Value] = []
         for owner in reach(owners, in: context) {
             switch owner {
             case .collection:
                 var items = elements(of: owner)
                 for step in rest { items = items.flatMap { apply(step, to: $0) } }
-                result.append(Self.aggregate(function, flatten(items, isMultiValued: true)))
+                result.append(Self.aggregate(function, flatten(items, isMultiValued: true), overMixed: overMixed))
             case .nullLink:
-                result.append(Self.aggregate(function, []))
+                result.append(Self.aggregate(function, [], overMixed: overMixed))
             case .object, .value:
-                result.append(Self.aggregate(function, flatten([owner], isMultiValued: true)))
+                result.append(Self.aggregate(function, flatten([owner], isMultiValued: true), overMixed: overMixed))
             }
         }
         return result
+    }
+
+    /// Whether the path ends in objects rather than in a collection property or values: its
+    /// values are links and its last step is not a collection property or backlinks.
+    func endsInObjects(_ path: BoundPath) -> Bool {
+        guard path.valueType.targetClassName != nil else { return false }
+        guard let last = path.steps.last else { return true }
+        switch last {
+        case .property(let className, let column, _):
+            guard let properties = store.schema[className]?.properties, column >= 0, column < properties.count
+            else { return false }
+            return !properties[column].isToMany && !properties[column].isBacklink
+        case .backlinks:
+            return false
+        case .index, .first, .last, .all, .key, .keys, .values:
+            return true
+        }
     }
 
     /// The index of the last step that reads a collection property or backlinks.
@@ -94,13 +112,14 @@ extension ReferenceEvaluator {
     }
 
     /// `@min`/`@max`/`@sum`/`@avg` of values (duplicates in link lists count each
-    /// time): nulls are ignored; nothing left gives null, or 0 for a sum.
-    static func aggregate(_ function: AggregateFunction, _ values: [Value]) -> Value {
+    /// time): nulls are ignored; nothing left gives null, or 0 for a sum. Over mixed values
+    /// numbers of every type are summed together in decimal (`ValueAggregation`).
+    static func aggregate(_ function: AggregateFunction, _ values: [Value], overMixed: Bool) -> Value {
         switch function {
         case .min: ValueAggregation.minimum(values)
         case .max: ValueAggregation.maximum(values)
-        case .sum: ValueAggregation.sum(values)
-        case .avg: ValueAggregation.average(values)
+        case .sum: ValueAggregation.sum(values, overMixed: overMixed)
+        case .avg: ValueAggregation.average(values, overMixed: overMixed)
         }
     }
 
@@ -111,7 +130,19 @@ extension ReferenceEvaluator {
     ///   a null string, binary or mixed: 0 (realm-core: `values.length == 0` matches `[null]`);
     ///   other values and objects yield nothing;
     /// - a null link (`link.list.@count` with no link): 0, as realm-core counts it.
+    /// - objects (a to-one link, `self`, a SUBQUERY element, `links[0]`): the number of objects
+    ///   reached, as one value: 0 or 1 for a to-one link, a total through a to-many link
+    ///   (realm-core's `Columns<Link>::count()`).
     func counts(of path: BoundPath, in context: Context) -> [Value] {
+        if endsInObjects(path) {
+            var total: Int64 = 0
+            for item in reach(path, in: context) {
+                for element in elements(of: item) {
+                    if case .object = element { total += 1 }
+                }
+            }
+            return [.int(total)]
+        }
         var result: [Value] = []
         for item in reach(path, in: context) {
             switch item {
