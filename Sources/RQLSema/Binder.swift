@@ -54,6 +54,21 @@ public struct Binder: Sendable {
             }
             throw BindError(.unknownClass, message, at: query.predicate.span)
         }
+        if objectSchema.isEmbedded {
+            // As realm-swift refuses `objects(EmbeddedType.self)`: an embedded object has no
+            // existence of its own, only as a property of the object that holds it.
+            let owners = schema.classes.filter { owner in
+                owner.properties.contains { $0.type == .object(className) } && !owner.isEmbedded
+            }
+            var message =
+                "class '\(className)' is embedded: its objects live inside other objects and cannot be"
+                + " queried on their own"
+            if let owner = owners.first, let property = owner.properties.first(where: { $0.type == .object(className) })
+            {
+                message += "; query '\(owner.name)' through '\(property.name)' instead"
+            }
+            throw BindError(.embeddedClass, message, at: query.predicate.span)
+        }
         var session = BindingSession(
             schema: schema,
             rootClass: objectSchema,
