@@ -12,13 +12,17 @@ public indirect enum BoundExpression: Hashable, Sendable {
     case list([BoundExpression])
     /// The values a key path reaches: one value, or for a to-many path all of them, flattened.
     case path(BoundPath)
-    /// `@count` / `@size` / `[SIZE]` of what `path` reaches: when the path's last step is a
-    /// collection property (list, set, map, link list, backlinks), the number of its elements
-    /// (counted once per owner, so multi-valued only if the path was multi-valued before that
-    /// step); otherwise (`strings[*]` for `strings.length`, a string, binary or mixed property)
-    /// the byte length of each string or binary value reached, or the size of a mixed collection
-    /// (other values yield nothing). A null string, binary or mixed has size 0, and so has a
-    /// collection behind a null to-one link (realm-core: `values.length == 0` matches `[null]`,
+    /// `@count` / `@size` / `[SIZE]` of what `path` reaches. When the path's values are links
+    /// and it does not end in a dictionary (a to-one link, `self`, a SUBQUERY element, a link
+    /// list or set, backlinks), the number of links the whole path reaches, duplicates included,
+    /// as one value: 0 or 1 for a to-one link (a null link counts 0), a total through to-many
+    /// links (realm-core's `LinkCount`). Otherwise, when the path's last step is a collection
+    /// property (primitive list or set, dictionary), the number of its elements, counted once per
+    /// owner (so multi-valued only if the path was multi-valued before that step); otherwise
+    /// (`strings[*]` for `strings.length`, a string, binary or mixed property) the byte length
+    /// of each string or binary value reached, or the size of a mixed collection (other values
+    /// yield nothing). A null string, binary or mixed has size 0, and so has a collection behind
+    /// a null to-one link (realm-core: `values.length == 0` matches `[null]`,
     /// `link.integers.@count == 0` matches a null link). `@links.@count` is `backlinkCount`.
     case count(BoundPath)
     /// `@type`: the type of the value(s) `path` reaches. The binder only compares it with `==` /

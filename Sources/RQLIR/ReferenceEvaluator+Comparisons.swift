@@ -8,8 +8,6 @@ import RQLCore
 /// decided by `ValueComparison`, except `@type`, which matches type names (`TypeAttribute`).
 extension ReferenceEvaluator {
     func holds(_ comparison: BoundComparison, in context: Context) -> Bool {
-        let lhsGroups = groups(of: comparison.lhs, in: context)
-        let rhsGroups = groups(of: comparison.rhs, in: context)
         let lhsIsType = isTypeOf(comparison.lhs.expression)
         let rhsIsType = isTypeOf(comparison.rhs.expression)
         let pair = { (l: Value, r: Value) -> Bool in
@@ -19,10 +17,19 @@ extension ReferenceEvaluator {
         if comparison.lhs.isMultiValued && comparison.rhs.isMultiValued && comparison.lhs.quantifier == nil
             && comparison.rhs.quantifier == nil
         {
+            // Order and repeats matter here: follow every path (see `walk(_:in:)`).
+            var sequences = context
+            sequences.sequences = true
+            let lhsGroups = groups(of: comparison.lhs, in: sequences)
+            let rhsGroups = groups(of: comparison.rhs, in: sequences)
             return lhsGroups.contains { lhs in
                 rhsGroups.contains { rhs in Self.elementwise(lhs, comparison.op, rhs, pair) }
             }
         }
+        if let member = membership(comparison, in: context) { return member }
+        // Quantifiers see sets: repeated objects are folded, values stay as they are.
+        let lhsGroups = groups(of: comparison.lhs, in: context)
+        let rhsGroups = groups(of: comparison.rhs, in: context)
         // A single-valued operand is "ANY" over its one value; when it has none (an index out of
         // range) the comparison is false whatever the operator, as in realm-core.
         let lhsQuantifier = comparison.lhs.quantifier ?? .any
@@ -32,6 +39,34 @@ extension ReferenceEvaluator {
                 Self.quantify(lhsQuantifier, lhs) { l in
                     Self.quantify(rhsQuantifier, rhs) { r in pair(l, r) }
                 }
+            }
+        }
+    }
+
+    /// `x IN {…}` / `x == ANY {…}` / `ANY path IN $0`: one side is a constant list under ANY, the
+    /// operator is a plain `==`. Whether a value is in the list is then a hash lookup of its
+    /// `EqualityKey` (Realm equality, NaN never equal) in a set built once per list, instead of
+    /// a comparison with every element. Nil when the comparison has another shape.
+    private func membership(_ comparison: BoundComparison, in context: Context) -> Bool? {
+        guard comparison.op == .equal, comparison.options.isEmpty else { return nil }
+        // `Q l ∈ L : ∃ r ∈ list : l == r` is `Q l ∈ L : l ∈ list`; with the list on the left
+        // the quantifiers nest the other way, which is membership only when both are ANY.
+        let (list, other): (BoundOperand, BoundOperand)
+        if case .constantList = comparison.rhs.expression {
+            (list, other) = (comparison.rhs, comparison.lhs)
+        } else if case .constantList = comparison.lhs.expression, comparison.rhs.quantifier ?? .any == .any {
+            (list, other) = (comparison.lhs, comparison.rhs)
+        } else {
+            return nil
+        }
+        guard case .constantList(let elements) = list.expression, list.quantifier ?? .any == .any,
+            !isTypeOf(other.expression)
+        else { return nil }
+        let set = context.memberships.set(of: elements)
+        let quantifier = other.quantifier ?? .any
+        return groups(of: other, in: context).contains { group in
+            Self.quantify(quantifier, group) { value in
+                !NumericComparison.isNaN(value) && set.contains(EqualityKey(value))
             }
         }
     }

@@ -36,51 +36,154 @@ extension ReferenceEvaluator {
         var count: Int { ValueAggregation.size(of: contents) ?? 0 }
     }
 
-    /// Everything `path` reaches from `context`, before the final flattening.
-    func reach(_ path: BoundPath, in context: Context) -> [Reached] {
-        var items = start(path.root, in: context)
+    /// Something reached, and the number of distinct ways the path reached it (its
+    /// multiplicity: `items.price` over `[a, a]` reaches `a` twice).
+    struct Weighted {
+        var item: Reached
+        /// At least 1; saturates at `Int.max` (a count that large cannot be stored anyway).
+        var weight: Int
+    }
+
+    /// Everything `path` reaches from `context`, before the final flattening, with
+    /// multiplicities. Unless `context.sequences` is set, an object met again at a step is
+    /// folded into its first occurrence and its weight added, so each step costs what the
+    /// distinct objects it reaches cost: `owners.dogs.owners.dogs…` is linear per hop instead of
+    /// exponential. Values and collections are never folded. With `context.sequences` (an
+    /// element-wise comparison of two sequences, where order and repeats matter) every path is
+    /// followed separately, in order, each with weight 1.
+    func walk(_ path: BoundPath, in context: Context) -> [Weighted] {
+        var items = start(path.root, in: context).map { Weighted(item: $0, weight: 1) }
         for step in path.steps {
-            items = items.flatMap { apply(step, to: $0) }
+            var inputs = items
+            switch step {
+            case .property, .backlinks:
+                // Object steps open link collections first, so that the objects in them merge.
+                var expanded = Merger(folding: !context.sequences)
+                for input in items {
+                    for element in elements(of: input.item) { expanded.add(element, weight: input.weight) }
+                }
+                inputs = expanded.items
+            case .index, .first, .last, .all, .key, .keys, .values:
+                break
+            }
+            var next = Merger(folding: !context.sequences)
+            for input in inputs {
+                for result in apply(step, to: input.item) { next.add(result, weight: input.weight) }
+            }
+            items = next.items
         }
         return items
+    }
+
+    /// What `path` reaches, each distinct object once (or, with `context.sequences`, every
+    /// path in order). A single-valued path never fans out, so it is simply followed.
+    func reach(_ path: BoundPath, in context: Context) -> [Reached] {
+        guard path.isMultiValued, !context.sequences else {
+            var items = start(path.root, in: context)
+            for step in path.steps { items = items.flatMap { apply(step, to: $0) } }
+            return items
+        }
+        return walk(path, in: context).map(\.item)
+    }
+
+    /// Collects reached things, folding repeated objects (and null links) into their first
+    /// occurrence when `folding`.
+    struct Merger {
+        let folding: Bool
+        var items: [Weighted] = []
+        private var objectIndex: [ObjectKey: Int] = [:]
+        private var nullLinkIndex: Int?
+
+        init(folding: Bool) { self.folding = folding }
+
+        mutating func add(_ item: Reached, weight: Int) {
+            guard folding else {
+                items.append(Weighted(item: item, weight: weight))
+                return
+            }
+            switch item {
+            case .object(let object):
+                let key = ObjectKey(className: object.className, position: object.position)
+                if let index = objectIndex[key] {
+                    items[index].weight = Self.sum(items[index].weight, weight)
+                    return
+                }
+                objectIndex[key] = items.count
+            case .nullLink:
+                if let index = nullLinkIndex {
+                    items[index].weight = Self.sum(items[index].weight, weight)
+                    return
+                }
+                nullLinkIndex = items.count
+            case .value, .collection:
+                break
+            }
+            items.append(Weighted(item: item, weight: weight))
+        }
+
+        static func sum(_ a: Int, _ b: Int) -> Int {
+            let (result, overflow) = a.addingReportingOverflow(b)
+            return overflow ? Int.max : result
+        }
+    }
+
+    /// An object's identity for folding: its class and its position in the snapshot.
+    struct ObjectKey: Hashable {
+        let className: String
+        let position: Int
     }
 
     /// The values `path` reaches, in the groups realm-core quantifies separately: one group per
     /// object that owns a collection of values the path reads (`list.integers` is one group per
     /// linked object, `link.dict.key1` too), while links of every kind flatten (`items.price` and
     /// `items.allergens.name` are one group for the whole path), and one per mixed list or
-    /// dictionary opened by `[*]`, `@keys` or `@values` (`value[*][*]` is one group per inner list). An owner with an empty collection is an empty group; a path that
-    /// reaches nothing at all is one empty group.
+    /// dictionary opened by `[*]`, `@keys` or `@values` (`value[*][*]` is one group per inner
+    /// list). An owner with an empty collection is an empty group; a path that reaches nothing at
+    /// all is one empty group. Objects met again within a group are folded as in `walk`, unless
+    /// `context.sequences` is set.
     func groups(of path: BoundPath, in context: Context) -> [[Value]] {
         var groups = [start(path.root, in: context)]
         for step in path.steps {
             var next: [[Reached]] = []
             for group in groups {
-                var kept: [Reached] = []
+                var kept = Merger(folding: !context.sequences)
                 var opened: [[Reached]] = []
-                for item in group {
+                var inputs = group
+                if case .property = step {
+                    inputs = opening(group, folding: !context.sequences)
+                } else if case .backlinks = step {
+                    inputs = opening(group, folding: !context.sequences)
+                }
+                for item in inputs {
                     switch (step, item) {
                     case (.property, _), (.backlinks, _):
-                        for element in elements(of: item) {
-                            let result = apply(step, to: element)
-                            if result.count == 1, case .collection(let collection) = result[0], !collection.holdsLinks {
-                                opened.append(result)
-                            } else {
-                                kept += result
-                            }
+                        let result = apply(step, to: item)
+                        if result.count == 1, case .collection(let collection) = result[0], !collection.holdsLinks {
+                            opened.append(result)
+                        } else {
+                            for reached in result { kept.add(reached, weight: 1) }
                         }
                     case (.all, .value(.list)), (.all, .value(.map)), (.keys, .value(.map)), (.values, .value(.map)):
                         opened.append(apply(step, to: item))
                     case (.all, _), (.keys, _), (.values, _), (.index, _), (.first, _), (.last, _), (.key, _):
-                        kept += apply(step, to: item)
+                        for reached in apply(step, to: item) { kept.add(reached, weight: 1) }
                     }
                 }
-                if !kept.isEmpty || opened.isEmpty { next.append(kept) }
+                if !kept.items.isEmpty || opened.isEmpty { next.append(kept.items.map(\.item)) }
                 next += opened
             }
             groups = next
         }
         return groups.map { flatten($0, isMultiValued: path.isMultiValued) }
+    }
+
+    /// The elements of every item of a group, repeated objects folded when `folding`.
+    private func opening(_ group: [Reached], folding: Bool) -> [Reached] {
+        var merger = Merger(folding: folding)
+        for item in group {
+            for element in elements(of: item) { merger.add(element, weight: 1) }
+        }
+        return merger.items.map(\.item)
     }
 
     /// The object a path starts from (nothing for an element depth outside the SUBQUERY nesting).
@@ -110,16 +213,18 @@ extension ReferenceEvaluator {
         return result
     }
 
-    /// The objects `path` reaches (a SUBQUERY's elements, GEOWITHIN's points): collections of
-    /// links are opened, null links and non-objects dropped.
-    func objects(of path: BoundPath, in context: Context) -> [ObjectRef] {
-        var result: [ObjectRef] = []
-        for item in reach(path, in: context) {
-            for element in elements(of: item) {
-                if case .object(let object) = element { result.append(object) }
+    /// The objects `path` reaches (a SUBQUERY's elements, GEOWITHIN's points), each with its
+    /// multiplicity: collections of links are opened, null links and non-objects dropped.
+    func objects(of path: BoundPath, in context: Context) -> [(object: ObjectRef, weight: Int)] {
+        var merger = Merger(folding: !context.sequences)
+        for reached in walk(path, in: context) {
+            for element in elements(of: reached.item) {
+                if case .object = element { merger.add(element, weight: reached.weight) }
             }
         }
-        return result
+        return merger.items.compactMap { weighted in
+            if case .object(let object) = weighted.item { (object, weighted.weight) } else { nil }
+        }
     }
 
     /// The elements of a reached collection (links resolved to objects); anything else is its

@@ -227,6 +227,11 @@ extension BindingSession {
                 )
             )
             isMultiValued = false
+        case .collection(let elementType, let kind, _) where elementType.targetClassName != nil && kind != .map:
+            // Links are counted through the whole path, as one total per object (realm-core's
+            // `LinkCount`): `items.@count`, `friends.items.@count`.
+            expression = .count(resolved.bound)
+            isMultiValued = false
         case .collection, .mixed, .elementLengths, .value(.string), .value(.data):
             expression = .count(resolved.bound)
             isMultiValued = resolved.crossedToMany
