@@ -9,7 +9,7 @@ extension QueryParser {
         let token = current
         let literal: Literal
         switch token.kind {
-        case .integer: literal = .integer(try decodeInteger(token))
+        case .integer: literal = try decodeIntegerLiteral(token)
         case .floatingPoint: literal = try decodeFloatingPoint(token)
         case .infinity: literal = .double(text(of: token).hasPrefix("-") ? -.infinity : .infinity)
         case .nan: literal = .double(.nan)
@@ -86,6 +86,22 @@ extension QueryParser {
     }
 
     // MARK: - Decoding
+
+    /// An integer constant: an `Int64`, or, written in decimal digits beyond the `Int64` range,
+    /// the nearest double with the exact decimal kept (`dec > 99999999999999999999` compares
+    /// exactly, as realm-core reads the text as a Decimal128 against a decimal128 property).
+    private func decodeIntegerLiteral(_ token: Token) throws(SyntaxError) -> Literal {
+        do {
+            return .integer(try decodeInteger(token))
+        } catch {
+            let text = text(of: token)
+            let digits = text.drop { $0 == "-" || $0 == "+" }
+            guard !digits.isEmpty, digits.allSatisfy({ ("0"..."9").contains($0) }), let value = Double(text),
+                let exact = try? Decimal128(text)
+            else { throw error }
+            return .preciseDouble(value, decimal: exact)
+        }
+    }
 
     func decodeInteger(_ token: Token) throws(SyntaxError) -> Int64 {
         var digits = lexer.bytes[token.span.offset..<token.span.end]

@@ -108,6 +108,8 @@ struct OracleGapTests {
             ("dec BETWEEN {3.141592653589793238, 4}", [1]),
             ("dec == '3.141592653589793238'", [1]),
             ("dec == 3141592653589793238e-18", [1]),
+            ("dec < 99999999999999999999", [1, 2]),
+            ("dec > -99999999999999999999.000000000001", [1, 2]),
         ] as [(String, [Int64])]
     )
     func preciseDecimals(query: String, expected: [Int64]) throws {

@@ -1,3 +1,4 @@
+import RQLCore
 import Testing
 
 @testable import RQLSyntax
@@ -29,14 +30,34 @@ struct LiteralTests {
         #expect(try literal(text) == expected)
     }
 
-    @Test(
-        "integers beyond 64 bits are an error, not a wrap",
-        arguments: ["9223372036854775808", "0x1FFFFFFFFFFFFFFFF"]
-    )
-    func overflow(text: String) throws {
-        let error = try #require(throws: SyntaxError.self) { try Parser.parse("x == \(text)") }
+    @Test("hex integers beyond 64 bits are an error, not a wrap")
+    func overflow() throws {
+        let error = try #require(throws: SyntaxError.self) { try Parser.parse("x == 0x1FFFFFFFFFFFFFFFF") }
         #expect(error.kind == .invalidNumber)
         #expect(error.span.offset == 5)
+    }
+
+    @Test("numbers with more digits than a double holds keep them all, for decimal128")
+    func preciseNumbers() throws {
+        #expect(
+            try literal("9223372036854775808")
+                == .preciseDouble(9_223_372_036_854_775_808, decimal: try Decimal128("9223372036854775808"))
+        )
+        #expect(
+            try literal("-99999999999999999999")
+                == .preciseDouble(-1e20, decimal: try Decimal128("-99999999999999999999"))
+        )
+        #expect(
+            try literal("3.141592653589793238")
+                == .preciseDouble(3.141592653589793, decimal: try Decimal128("3.141592653589793238"))
+        )
+        #expect(try literal("1e400") == .preciseDouble(.infinity, decimal: try Decimal128("1e400")))
+        // A number a double holds exactly stays a plain double, and prints back as written.
+        #expect(try literal("0.1") == .double(0.1))
+        for text in ["3.141592653589793238", "9223372036854775808", "1e400", "-1.00000000000000000001"] {
+            let printed = SyntaxPrinter.print(try Parser.parse("x == \(text)"))
+            #expect(try SyntaxPrinter.print(try Parser.parse(printed)) == printed, "\(printed)")
+        }
     }
 
     @Test(
