@@ -51,18 +51,31 @@ extension ReferenceEvaluator {
         guard comparison.op == .equal, comparison.options.isEmpty else { return nil }
         // `Q l ∈ L : ∃ r ∈ list : l == r` is `Q l ∈ L : l ∈ list`; with the list on the left
         // the quantifiers nest the other way, which is membership only when both are ANY.
+        func isList(_ operand: BoundOperand) -> Bool {
+            switch operand.expression {
+            case .constantList, .list: true
+            default: false
+            }
+        }
         let (list, other): (BoundOperand, BoundOperand)
-        if case .constantList = comparison.rhs.expression {
+        if isList(comparison.rhs) {
             (list, other) = (comparison.rhs, comparison.lhs)
-        } else if case .constantList = comparison.lhs.expression, comparison.rhs.quantifier ?? .any == .any {
+        } else if isList(comparison.lhs), comparison.rhs.quantifier ?? .any == .any {
             (list, other) = (comparison.lhs, comparison.rhs)
         } else {
             return nil
         }
-        guard case .constantList(let elements) = list.expression, list.quantifier ?? .any == .any,
-            !isTypeOf(other.expression)
-        else { return nil }
-        let set = context.memberships.set(of: elements)
+        guard list.quantifier ?? .any == .any, !isTypeOf(other.expression) else { return nil }
+        let set: Set<EqualityKey>
+        switch list.expression {
+        case .constantList(let elements):
+            set = context.memberships.set(of: elements)
+        case .list(let elements):
+            // `obj(…)` look-ups do not depend on the object either: one set per run.
+            set = context.memberships.set(of: elements) { elements.flatMap { values(of: $0, in: context) } }
+        default:
+            return nil
+        }
         let quantifier = other.quantifier ?? .any
         return groups(of: other, in: context).contains { group in
             Self.quantify(quantifier, group) { value in

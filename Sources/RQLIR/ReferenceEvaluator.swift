@@ -108,12 +108,19 @@ final class MembershipSets {
         let count: Int
     }
 
+    /// The set of `values`.
     func set(of values: [Value]) -> Set<EqualityKey> {
-        let identity = values.withUnsafeBufferPointer {
+        set(of: values) { values }
+    }
+
+    /// The set of the values of `list` (a list literal of constants and `obj(…)` look-ups),
+    /// computed by `values` the first time.
+    func set<Element>(of list: [Element], values: () -> [Value]) -> Set<EqualityKey> {
+        let identity = list.withUnsafeBufferPointer {
             ListIdentity(address: $0.baseAddress.map(UnsafeRawPointer.init), count: $0.count)
         }
         if let set = sets[identity] { return set }
-        let set = Set(values.map(EqualityKey.init))
+        let set = Set(values().map(EqualityKey.init))
         sets[identity] = set
         return set
     }

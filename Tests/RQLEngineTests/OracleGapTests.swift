@@ -173,5 +173,8 @@ struct OracleGapTests {
         #expect(try ids("self == obj('Item', 2)") == [3])
         #expect(try ids("ANY others == obj(\"class_Item\", 3)") == [1])
         #expect(try error("self == obj('class_Nope', 1)")?.category == "unknown_class")
+        // In a list too; a key no object has is a null link, which matches the null `self` of 2.
+        #expect(try ids("self IN {obj('class_Item', 1), obj('Item', 2)}") == [1, 3])
+        #expect(try ids("self IN {obj('Item', 1), obj('Item', 99)}") == [1, 2])
     }
 }
