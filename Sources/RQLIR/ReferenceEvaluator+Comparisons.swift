@@ -17,6 +17,7 @@ extension ReferenceEvaluator {
         if comparison.lhs.isMultiValued && comparison.rhs.isMultiValued && comparison.lhs.quantifier == nil
             && comparison.rhs.quantifier == nil
         {
+            if let decided = elementwiseByLength(comparison, in: context, pair) { return decided }
             // Order and repeats matter here: follow every path (see `walk(_:in:)`).
             var sequences = context
             sequences.sequences = true
@@ -82,6 +83,45 @@ extension ReferenceEvaluator {
                 !NumericComparison.isNaN(value) && set.contains(EqualityKey(value))
             }
         }
+    }
+
+    /// An element-wise comparison decided without following every path: each side's groups
+    /// are walked folding repeated objects, which keeps their exact lengths (repeats counted).
+    /// When nothing was folded the folded groups are the sequences themselves; otherwise a pair
+    /// of groups of different lengths is decided by the lengths alone (`!=` holds, everything
+    /// else fails). Nil when some pair needs the full sequences, or a side is not a key path or a
+    /// constant list: then every path is followed, in order.
+    ///
+    /// This keeps `owners.dogs.owners.dogs….name IN {'Rex'}` (a sequence compared with a
+    /// one-element list) linear, where following every path would be exponential.
+    private func elementwiseByLength(
+        _ comparison: BoundComparison,
+        in context: Context,
+        _ pair: (Value, Value) -> Bool
+    ) -> Bool? {
+        typealias Side = (groups: [[Value]], lengths: [Int], exact: Bool)
+        func side(_ operand: BoundOperand) -> Side? {
+            switch operand.expression {
+            case .path(let path), .type(let path):
+                let (weighted, folded) = weightedGroups(of: path, in: context)
+                let groups = weighted.map { flatten($0.map(\.item), isMultiValued: path.isMultiValued) }
+                let lengths = weighted.map { length(of: $0, isMultiValued: path.isMultiValued) }
+                return (groups, lengths, !folded)
+            case .constantList(let values):
+                return ([values], [values.count], true)
+            case .constant, .list, .count, .aggregate, .subqueryCount, .arithmetic, .object, .backlinkCount:
+                return nil
+            }
+        }
+        guard let lhs = side(comparison.lhs), let rhs = side(comparison.rhs) else { return nil }
+        if lhs.exact && rhs.exact {
+            return lhs.groups.contains { l in rhs.groups.contains { r in Self.elementwise(l, comparison.op, r, pair) } }
+        }
+        for l in lhs.lengths {
+            for r in rhs.lengths where l == r { return nil }
+        }
+        // Every pair differs in length: only `!=` holds, and it holds for any pair.
+        return comparison.op == .notEqual && !lhs.lengths.isEmpty && !rhs.lengths.isEmpty
     }
 
     /// The values of an operand, in the groups the quantifier applies to: a multi-valued path

@@ -96,6 +96,9 @@ extension ReferenceEvaluator {
 
         init(folding: Bool) { self.folding = folding }
 
+        /// Whether some object was folded into an earlier occurrence.
+        private(set) var folded = false
+
         mutating func add(_ item: Reached, weight: Int) {
             guard folding else {
                 items.append(Weighted(item: item, weight: weight))
@@ -106,10 +109,12 @@ extension ReferenceEvaluator {
                 let key = ObjectKey(className: object.className, position: object.position)
                 if let index = objectIndex[key] {
                     items[index].weight = Self.sum(items[index].weight, weight)
+                    folded = true
                     return
                 }
                 objectIndex[key] = items.count
             case .nullLink:
+                // Null links add no value to a multi-valued path: folding them loses nothing.
                 if let index = nullLinkIndex {
                     items[index].weight = Self.sum(items[index].weight, weight)
                     return
@@ -142,48 +147,74 @@ extension ReferenceEvaluator {
     /// all is one empty group. Objects met again within a group are folded as in `walk`, unless
     /// `context.sequences` is set.
     func groups(of path: BoundPath, in context: Context) -> [[Value]] {
-        var groups = [start(path.root, in: context)]
+        weightedGroups(of: path, in: context).groups.map { group in
+            flatten(group.map(\.item), isMultiValued: path.isMultiValued)
+        }
+    }
+
+    /// `groups(of:in:)` before flattening, with weights: an item of a group of links is weighted
+    /// by the number of paths that reach it (an object met again is folded unless
+    /// `context.sequences`); a group opened per owner stands for that owner however often it
+    /// is reached (groups are quantified existentially, so copies add nothing) and its items
+    /// weigh 1. `folded` tells whether an object was folded, losing order and repeats.
+    func weightedGroups(of path: BoundPath, in context: Context) -> (groups: [[Weighted]], folded: Bool) {
+        var groups = [start(path.root, in: context).map { Weighted(item: $0, weight: 1) }]
+        var folded = false
         for step in path.steps {
-            var next: [[Reached]] = []
+            var next: [[Weighted]] = []
             for group in groups {
                 var kept = Merger(folding: !context.sequences)
-                var opened: [[Reached]] = []
+                var opened: [[Weighted]] = []
                 var inputs = group
-                if case .property = step {
-                    inputs = opening(group, folding: !context.sequences)
-                } else if case .backlinks = step {
-                    inputs = opening(group, folding: !context.sequences)
+                switch step {
+                case .property, .backlinks:
+                    var elements = Merger(folding: !context.sequences)
+                    for input in group {
+                        for element in self.elements(of: input.item) { elements.add(element, weight: input.weight) }
+                    }
+                    folded = folded || elements.folded
+                    inputs = elements.items
+                case .index, .first, .last, .all, .key, .keys, .values:
+                    break
                 }
-                for item in inputs {
-                    switch (step, item) {
+                for input in inputs {
+                    switch (step, input.item) {
                     case (.property, _), (.backlinks, _):
-                        let result = apply(step, to: item)
+                        let result = apply(step, to: input.item)
                         if result.count == 1, case .collection(let collection) = result[0], !collection.holdsLinks {
-                            opened.append(result)
+                            opened.append([Weighted(item: result[0], weight: 1)])
                         } else {
-                            for reached in result { kept.add(reached, weight: 1) }
+                            for reached in result { kept.add(reached, weight: input.weight) }
                         }
                     case (.all, .value(.list)), (.all, .value(.map)), (.keys, .value(.map)), (.values, .value(.map)):
-                        opened.append(apply(step, to: item))
+                        opened.append(apply(step, to: input.item).map { Weighted(item: $0, weight: 1) })
                     case (.all, _), (.keys, _), (.values, _), (.index, _), (.first, _), (.last, _), (.key, _):
-                        for reached in apply(step, to: item) { kept.add(reached, weight: 1) }
+                        for reached in apply(step, to: input.item) { kept.add(reached, weight: input.weight) }
                     }
                 }
-                if !kept.items.isEmpty || opened.isEmpty { next.append(kept.items.map(\.item)) }
+                folded = folded || kept.folded
+                if !kept.items.isEmpty || opened.isEmpty { next.append(kept.items) }
                 next += opened
             }
             groups = next
         }
-        return groups.map { flatten($0, isMultiValued: path.isMultiValued) }
+        return (groups, folded)
     }
 
-    /// The elements of every item of a group, repeated objects folded when `folding`.
-    private func opening(_ group: [Reached], folding: Bool) -> [Reached] {
-        var merger = Merger(folding: folding)
-        for item in group {
-            for element in elements(of: item) { merger.add(element, weight: 1) }
+    /// The number of values a weighted group flattens to, repeats included (saturating).
+    func length(of group: [Weighted], isMultiValued: Bool) -> Int {
+        var total = 0
+        for weighted in group {
+            let count: Int
+            switch weighted.item {
+            case .object, .value: count = 1
+            case .collection(let collection): count = collection.rawElements.count
+            case .nullLink: count = isMultiValued ? 0 : 1
+            }
+            let (product, overflow) = count.multipliedReportingOverflow(by: weighted.weight)
+            total = Merger.sum(total, overflow ? Int.max : product)
         }
-        return merger.items.map(\.item)
+        return total
     }
 
     /// The object a path starts from (nothing for an element depth outside the SUBQUERY nesting).

@@ -57,6 +57,10 @@ struct RunawayShapeTests {
             ("\(hops("dogs.owners", 10)).dogs.@max.age >= 10", "Person", 2),
             ("\(hops("dogs.owners", 10)).@links.@count > 0", "Person", 7),
             ("ANY \(hops("owners.dogs", 10)).favoriteToy.price > 5", "Dog", 16),
+            // Unquantified against a list: element-wise, decided by the sequences' lengths.
+            ("\(hops("owners.dogs", 10)).name IN {'Rex'}", "Dog", 0),
+            ("\(hops("owners.dogs", 10)).name != {'Rex', 'Max'}", "Dog", 20),
+            ("\(hops("owners.dogs", 10)).age == {}", "Dog", 0),
         ]
     )
     func toAndFro(query: String, className: String, expected: Int) throws {
