@@ -114,6 +114,12 @@ extension ReferenceEvaluator {
             }
         }
         guard let lhs = side(comparison.lhs), let rhs = side(comparison.rhs) else { return nil }
+        if comparison.lhs.expression == comparison.rhs.expression, lhs.groups.count == 1 {
+            // One sequence compared with itself, position by position: each value with itself,
+            // so only which values occur matters, not their order or repeats.
+            let values = lhs.groups[0]
+            return comparison.op == .notEqual ? values.contains { pair($0, $0) } : values.allSatisfy { pair($0, $0) }
+        }
         if lhs.exact && rhs.exact {
             return lhs.groups.contains { l in rhs.groups.contains { r in Self.elementwise(l, comparison.op, r, pair) } }
         }

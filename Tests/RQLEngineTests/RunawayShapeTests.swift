@@ -61,6 +61,9 @@ struct RunawayShapeTests {
             ("\(hops("owners.dogs", 10)).name IN {'Rex'}", "Dog", 0),
             ("\(hops("owners.dogs", 10)).name != {'Rex', 'Max'}", "Dog", 20),
             ("\(hops("owners.dogs", 10)).age == {}", "Dog", 0),
+            // A sequence compared with itself, position by position.
+            ("\(hops("owners.dogs", 10)).name == \(hops("owners.dogs", 10)).name", "Dog", 20),
+            ("\(hops("owners.dogs", 10)).age < \(hops("owners.dogs", 10)).age", "Dog", 0),
         ]
     )
     func toAndFro(query: String, className: String, expected: Int) throws {
@@ -123,6 +126,9 @@ struct RunawayShapeTests {
         #expect(try count("next.next.n == {1, 1}") == 1)
         #expect(try count("next.n == {2, 2}") == 1)
         #expect(try count("next.n == {2}") == 0)
+        #expect(try count("next.next.n == next.next.n") == 2)
+        #expect(try count("next.next.n != next.next.n") == 0)
+        #expect(try count("next.next.n <= next.next.n") == 2)
     }
 
     // MARK: - DISTINCT and IN
