@@ -99,16 +99,18 @@ extension ReferenceEvaluator {
         in context: Context,
         _ pair: (Value, Value) -> Bool
     ) -> Bool? {
-        typealias Side = (groups: [[Value]], lengths: [Int], exact: Bool)
+        /// `sequential`: the values of the one group are those of every path in order (no group
+        /// was opened per owner), so they can be walked one at a time.
+        typealias Side = (groups: [[Value]], lengths: [Int], exact: Bool, sequential: Bool)
         func side(_ operand: BoundOperand) -> Side? {
             switch operand.expression {
             case .path(let path), .type(let path):
-                let (weighted, folded) = weightedGroups(of: path, in: context)
+                let (weighted, folded, opened) = weightedGroups(of: path, in: context)
                 let groups = weighted.map { flatten($0.map(\.item), isMultiValued: path.isMultiValued) }
                 let lengths = weighted.map { length(of: $0, isMultiValued: path.isMultiValued) }
-                return (groups, lengths, !folded)
+                return (groups, lengths, !folded, !opened)
             case .constantList(let values):
-                return ([values], [values.count], true)
+                return ([values], [values.count], true, true)
             case .constant, .list, .count, .aggregate, .subqueryCount, .arithmetic, .object, .backlinkCount:
                 return nil
             }
@@ -123,11 +125,79 @@ extension ReferenceEvaluator {
         if lhs.exact && rhs.exact {
             return lhs.groups.contains { l in rhs.groups.contains { r in Self.elementwise(l, comparison.op, r, pair) } }
         }
+        if let aligned = alignedElementwise(comparison, in: context, pair) { return aligned }
+        if lhs.groups.count == 1, rhs.groups.count == 1, lhs.lengths[0] == rhs.lengths[0],
+            lhs.exact || lhs.sequential, rhs.exact || rhs.sequential
+        {
+            // Two sequences of the same length: walk both in step, stopping at the first pair
+            // that decides.
+            var left = values(comparison.lhs, lhs.groups[0], exact: lhs.exact, in: context)
+            var right = values(comparison.rhs, rhs.groups[0], exact: rhs.exact, in: context)
+            let wantAny = comparison.op == .notEqual
+            while let l = left.next(), let r = right.next() {
+                if pair(l, r) == wantAny { return wantAny }
+            }
+            return !wantAny
+        }
         for l in lhs.lengths {
             for r in rhs.lengths where l == r { return nil }
         }
         // Every pair differs in length: only `!=` holds, and it holds for any pair.
         return comparison.op == .notEqual && !lhs.lengths.isEmpty && !rhs.lengths.isEmpty
+    }
+
+    /// `p.x op p.y` for one key path `p` to objects and two scalar properties `x`, `y`: both
+    /// sequences have one value per path to an object of `p`, in the same order, so position i
+    /// pairs `o.x` with `o.y` for the same object `o`, and the comparison holds when it holds
+    /// for every object `p` reaches (`!=`: for some object). Repeats and order do not matter
+    /// then, so `p` is walked folding repeated objects. Nil for any other shape.
+    private func alignedElementwise(
+        _ comparison: BoundComparison,
+        in context: Context,
+        _ pair: (Value, Value) -> Bool
+    ) -> Bool? {
+        guard case .path(let left) = comparison.lhs.expression, case .path(let right) = comparison.rhs.expression,
+            left.root == right.root, left.steps.count == right.steps.count,
+            let leftLast = left.steps.last, let rightLast = right.steps.last,
+            left.steps.dropLast() == right.steps.dropLast(),
+            readsOneScalar(leftLast), readsOneScalar(rightLast)
+        else { return nil }
+        var prefix = left
+        prefix.steps.removeLast()
+        prefix.isMultiValued = true
+        prefix.valueType = .mixed
+        let objects = self.objects(of: prefix, in: context).map(\.object)
+        func value(_ step: PathStep, of object: ObjectRef) -> Value {
+            flatten(apply(step, to: .object(object)), isMultiValued: false).first ?? .null
+        }
+        let holds = { (object: ObjectRef) in pair(value(leftLast, of: object), value(rightLast, of: object)) }
+        return comparison.op == .notEqual ? objects.contains(where: holds) : objects.allSatisfy(holds)
+    }
+
+    /// Whether a step reads exactly one value of an object: a property that is neither a
+    /// collection nor a link.
+    private func readsOneScalar(_ step: PathStep) -> Bool {
+        guard case .property(let className, let column, _) = step,
+            let properties = store.schema[className]?.properties, column >= 0, column < properties.count
+        else { return false }
+        let property = properties[column]
+        return !property.isToMany && !property.isLink && !property.isBacklink
+    }
+
+    /// The values of one side of an element-wise comparison in order: its group when exact,
+    /// else every path of its key path, one value at a time.
+    private func values(
+        _ operand: BoundOperand,
+        _ group: [Value],
+        exact: Bool,
+        in context: Context
+    ) -> AnyIterator<Value> {
+        switch operand.expression {
+        case .path(let path) where !exact, .type(let path) where !exact:
+            return AnyIterator(PathValues(self, path, in: context))
+        default:
+            return AnyIterator(group.makeIterator())
+        }
     }
 
     /// The values of an operand, in the groups the quantifier applies to: a multi-valued path

@@ -156,10 +156,17 @@ extension ReferenceEvaluator {
     /// by the number of paths that reach it (an object met again is folded unless
     /// `context.sequences`); a group opened per owner stands for that owner however often it
     /// is reached (groups are quantified existentially, so copies add nothing) and its items
-    /// weigh 1. `folded` tells whether an object was folded, losing order and repeats.
-    func weightedGroups(of path: BoundPath, in context: Context) -> (groups: [[Weighted]], folded: Bool) {
+    /// weigh 1. `folded` tells whether an object was folded, losing order and repeats;
+    /// `opened` whether any group was opened per owner.
+    func weightedGroups(
+        of path: BoundPath,
+        in context: Context
+    ) -> (
+        groups: [[Weighted]], folded: Bool, opened: Bool
+    ) {
         var groups = [start(path.root, in: context).map { Weighted(item: $0, weight: 1) }]
         var folded = false
+        var anyOpened = false
         for step in path.steps {
             var next: [[Weighted]] = []
             for group in groups {
@@ -193,12 +200,58 @@ extension ReferenceEvaluator {
                     }
                 }
                 folded = folded || kept.folded
+                anyOpened = anyOpened || !opened.isEmpty
                 if !kept.items.isEmpty || opened.isEmpty { next.append(kept.items) }
                 next += opened
             }
             groups = next
         }
-        return (groups, folded)
+        return (groups, folded, anyOpened)
+    }
+
+    /// The values of a path in order, every path followed, produced one at a time (depth first,
+    /// which is the order `walk` gives with `context.sequences`), so that a comparison can stop
+    /// at the first pair that decides it without building an exponentially long sequence.
+    struct PathValues: IteratorProtocol {
+        let evaluator: ReferenceEvaluator
+        let path: BoundPath
+        /// For each depth being walked, the things reached there and the next one to visit.
+        var stack: [(items: [Reached], next: Int)]
+        /// Values of the last thing reached, not yet handed out.
+        var pending: [Value] = []
+
+        init(_ evaluator: ReferenceEvaluator, _ path: BoundPath, in context: Context) {
+            self.evaluator = evaluator
+            self.path = path
+            stack = [(evaluator.start(path.root, in: context), 0)]
+        }
+
+        mutating func next() -> Value? {
+            while true {
+                if !pending.isEmpty { return pending.removeFirst() }
+                guard let top = stack.last else { return nil }
+                guard top.next < top.items.count else {
+                    stack.removeLast()
+                    continue
+                }
+                let item = top.items[top.next]
+                stack[stack.count - 1].next += 1
+                let depth = stack.count - 1
+                guard depth < path.steps.count else {
+                    pending = evaluator.flatten([item], isMultiValued: path.isMultiValued)
+                    continue
+                }
+                let step = path.steps[depth]
+                var children: [Reached]
+                switch step {
+                case .property, .backlinks:
+                    children = evaluator.elements(of: item).flatMap { evaluator.apply(step, to: $0) }
+                case .index, .first, .last, .all, .key, .keys, .values:
+                    children = evaluator.apply(step, to: item)
+                }
+                stack.append((children, 0))
+            }
+        }
     }
 
     /// The number of values a weighted group flattens to, repeats included (saturating).

@@ -64,6 +64,9 @@ struct RunawayShapeTests {
             // A sequence compared with itself, position by position.
             ("\(hops("owners.dogs", 10)).name == \(hops("owners.dogs", 10)).name", "Dog", 20),
             ("\(hops("owners.dogs", 10)).age < \(hops("owners.dogs", 10)).age", "Dog", 0),
+            // Two properties of the same objects pair up position by position.
+            ("\(hops("owners.dogs", 10)).name < \(hops("owners.dogs", 10)).color", "Dog", 17),
+            ("\(hops("owners.dogs", 10)).name != \(hops("owners.dogs", 10)).color", "Dog", 20),
         ]
     )
     func toAndFro(query: String, className: String, expected: Int) throws {
@@ -129,6 +132,8 @@ struct RunawayShapeTests {
         #expect(try count("next.next.n == next.next.n") == 2)
         #expect(try count("next.next.n != next.next.n") == 0)
         #expect(try count("next.next.n <= next.next.n") == 2)
+        #expect(try count("next.next.n < next.next.n") == 0)
+        #expect(try count("next.n == next.next.n") == 0)
     }
 
     // MARK: - DISTINCT and IN
