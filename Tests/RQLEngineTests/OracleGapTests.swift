@@ -98,6 +98,18 @@ struct OracleGapTests {
         #expect(try ids(query) == expected)
     }
 
+    @Test("@count of links through a to-many link is one total per object, as realm-core's LinkCount")
+    func linkCountsThroughToMany() throws {
+        // Item 1: others [2, 3] whose others are [] and [1]: one link in all. Item 3: others [1],
+        // whose others are [2, 3]: two.
+        #expect(try ids("others.others.@count == 1") == [1])
+        #expect(try ids("others.others.@count == 2") == [3])
+        #expect(try ids("others.others.@count == 0") == [2])
+        // A list of primitives through a to-many link is still counted per owner.
+        #expect(try ids("ANY others.mixes.@count == 0") == [1])
+        #expect(try ids("ALL others.mixes.@count == 3") == [2, 3])
+    }
+
     @Test(
         "decimal128 literals with more digits than a double compare exactly",
         arguments: [
