@@ -25,12 +25,16 @@ public indirect enum BoundExpression: Hashable, Sendable {
     /// a null to-one link (realm-core: `values.length == 0` matches `[null]`,
     /// `link.integers.@count == 0` matches a null link). `@links.@count` is `backlinkCount`.
     case count(BoundPath)
-    /// `@type`: the type of the value(s) `path` reaches. The binder only compares it with `==` /
-    /// `!=` against `.constant(.string(name))` or `.constantList` of strings, where every name
-    /// is already validated and lower-cased: `.type(p) == .constant(.string(n))` holds for a
-    /// value `v` iff `TypeAttribute(n).matches(v)` (`numeric` covers int/float/double/
-    /// decimal, `collection` covers list and dictionary); `!=` is its negation; quantifiers
-    /// apply as usual. The type side may appear on either side of the comparison.
+    /// `@type`: the type of the value(s) `path` reaches, for a mixed property (or a collection
+    /// or a to-many path). The binder compares it with `==` / `!=` only, against
+    /// `.constant(.string(name))` or `.constantList` of strings, where every name is already
+    /// validated and lower-cased: `.type(p) == .constant(.string(n))` holds for a value `v` iff
+    /// `TypeAttribute(n).matches(v)` (`numeric` covers int/float/double/decimal, `collection`
+    /// covers list and dictionary). The `@type` of a single-valued property that is not mixed is
+    /// bound as that constant name (`int.@type` is `.constant(.string("int"))`, see
+    /// `TypeAttribute.name(of:)`), so `mixed.@type == int.@type` is `.type(mixed) == 'int'`.
+    /// Two `.type` sides compare value with value: `TypeAttribute.sameType(l, r)`. `!=` is the
+    /// negation; quantifiers apply as usual; the type side may appear on either side.
     case type(BoundPath)
     /// `@min` / `@max` / `@sum` / `@avg` over the values `path` reaches (empty: null, or 0 for a sum),
     /// one result per owner of the path's last collection (`list.integers.@sum` is one sum per

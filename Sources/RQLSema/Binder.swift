@@ -19,7 +19,8 @@ import RQLSyntax
 /// - `obj('Class', pk)` is `BoundExpression.object`, looked up when the query runs; a list literal
 ///   holding one is `BoundExpression.list`.
 /// - `x IN rhs` is `x == rhs` with rhs's written quantifier; `x BETWEEN {a, b}` is
-///   `x >= a AND x <= b`; `@type` compares with validated lower-case names (`BoundExpression.type`);
+///   `x >= a AND x <= b`; `@type` compares with validated lower-case names or another `@type`, and
+///   the `@type` of a property that is not mixed is that name (`BoundExpression.type`);
 ///   `@links.@count` is `BoundExpression.backlinkCount`; `strings.length` is `.count(strings[*])`.
 /// - Inside a SUBQUERY, `$x.p` starts at `.element(depth:)`; in RQL a bare `p` does too (realm-core
 ///   resolves it on the element's class), in NSPredicate it starts at the query's object.
