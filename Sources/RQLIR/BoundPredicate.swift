@@ -83,24 +83,3 @@ public struct FullTextQuery: Hashable, Sendable {
 
     public init(terms: [Term]) { self.terms = terms }
 }
-
-/// A region of the sphere for GEOWITHIN; coordinates are degrees, [longitude, latitude].
-public enum GeoRegion: Hashable, Sendable {
-    /// The box between two corners.
-    case box(bottomLeft: GeoPoint, topRight: GeoPoint)
-    /// The points within `radius` radians of `center` (great-circle distance).
-    case circle(center: GeoPoint, radius: Double)
-    /// An outer ring and holes; each ring is closed (first point == last point).
-    case polygon([[GeoPoint]])
-}
-
-/// A longitude / latitude pair in degrees.
-public struct GeoPoint: Hashable, Sendable {
-    public var longitude: Double
-    public var latitude: Double
-
-    public init(longitude: Double, latitude: Double) {
-        self.longitude = longitude
-        self.latitude = latitude
-    }
-}

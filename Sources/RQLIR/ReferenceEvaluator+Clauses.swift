@@ -42,23 +42,19 @@ extension ReferenceEvaluator {
 
     /// Keeps the first object of each distinct tuple (`ValueOrdering.isSameForDistinct`, so
     /// nulls are one value and `1 == 1.0`); objects whose path crosses a null link are dropped.
+    /// Tuples are hashed by `EqualityKey`, whose equality is exactly that sameness (numbers by
+    /// value across types, NaNs alike, strings by bytes), so each row costs one lookup.
     func distinct(_ rows: [ObjectRef], by paths: [BoundPath]) -> [ObjectRef] {
         var kept: [ObjectRef] = []
-        var seen: [[Value]] = []
+        var seen: Set<[EqualityKey]> = []
         for row in rows {
-            var tuple: [Value] = []
+            var tuple: [EqualityKey] = []
             for path in paths {
                 guard case .value(let value) = keyValue(of: path, for: row) else { break }
-                tuple.append(value)
+                tuple.append(EqualityKey(value))
             }
             guard tuple.count == paths.count else { continue }
-            let isRepeat = seen.contains { earlier in
-                zip(earlier, tuple).allSatisfy { ValueOrdering.isSameForDistinct($0, $1) }
-            }
-            if !isRepeat {
-                seen.append(tuple)
-                kept.append(row)
-            }
+            if seen.insert(tuple).inserted { kept.append(row) }
         }
         return kept
     }
@@ -67,7 +63,7 @@ extension ReferenceEvaluator {
     /// link met before the last step means the object has no key; a null link as the last step
     /// is a null value. A path that reaches several values keeps the first.
     func keyValue(of path: BoundPath, for row: ObjectRef) -> KeyValue {
-        var items = start(path.root, in: Context(object: row))
+        var items = start(path.root, in: Context(object: row, memberships: MembershipSets()))
         for (index, step) in path.steps.enumerated() {
             items = items.flatMap { apply(step, to: $0) }
             let isLast = index == path.steps.count - 1

@@ -21,11 +21,13 @@ extension ReferenceEvaluator {
         case .aggregate(let function, let path):
             return aggregates(function, path, in: context)
         case .subqueryCount(let path, let predicate):
-            var count: Int64 = 0
-            for element in objects(of: path, in: context) where holds(predicate, in: context.entering(element)) {
-                count += 1
+            // Each distinct element is tested once and counted as often as the path reaches it.
+            var count = 0
+            for (element, weight) in objects(of: path, in: context)
+            where holds(predicate, in: context.entering(element)) {
+                count = Merger.sum(count, weight)
             }
-            return [.int(count)]
+            return [.int(Int64(count))]
         case .arithmetic(let op, let lhs, let rhs):
             return arithmetic(op, values(of: lhs, in: context), values(of: rhs, in: context))
         case .object(let className, let primaryKey):
@@ -34,15 +36,14 @@ extension ReferenceEvaluator {
             else { return [.null] }
             return [.link(ObjectLink(className: className, key: table.rowKey(at: position)))]
         case .backlinkCount(let path):
-            var total: Int64 = 0
-            for item in reach(path, in: context) {
-                for element in elements(of: item) {
-                    if case .object(let object) = element {
-                        total += Int64(object.table.backlinkCount(at: object.position))
-                    }
-                }
+            var total = 0
+            for (object, weight) in objects(of: path, in: context) {
+                let (links, overflow) = object.table.backlinkCount(at: object.position).multipliedReportingOverflow(
+                    by: weight
+                )
+                total = Merger.sum(total, overflow ? Int.max : links)
             }
-            return [.int(total)]
+            return [.int(Int64(total))]
         }
     }
 
@@ -54,25 +55,37 @@ extension ReferenceEvaluator {
     /// aggregates everything it reaches.
     func aggregates(_ function: AggregateFunction, _ path: BoundPath, in context: Context) -> [Value] {
         guard let split = lastCollectionStep(of: path) else {
-            return [Self.aggregate(function, values(of: path, in: context))]
+            return [Self.aggregate(function, values(of: path, in: context), overMixed: path.valueType == .mixed)]
         }
         var owners = path
         owners.steps = Array(path.steps[...split])
         let rest = path.steps[(split + 1)...]
+        let overMixed = path.valueType == .mixed
         var result: [Value] = []
         for owner in reach(owners, in: context) {
             switch owner {
             case .collection:
                 var items = elements(of: owner)
                 for step in rest { items = items.flatMap { apply(step, to: $0) } }
-                result.append(Self.aggregate(function, flatten(items, isMultiValued: true)))
+                result.append(Self.aggregate(function, flatten(items, isMultiValued: true), overMixed: overMixed))
             case .nullLink:
-                result.append(Self.aggregate(function, []))
+                result.append(Self.aggregate(function, [], overMixed: overMixed))
             case .object, .value:
-                result.append(Self.aggregate(function, flatten([owner], isMultiValued: true)))
+                result.append(Self.aggregate(function, flatten([owner], isMultiValued: true), overMixed: overMixed))
             }
         }
         return result
+    }
+
+    /// Whether `@count` of the path counts links (realm-core's `Columns<Link>::count()`): its
+    /// values are links and its last step is not a dictionary of links (whose size is per
+    /// owner, like any other dictionary's).
+    func countsLinks(_ path: BoundPath) -> Bool {
+        guard path.valueType.targetClassName != nil else { return false }
+        guard case .property(let className, let column, _)? = path.steps.last else { return true }
+        guard let properties = store.schema[className]?.properties, column >= 0, column < properties.count
+        else { return false }
+        return properties[column].collection != .map
     }
 
     /// The index of the last step that reads a collection property or backlinks.
@@ -94,24 +107,44 @@ extension ReferenceEvaluator {
     }
 
     /// `@min`/`@max`/`@sum`/`@avg` of values (duplicates in link lists count each
-    /// time): nulls are ignored; nothing left gives null, or 0 for a sum.
-    static func aggregate(_ function: AggregateFunction, _ values: [Value]) -> Value {
+    /// time): nulls are ignored; nothing left gives null, or 0 for a sum. Over mixed values
+    /// numbers of every type are summed together in decimal (`ValueAggregation`).
+    static func aggregate(_ function: AggregateFunction, _ values: [Value], overMixed: Bool) -> Value {
         switch function {
         case .min: ValueAggregation.minimum(values)
         case .max: ValueAggregation.maximum(values)
-        case .sum: ValueAggregation.sum(values)
-        case .avg: ValueAggregation.average(values)
+        case .sum: ValueAggregation.sum(values, overMixed: overMixed)
+        case .avg: ValueAggregation.average(values, overMixed: overMixed)
         }
     }
 
     /// `@count`/`@size` of what `path` reaches:
-    /// - a collection property (the path's last step): its number of elements, once per owner
-    ///   (so a path through a to-many link yields one count per owner);
+    /// - links (a to-one link, `self`, a SUBQUERY element, a link list or set, backlinks): the
+    ///   number of links the whole path reaches, as one value, duplicates included: 0 or 1 for
+    ///   a to-one link, the list's size for a link list, a total through to-many links
+    ///   (realm-core's `LinkCount` over the path's link map);
+    /// - any other collection property (the path's last step: primitive lists and sets, maps,
+    ///   maps of links): its number of elements, once per owner (so a path through a to-many
+    ///   link yields one count per owner);
     /// - a string or binary: its byte length; a mixed value: its length or collection size;
     ///   a null string, binary or mixed: 0 (realm-core: `values.length == 0` matches `[null]`);
     ///   other values and objects yield nothing;
     /// - a null link (`link.list.@count` with no link): 0, as realm-core counts it.
     func counts(of path: BoundPath, in context: Context) -> [Value] {
+        if countsLinks(path) {
+            var total = 0
+            for reached in walk(path, in: context) {
+                let links: Int
+                switch reached.item {
+                case .object: links = 1
+                case .collection(let collection) where collection.holdsLinks: links = collection.count
+                case .collection, .value, .nullLink: links = 0
+                }
+                let (product, overflow) = links.multipliedReportingOverflow(by: reached.weight)
+                total = Merger.sum(total, overflow ? Int.max : product)
+            }
+            return [.int(Int64(total))]
+        }
         var result: [Value] = []
         for item in reach(path, in: context) {
             switch item {

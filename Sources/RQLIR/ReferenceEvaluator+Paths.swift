@@ -36,53 +36,6 @@ extension ReferenceEvaluator {
         var count: Int { ValueAggregation.size(of: contents) ?? 0 }
     }
 
-    /// Everything `path` reaches from `context`, before the final flattening.
-    func reach(_ path: BoundPath, in context: Context) -> [Reached] {
-        var items = start(path.root, in: context)
-        for step in path.steps {
-            items = items.flatMap { apply(step, to: $0) }
-        }
-        return items
-    }
-
-    /// The values `path` reaches, in the groups realm-core quantifies separately: one group per
-    /// object that owns a collection of values the path reads (`list.integers` is one group per
-    /// linked object, `link.dict.key1` too), while links of every kind flatten (`items.price` and
-    /// `items.allergens.name` are one group for the whole path), and one per mixed list or
-    /// dictionary opened by `[*]`, `@keys` or `@values` (`value[*][*]` is one group per inner list). An owner with an empty collection is an empty group; a path that
-    /// reaches nothing at all is one empty group.
-    func groups(of path: BoundPath, in context: Context) -> [[Value]] {
-        var groups = [start(path.root, in: context)]
-        for step in path.steps {
-            var next: [[Reached]] = []
-            for group in groups {
-                var kept: [Reached] = []
-                var opened: [[Reached]] = []
-                for item in group {
-                    switch (step, item) {
-                    case (.property, _), (.backlinks, _):
-                        for element in elements(of: item) {
-                            let result = apply(step, to: element)
-                            if result.count == 1, case .collection(let collection) = result[0], !collection.holdsLinks {
-                                opened.append(result)
-                            } else {
-                                kept += result
-                            }
-                        }
-                    case (.all, .value(.list)), (.all, .value(.map)), (.keys, .value(.map)), (.values, .value(.map)):
-                        opened.append(apply(step, to: item))
-                    case (.all, _), (.keys, _), (.values, _), (.index, _), (.first, _), (.last, _), (.key, _):
-                        kept += apply(step, to: item)
-                    }
-                }
-                if !kept.isEmpty || opened.isEmpty { next.append(kept) }
-                next += opened
-            }
-            groups = next
-        }
-        return groups.map { flatten($0, isMultiValued: path.isMultiValued) }
-    }
-
     /// The object a path starts from (nothing for an element depth outside the SUBQUERY nesting).
     func start(_ root: BoundPath.Root, in context: Context) -> [Reached] {
         switch root {
@@ -105,18 +58,6 @@ extension ReferenceEvaluator {
             case .value(let value): result.append(value)
             case .collection(let collection): result.append(contentsOf: collection.rawElements)
             case .nullLink: if !isMultiValued { result.append(.null) }
-            }
-        }
-        return result
-    }
-
-    /// The objects `path` reaches (a SUBQUERY's elements, GEOWITHIN's points): collections of
-    /// links are opened, null links and non-objects dropped.
-    func objects(of path: BoundPath, in context: Context) -> [ObjectRef] {
-        var result: [ObjectRef] = []
-        for item in reach(path, in: context) {
-            for element in elements(of: item) {
-                if case .object(let object) = element { result.append(object) }
             }
         }
         return result

@@ -40,15 +40,18 @@ public struct ReferenceEvaluator<Store: StoreReader> {
         guard let table = store.table(named: query.className), position >= 0, position < table.rowCount else {
             return false
         }
-        return holds(query.predicate, in: Context(object: ObjectRef(table: table, position: position)))
+        let object = ObjectRef(table: table, position: position)
+        return holds(query.predicate, in: Context(object: object, memberships: MembershipSets()))
     }
 
     private func matchingObjects(_ query: BoundQuery) -> [ObjectRef] {
         guard let table = store.table(named: query.className) else { return [] }
         var rows: [ObjectRef] = []
+        // One set per IN list for the whole run, not one per object.
+        let memberships = MembershipSets()
         for position in 0..<table.rowCount {
             let object = ObjectRef(table: table, position: position)
-            if holds(query.predicate, in: Context(object: object)) { rows.append(object) }
+            if holds(query.predicate, in: Context(object: object, memberships: memberships)) { rows.append(object) }
         }
         return rows
     }
@@ -72,6 +75,12 @@ extension ReferenceEvaluator {
     struct Context {
         var object: ObjectRef
         var elements: [ObjectRef] = []
+        /// Hash sets of the query's constant lists, shared by every object of one run.
+        var memberships: MembershipSets
+        /// Whether paths are evaluated as full sequences, every path in order with its repeats,
+        /// as an element-wise comparison of two lists needs; otherwise objects met again are
+        /// folded (see `walk(_:in:)`).
+        var sequences = false
 
         func element(depth: Int) -> ObjectRef? {
             let index = elements.count - 1 - depth
@@ -82,8 +91,38 @@ extension ReferenceEvaluator {
         func entering(_ element: ObjectRef) -> Context {
             var inner = self
             inner.elements.append(element)
+            inner.sequences = false
             return inner
         }
+    }
+}
+
+/// The hash sets of `IN` lists, each built the first time it is needed. A list is known by its
+/// storage: a bound query does not change while it runs, so one list has one buffer for every
+/// object, and the set built from it stays right for the whole run (a new run builds its own).
+final class MembershipSets {
+    private var sets: [ListIdentity: Set<EqualityKey>] = [:]
+
+    private struct ListIdentity: Hashable {
+        let address: UnsafeRawPointer?
+        let count: Int
+    }
+
+    /// The set of `values`.
+    func set(of values: [Value]) -> Set<EqualityKey> {
+        set(of: values) { values }
+    }
+
+    /// The set of the values of `list` (a list literal of constants and `obj(…)` look-ups),
+    /// computed by `values` the first time.
+    func set<Element>(of list: [Element], values: () -> [Value]) -> Set<EqualityKey> {
+        let identity = list.withUnsafeBufferPointer {
+            ListIdentity(address: $0.baseAddress.map(UnsafeRawPointer.init), count: $0.count)
+        }
+        if let set = sets[identity] { return set }
+        let set = Set(values().map(EqualityKey.init))
+        sets[identity] = set
+        return set
     }
 }
 

@@ -13,6 +13,8 @@ public struct BindError: LocatedError, Equatable {
     public enum Kind: String, Sendable, CaseIterable {
         /// A class that the schema does not have.
         case unknownClass
+        /// A query whose class is embedded (it has no objects of its own to select).
+        case embeddedClass
         /// A property that the class does not have (the message suggests the closest name).
         case unknownProperty
         /// Two operands whose types cannot be compared (`age == 'abc'`, `name > 5`).

@@ -29,7 +29,7 @@ extension BindingSession {
         if comparison.op == .in && !rhs.isMultiValued {
             throw BindError(
                 .inNeedsList,
-                "The keypath following 'IN' must contain a list. Found '\(rhs.text)'",
+                "The keypath following 'IN' must contain a list. Found \(rhs.quotedText)",
                 at: rhs.span
             )
         }
@@ -64,7 +64,7 @@ extension BindingSession {
         if operand.isMultiValued && operand.quantifier != .all {
             throw BindError(
                 .betweenOnList,
-                "Only 'ALL' supported for operator 'BETWEEN' when applied to lists ('\(operand.text)' is one)",
+                "Only 'ALL' supported for operator 'BETWEEN' when applied to lists (\(operand.quotedText) is one)",
                 at: value.span
             )
         }
@@ -110,16 +110,26 @@ extension BindingSession {
         var lhs = lhs
         var rhs = rhs
         if lhs.isConstant && rhs.isConstant {
+            let typeIsLeft = lhs.source == .typeAttribute
+            let (typeSide, other) = typeIsLeft ? (lhs, rhs) : (rhs, lhs)
+            if typeSide.source == .typeAttribute, case .constant(.string(let name)) = typeSide.expression {
+                throw BindError(
+                    .twoConstants,
+                    "\(typeSide.quotedText) is always '\(name)': '@type' tells apart the values of a mixed property,"
+                        + " and this property is not mixed, so comparing it with \(other.quotedText) decides nothing",
+                    at: span
+                )
+            }
             throw BindError(
                 .twoConstants,
-                "Cannot compare two constants ('\(lhs.text)' and '\(rhs.text)'): one side must be a key path",
+                "Cannot compare two constants (\(lhs.quotedText) and \(rhs.quotedText)): one side must be a key path",
                 at: span
             )
         }
         if let left = lhs.path, let right = rhs.path, left.isPrimitiveCollection, right.isPrimitiveCollection {
             throw BindError(
                 .listVsList,
-                "Ordered comparison between two primitive lists is not implemented yet ('\(lhs.text)' and '\(rhs.text)')",
+                "Ordered comparison between two primitive lists is not implemented yet (\(lhs.quotedText) and \(rhs.quotedText))",
                 at: span
             )
         }
@@ -130,7 +140,7 @@ extension BindingSession {
             try checkStringOperands(lhs, op, rhs, options: options, span: span)
         }
         for (side, other) in [(lhs, rhs), (rhs, lhs)] where other.isNullConstant && isLinkList(side) {
-            throw BindError(.listVsNull, "Cannot compare linklist ('\(side.text)') with NULL", at: span)
+            throw BindError(.listVsNull, "Cannot compare linklist (\(side.quotedText)) with NULL", at: span)
         }
         if lhs.type?.targetClassName != nil || rhs.type?.targetClassName != nil
             || isObjectConstant(lhs) || isObjectConstant(rhs)
@@ -145,7 +155,7 @@ extension BindingSession {
                 throw BindError(
                     .typeMismatch,
                     "Unsupported comparison between type '\(ValueCoercion.typeName(left))' and type"
-                        + " '\(ValueCoercion.typeName(right))' ('\(lhs.text)' and '\(rhs.text)')",
+                        + " '\(ValueCoercion.typeName(right))' (\(lhs.quotedText) and \(rhs.quotedText))",
                     at: span
                 )
             }
@@ -188,7 +198,7 @@ extension BindingSession {
             throw BindError(
                 .unsupportedOperation,
                 "Unsupported operator \(op.rawValue) in query. Only equal (==) and not equal (!=) are supported"
-                    + " for links ('\(lhs.text)' \(op.rawValue) '\(rhs.text)')",
+                    + " for links (\(lhs.quotedText) \(op.rawValue) \(rhs.quotedText))",
                 at: span
             )
         }
@@ -216,7 +226,7 @@ extension BindingSession {
                     throw BindError(
                         .typeMismatch,
                         "Unsupported comparison between type 'link' and type '\(ValueCoercion.typeName(otherType))'"
-                            + " ('\(side.text)' and '\(other.text)')",
+                            + " (\(side.quotedText) and \(other.quotedText))",
                         at: span
                     )
                 }
@@ -225,7 +235,7 @@ extension BindingSession {
                 let keyText = key.map { " with primary key '\($0)'" } ?? ""
                 throw BindError(
                     .linkTypeMismatch,
-                    "The relationship '\(side.text)' which links to type '\(target)' cannot be compared to"
+                    "The relationship \(side.quotedText) which links to type '\(target)' cannot be compared to"
                         + " \(other.source == .literal ? "an object" : "an argument") of type '\(className)'\(keyText)",
                     at: span
                 )
@@ -241,9 +251,13 @@ extension BindingSession {
             if let special = nonFinite(value), !type.isNumeric, type != .mixed {
                 throw BindError(
                     .invalidConstant,
-                    "\(special) not supported for \(ValueCoercion.typeName(type)) ('\(operand.text)')",
+                    "\(special) not supported for \(ValueCoercion.typeName(type)) (\(operand.quotedText))",
                     at: operand.span
                 )
+            }
+            if type == .decimal128, let exact = operand.exactDecimals[0] {
+                result.expression = .constant(.decimal(exact))
+                return result
             }
             do {
                 result.expression = .constant(try ValueCoercion.coerce(value, toCompareWith: type))
@@ -251,11 +265,16 @@ extension BindingSession {
                 switch error {
                 case .unsupportedComparison: throw constantMismatch(operand, type: type, span: operand.span)
                 case .infinityNotSupported, .nanNotSupported:
-                    throw BindError(.invalidConstant, "\(error) ('\(operand.text)')", at: operand.span)
+                    throw BindError(.invalidConstant, "\(error) (\(operand.quotedText))", at: operand.span)
                 }
             }
         case .constantList(let values):
-            result.expression = .constantList(values.map { (try? ValueCoercion.coerce($0, toCompareWith: type)) ?? $0 })
+            result.expression = .constantList(
+                values.enumerated().map { index, value in
+                    if type == .decimal128, let exact = operand.exactDecimals[index] { return .decimal(exact) }
+                    return (try? ValueCoercion.coerce(value, toCompareWith: type)) ?? value
+                }
+            )
         default:
             break
         }
@@ -278,18 +297,35 @@ extension BindingSession {
         let value: Value
         if case .constant(let v) = operand.expression { value = v } else { value = .null }
         if case .argument(let name) = operand.source {
+            // A string argument that does not read as a number is realm-core's argument error;
+            // an argument of a type that cannot be compared at all is a plain type error, as
+            // realm-core reports it ("Unsupported comparison between type 'binary' and type 'int'").
+            if case .string = value, type.isNumeric {
+                return BindError(
+                    .argumentTypeMismatch,
+                    "Cannot compare argument \(name) with value '\(value)' to \(withArticle(ValueCoercion.typeName(type)))",
+                    at: operand.span
+                )
+            }
             return BindError(
-                .argumentTypeMismatch,
-                "Cannot compare argument \(name) with value '\(value)' to a \(ValueCoercion.typeName(type))",
+                .typeMismatch,
+                "Unsupported comparison between type '\(ValueCoercion.typeName(type))' and type '\(value.kind)'"
+                    + " (argument \(name) is \(withArticle(value.kind.description)), not \(withArticle(ValueCoercion.typeName(type))))",
                 at: operand.span
             )
         }
         return BindError(
             .typeMismatch,
             "Unsupported comparison between type '\(ValueCoercion.typeName(type))' and type '\(value.kind)'"
-                + " ('\(operand.text)' is not a \(ValueCoercion.typeName(type)))",
+                + " (\(operand.quotedText) is not \(withArticle(ValueCoercion.typeName(type))))",
             at: operand.span
         )
+    }
+
+    /// "an int", "an objectId", "a uuid", "a string": a type name with its article, for messages.
+    private func withArticle(_ typeName: String) -> String {
+        let vowelSound = typeName.first.map { "aeioAEIO".contains($0) } ?? false
+        return (vowelSound ? "an " : "a ") + typeName
     }
 
     /// The right (and left) side of BEGINSWITH, ENDSWITH, CONTAINS, LIKE and `[c]` / `[d]`
@@ -328,7 +364,7 @@ extension BindingSession {
                 throw BindError(
                     .stringOperatorOnNonString,
                     "Unsupported comparison operator '\(spelling)' against type '\(typeName)', right side must be"
-                        + " a string or binary type ('\(operand.text)')",
+                        + " a string or binary type (\(operand.quotedText))",
                     at: operand.span
                 )
             }
@@ -368,6 +404,10 @@ extension BindingSession {
             return .string(text.lowercased())
         }
         switch other.expression {
+        case _ where other.source == .typeAttribute:
+            // `mixed.@type == other.@type`: a static name (`int.@type`) is already a
+            // lower-case name; another mixed `@type` is compared type with type.
+            break
         case .constant(let value) where other.isConstant:
             other.expression = .constant(try name(value, span: other.span))
         case .constantList(let values):
@@ -377,7 +417,7 @@ extension BindingSession {
         default:
             throw BindError(
                 .typeMismatch,
-                "'@type' can only be compared with type names such as 'int' or 'numeric', not with '\(other.text)'",
+                "'@type' can only be compared with type names such as 'int' or 'numeric', not with \(other.quotedText)",
                 at: other.span
             )
         }

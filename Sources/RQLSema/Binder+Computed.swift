@@ -188,7 +188,7 @@ extension BindingSession {
         guard let lhsType = numericType(of: lhs), let rhsType = numericType(of: rhs) else {
             throw BindError(
                 .arithmeticOnNonNumeric,
-                "Cannot perform '\(op.rawValue)' operation on '\(lhs.text)' and '\(rhs.text)': both must be numbers",
+                "Cannot perform '\(op.rawValue)' operation on \(lhs.quotedText) and \(rhs.quotedText): both must be numbers",
                 at: span
             )
         }

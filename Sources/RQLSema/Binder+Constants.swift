@@ -17,7 +17,7 @@ extension BindingSession {
     func literalValue(_ literal: Literal, span: SourceSpan) throws(BindError) -> Value {
         switch literal {
         case .integer(let value): return .int(value)
-        case .double(let value): return .double(value)
+        case .double(let value), .preciseDouble(let value, _): return .double(value)
         case .float(let value): return .float(value)
         case .string(let value): return .string(value)
         case .base64(let bytes):
@@ -25,10 +25,6 @@ extension BindingSession {
             return .data(bytes)
         case .binary(let bytes): return .data(bytes)
         case .timestamp(let seconds, let nanoseconds):
-            // realm-core converts readable dates with the C library, which stops at 1900.
-            if seconds < -2_208_988_800 {
-                throw BindError(.invalidConstant, "Conversion of dates before 1900 is not supported.", at: span)
-            }
             guard let timestamp = Timestamp(seconds: seconds, nanoseconds: nanoseconds) else {
                 throw BindError(.invalidConstant, "invalid timestamp T\(seconds):\(nanoseconds)", at: span)
             }
@@ -54,10 +50,16 @@ extension BindingSession {
 
     /// `obj('Class', pk)`: the class must exist and have a primary key, which the key is converted to.
     private func objectReference(
-        className: String,
+        className writtenName: String,
         primaryKey: Expression,
         span: SourceSpan
     ) throws(BindError) -> BoundExpression {
+        // realm-core names a class's table `class_<Name>` and `obj()` takes either spelling
+        // (`obj('class_Person', 1)`); a class really named `class_…` wins.
+        var className = writtenName
+        if schema[className] == nil, className.hasPrefix("class_"), schema[String(className.dropFirst(6))] != nil {
+            className = String(className.dropFirst(6))
+        }
         guard let objectSchema = schema[className] else {
             var message = "Unknown object type '\(className)'"
             if let suggestion = NameSuggestion.closest(to: className, among: schema.classes.map(\.name)) {

@@ -26,7 +26,7 @@ extension BindingSession {
         guard let targetSchema = schema[target], isGeoJSONPoint(targetSchema) else {
             throw BindError(
                 .geoWrongTarget,
-                "'\(operand.text)' links to data in the wrong format for a geoWithin query: class '\(target)' must"
+                "\(operand.quotedText) links to data in the wrong format for a geoWithin query: class '\(target)' must"
                     + " be embedded, with a string property 'type' and a list<double> property 'coordinates'",
                 at: location.span
             )
@@ -50,19 +50,11 @@ extension BindingSession {
         case .box(let bottomLeft, let topRight):
             region = .box(bottomLeft: try geoPoint(bottomLeft), topRight: try geoPoint(topRight))
         case .circle(let center, let radius):
-            let radians = try coordinate(radius)
-            guard radians.isFinite, radians >= 0 else {
-                throw BindError(
-                    .geoBadArgument,
-                    "Invalid region in GEOWITHIN query: the radius \(radians) must be a non-negative number of radians",
-                    at: radius.span
-                )
-            }
-            region = .circle(center: try geoPoint(center), radius: radians)
+            region = .circle(center: try geoPoint(center), radius: try coordinate(radius))
         case .polygon(let rings):
-            var points: [[RQLIR.GeoPoint]] = []
+            var points: [[RQLCore.GeoPoint]] = []
             for ring in rings {
-                var bound: [RQLIR.GeoPoint] = []
+                var bound: [RQLCore.GeoPoint] = []
                 for point in ring { bound.append(try geoPoint(point)) }
                 points.append(bound)
             }
@@ -122,15 +114,15 @@ extension BindingSession {
         }
     }
 
-    private func geoPoint(_ point: RQLSyntax.GeoPoint) throws(BindError) -> RQLIR.GeoPoint {
-        RQLIR.GeoPoint(longitude: try coordinate(point.longitude), latitude: try coordinate(point.latitude))
+    private func geoPoint(_ point: RQLSyntax.GeoPoint) throws(BindError) -> RQLCore.GeoPoint {
+        RQLCore.GeoPoint(longitude: try coordinate(point.longitude), latitude: try coordinate(point.latitude))
     }
 
     /// A coordinate or radius: a number literal or a numeric argument.
     private func coordinate(_ expression: Expression) throws(BindError) -> Double {
         switch expression.kind {
         case .literal(.integer(let value)): return Double(value)
-        case .literal(.double(let value)): return value
+        case .literal(.double(let value)), .literal(.preciseDouble(let value, _)): return value
         case .literal(.float(let value)): return Double(value)
         case .argument(let argument):
             let (value, name) = try argumentValue(argument, span: expression.span)
@@ -163,36 +155,12 @@ extension BindingSession {
         }
     }
 
-    /// Longitudes in [-180, 180], latitudes in [-90, 90], polygon rings closed with 4+ points.
+    /// realm-core's checks of a region (`GeoRegion.validate`), with its reasons.
     private func validate(_ region: GeoRegion, span: SourceSpan) throws(BindError) {
-        var points: [RQLIR.GeoPoint] = []
-        switch region {
-        case .box(let a, let b): points = [a, b]
-        case .circle(let center, _): points = [center]
-        case .polygon(let rings):
-            guard !rings.isEmpty else {
-                throw BindError(.geoBadArgument, "Invalid region in GEOWITHIN query: a polygon needs a ring", at: span)
-            }
-            for ring in rings {
-                guard ring.count >= 4, ring.first == ring.last else {
-                    throw BindError(
-                        .geoBadArgument,
-                        "Invalid region in GEOWITHIN query: each polygon ring needs at least 4 points and must be"
-                            + " closed (its first point repeated at the end)",
-                        at: span
-                    )
-                }
-                points += ring
-            }
-        }
-        for point in points
-        where !(point.longitude >= -180 && point.longitude <= 180 && point.latitude >= -90 && point.latitude <= 90) {
-            throw BindError(
-                .geoBadArgument,
-                "Invalid region in GEOWITHIN query: [\(point.longitude), \(point.latitude)] is not a valid"
-                    + " [longitude, latitude]",
-                at: span
-            )
+        do {
+            try region.validate()
+        } catch {
+            throw BindError(.geoBadArgument, "Invalid region in GEOWITHIN query: '\(error.description)'", at: span)
         }
     }
 }

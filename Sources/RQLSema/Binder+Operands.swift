@@ -8,13 +8,15 @@ extension BindingSession {
         let text = SyntaxPrinter.print(expression, dialect: dialect)
         switch expression.kind {
         case .literal(let literal):
-            return Operand(
+            var operand = Operand(
                 expression: try constantExpression(literal, span: expression.span),
                 isMultiValued: false,
                 source: .literal,
                 span: expression.span,
                 text: text
             )
+            if case .preciseDouble(_, let exact) = literal { operand.exactDecimals = [0: exact] }
+            return operand
         case .argument(let argument):
             if case .variable(let name) = argument, scopes.contains(where: { $0.variable == name }) {
                 let path = KeyPath([PathElement(.variable(name), span: expression.span)])
@@ -66,7 +68,7 @@ extension BindingSession {
         }
         throw BindError(
             .quantifierWithoutList,
-            "The keypath following '\(quantifier.rawValue)' must contain a list: '\(operand.text)' reaches one value",
+            "The keypath following '\(quantifier.rawValue)' must contain a list: \(operand.quotedText) reaches one value",
             at: span
         )
     }
@@ -103,9 +105,11 @@ extension BindingSession {
         var values: [Value] = []
         var expressions: [BoundExpression] = []
         var hasObjects = false
+        var exactDecimals: [Int: Decimal128] = [:]
         for element in elements {
             switch element.kind {
             case .literal(let literal):
+                if case .preciseDouble(_, let exact) = literal { exactDecimals[expressions.count] = exact }
                 let bound = try constantExpression(literal, span: element.span)
                 if case .constant(let value) = bound { values.append(value) } else { hasObjects = true }
                 expressions.append(bound)
@@ -133,13 +137,15 @@ extension BindingSession {
                 )
             }
         }
-        return Operand(
+        var operand = Operand(
             expression: hasObjects ? .list(expressions) : .constantList(values),
             isMultiValued: true,
             source: .list,
             span: span,
             text: text
         )
+        operand.exactDecimals = exactDecimals
+        return operand
     }
 
     /// A key path and its postfix: `.path`, `.count`, `.type`, `.aggregate`, `.backlinkCount`.
@@ -177,11 +183,24 @@ extension BindingSession {
                 throw BindError(.unsupportedOperation, "'@links' must be followed by '.@count'", at: span)
             }
             flattenLinkCollection(&resolved)
+            if !resolved.isMultiValued, let name = TypeAttribute.name(of: resolved.valueType) {
+                // A property that is not mixed has one type whatever the object (realm-core's
+                // `Value<TypeOfValue>(TypeOfValue(column))`): `int.@type` is the constant 'int',
+                // so `mixed.@type == int.@type` is `mixed.@type == 'int'`.
+                return Operand(
+                    expression: .constant(.string(name)),
+                    isMultiValued: false,
+                    source: .typeAttribute,
+                    type: resolved.valueType,
+                    span: span,
+                    text: text
+                )
+            }
             return Operand(
                 expression: .type(resolved.bound),
                 isMultiValued: resolved.isMultiValued,
                 source: .typeAttribute,
-                type: resolved.valueType,
+                type: .mixed,
                 span: span,
                 text: text
             )
@@ -189,6 +208,9 @@ extension BindingSession {
             return try aggregateOperand(resolved, function, property: property, span: span, text: text)
         }
     }
+
+    /// A name in single quotes for a message.
+    private func quoted(_ name: String) -> String { "'\(name)'" }
 
     private func countOperand(_ resolved: ResolvedPath, span: SourceSpan, text: String) throws(BindError) -> Operand {
         let expression: BoundExpression
@@ -205,19 +227,25 @@ extension BindingSession {
                 )
             )
             isMultiValued = false
+        case .collection(let elementType, let kind, _) where elementType.targetClassName != nil && kind != .map:
+            // Links are counted through the whole path, as one total per object (realm-core's
+            // `LinkCount`): `items.@count`, `friends.items.@count`.
+            expression = .count(resolved.bound)
+            isMultiValued = false
         case .collection, .mixed, .elementLengths, .value(.string), .value(.data):
             expression = .count(resolved.bound)
             isMultiValued = resolved.crossedToMany
+        case .objects:
+            // A to-one link (or `self`, or a SUBQUERY element) counts the objects it reaches: 0 for
+            // a null link, 1 otherwise, as realm-core's `Columns<Link>::count()`; through a
+            // to-many link it is one total per object.
+            expression = .count(resolved.bound)
+            isMultiValued = false
         case .value(let type):
             throw BindError(
                 .unsupportedOperation,
-                "Operation '@size' is not supported on property of type '\(ValueCoercion.typeName(type))'",
-                at: span
-            )
-        case .objects:
-            throw BindError(
-                .unsupportedOperation,
-                "Operation '@size' is not supported on property of type 'link' ('\(resolved.lastName)')",
+                "\(quoted(resolved.lastName)) is of type '\(ValueCoercion.typeName(type))', which has no size:"
+                    + " @count and @size apply to collections, links, strings and binary values",
                 at: span
             )
         }

@@ -19,7 +19,8 @@ import RQLSyntax
 /// - `obj('Class', pk)` is `BoundExpression.object`, looked up when the query runs; a list literal
 ///   holding one is `BoundExpression.list`.
 /// - `x IN rhs` is `x == rhs` with rhs's written quantifier; `x BETWEEN {a, b}` is
-///   `x >= a AND x <= b`; `@type` compares with validated lower-case names (`BoundExpression.type`);
+///   `x >= a AND x <= b`; `@type` compares with validated lower-case names or another `@type`, and
+///   the `@type` of a property that is not mixed is that name (`BoundExpression.type`);
 ///   `@links.@count` is `BoundExpression.backlinkCount`; `strings.length` is `.count(strings[*])`.
 /// - Inside a SUBQUERY, `$x.p` starts at `.element(depth:)`; in RQL a bare `p` does too (realm-core
 ///   resolves it on the element's class), in NSPredicate it starts at the query's object.
@@ -53,6 +54,21 @@ public struct Binder: Sendable {
                 message += "; did you mean '\(suggestion)'?"
             }
             throw BindError(.unknownClass, message, at: query.predicate.span)
+        }
+        if objectSchema.isEmbedded {
+            // As realm-swift refuses `objects(EmbeddedType.self)`: an embedded object has no
+            // existence of its own, only as a property of the object that holds it.
+            let owners = schema.classes.filter { owner in
+                owner.properties.contains { $0.type == .object(className) } && !owner.isEmbedded
+            }
+            var message =
+                "class '\(className)' is embedded: its objects live inside other objects and cannot be"
+                + " queried on their own"
+            if let owner = owners.first, let property = owner.properties.first(where: { $0.type == .object(className) })
+            {
+                message += "; query '\(owner.name)' through '\(property.name)' instead"
+            }
+            throw BindError(.embeddedClass, message, at: query.predicate.span)
         }
         var session = BindingSession(
             schema: schema,

@@ -30,6 +30,10 @@ struct Operand {
     var text: String
     /// The resolved key path, for a plain key-path operand (no postfix).
     var path: ResolvedPath?
+    /// Literals written with more digits than a double holds (`3.141592653589793238`): the exact
+    /// decimal for the constant (key 0) or for each such element of a constant list (its
+    /// index), used instead of the double when the other side is decimal128.
+    var exactDecimals: [Int: Decimal128] = [:]
     /// How deeply arithmetic nests in the expression (`a + b * c` is 2), bounded by
     /// `Binder.maximumArithmeticDepth` so that executors never recurse without limit.
     var arithmeticDepth = 0
@@ -47,6 +51,13 @@ struct Operand {
     var isNullConstant: Bool {
         if case .constant(.null) = expression, source != .keyPath { return true }
         return false
+    }
+
+    /// The operand as written, in single quotes for messages, unless it is a string literal that
+    /// already has its own (`'abc'`, not `''abc''`).
+    var quotedText: String {
+        if let first = text.first, first == "'" || first == "\"" { return text }
+        return "'\(text)'"
     }
 
     var bound: BoundOperand {

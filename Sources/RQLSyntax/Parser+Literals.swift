@@ -9,7 +9,7 @@ extension QueryParser {
         let token = current
         let literal: Literal
         switch token.kind {
-        case .integer: literal = .integer(try decodeInteger(token))
+        case .integer: literal = try decodeIntegerLiteral(token)
         case .floatingPoint: literal = try decodeFloatingPoint(token)
         case .infinity: literal = .double(text(of: token).hasPrefix("-") ? -.infinity : .infinity)
         case .nan: literal = .double(.nan)
@@ -87,6 +87,22 @@ extension QueryParser {
 
     // MARK: - Decoding
 
+    /// An integer constant: an `Int64`, or, written in decimal digits beyond the `Int64` range,
+    /// the nearest double with the exact decimal kept (`dec > 99999999999999999999` compares
+    /// exactly, as realm-core reads the text as a Decimal128 against a decimal128 property).
+    private func decodeIntegerLiteral(_ token: Token) throws(SyntaxError) -> Literal {
+        do {
+            return .integer(try decodeInteger(token))
+        } catch {
+            let text = text(of: token)
+            let digits = text.drop { $0 == "-" || $0 == "+" }
+            guard !digits.isEmpty, digits.allSatisfy({ ("0"..."9").contains($0) }), let value = Double(text),
+                let exact = try? Decimal128(text)
+            else { throw error }
+            return .preciseDouble(value, decimal: exact)
+        }
+    }
+
     func decodeInteger(_ token: Token) throws(SyntaxError) -> Int64 {
         var digits = lexer.bytes[token.span.offset..<token.span.end]
         let isNegative = digits.first == UInt8(ascii: "-")
@@ -125,7 +141,13 @@ extension QueryParser {
     private func decodeFloatingPoint(_ token: Token) throws(SyntaxError) -> Literal {
         let text = text(of: token)
         if token.flag, let value = Float(String(text.dropLast())) { return .float(value) }
-        if !token.flag, let value = Double(text) { return .double(value) }
+        if !token.flag, let value = Double(text) {
+            // Keep the exact decimal when the double loses some of what was written.
+            if let exact = try? Decimal128(text), exact.compare(to: Decimal128(value)) != 0 {
+                return .preciseDouble(value, decimal: exact)
+            }
+            return .double(value)
+        }
         throw SyntaxError(.invalidNumber, "\(describe(token)) is not a valid number", at: token.span)
     }
 
@@ -229,31 +251,30 @@ extension QueryParser {
         return .timestamp(seconds: seconds, nanoseconds: nanoseconds)
     }
 
-    /// `YYYY-MM-DD@HH:MM:SS[:nanoseconds]`, in UTC.
+    /// `YYYY-MM-DD@HH:MM:SS[:nanoseconds]` (or `T` for `@`), in UTC, any year from 0 on.
+    ///
+    /// As realm-core, the seconds decide the sign of the nanoseconds: before 1970 both parts are
+    /// negative, so `1969-12-31@23:59:59:1` is `T-1:-1`, one nanosecond *before* 23:59:59.
     private func decodeDateTime(_ token: Token) throws(SyntaxError) -> Literal {
         let fields = text(of: token).split(whereSeparator: { "-@T:".contains($0) }).map { Int64($0) }
-        guard fields.count >= 6, fields.allSatisfy({ $0 != nil }) else {
-            throw SyntaxError(.invalidLiteral, "\(describe(token)) is out of range", at: token.span)
-        }
+        let invalid = SyntaxError(.invalidLiteral, "\(describe(token)) is not a valid date and time", at: token.span)
+        guard fields.count >= 6, fields.allSatisfy({ $0 != nil }) else { throw invalid }
         let values = fields.map { $0 ?? 0 }
         let (year, month, day, hour, minute, second) = (
             values[0], values[1], values[2], values[3], values[4], values[5]
         )
         let nanoseconds = values.count > 6 ? values[6] : 0
-        guard (0...9999).contains(year), (1...12).contains(month), day >= 1,
+        // A trillion years keeps the calendar arithmetic in range; the seconds may still overflow.
+        guard year <= 1_000_000_000_000, (1...12).contains(month), day >= 1,
             day <= CivilCalendar.daysInMonth(year: year, month: month), hour < 24, minute < 60, second < 60,
             nanoseconds < 1_000_000_000
-        else {
-            throw SyntaxError(.invalidLiteral, "\(describe(token)) is not a valid date and time", at: token.span)
-        }
+        else { throw invalid }
         let days = CivilCalendar.days(year: year, month: month, day: day)
-        var seconds = days * 86_400 + hour * 3_600 + minute * 60 + second
-        var nanos = nanoseconds
-        if seconds < 0 && nanos > 0 {
-            // Keep both parts on the same side of zero, as a timestamp requires.
-            seconds += 1
-            nanos -= 1_000_000_000
+        let (daySeconds, overflow) = days.multipliedReportingOverflow(by: 86_400)
+        guard !overflow, daySeconds > Int64.min + 86_400 else {
+            throw SyntaxError(.invalidLiteral, "\(describe(token)) is out of range", at: token.span)
         }
-        return .timestamp(seconds: seconds, nanoseconds: Int32(nanos))
+        let seconds = daySeconds + hour * 3_600 + minute * 60 + second
+        return .timestamp(seconds: seconds, nanoseconds: Int32(seconds < 0 ? -nanoseconds : nanoseconds))
     }
 }

@@ -129,6 +129,16 @@ struct QueryParser {
         }
         let predicate = try parseOrPredicate()
         let clauses = try parsePostQuery()
+        if !clauses.isEmpty && (isAnd(current) || isOr(current)) {
+            // `TRUEPREDICATE LIMIT(1) AND age > 2`: the user meant one predicate and put a clause
+            // in the middle of it; "expected … but found 'AND'" would not tell them why.
+            throw SyntaxError(
+                .unexpectedToken,
+                "SORT, DISTINCT and LIMIT must come last, after the whole predicate; move \(describe(current))"
+                    + " and what follows it before them",
+                at: current.span
+            )
+        }
         guard current.kind == .end else {
             throw unexpected(
                 expected: dialect == .rql

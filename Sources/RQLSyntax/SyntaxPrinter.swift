@@ -241,6 +241,10 @@ private struct Writer {
         switch literal {
         case .integer(let value): output += String(value)
         case .double(let value): output += format(value)
+        case .preciseDouble(_, let decimal):
+            // Every digit written, in a form that reads back as a floating-point number.
+            let text = decimal.description
+            output += text.contains(where: { $0 == "." || $0 == "E" }) ? text : text + ".0"
         case .float(let value):
             // An overflowing float literal is the only way to an infinite float; 1e39 overflows again.
             output += value.isFinite ? "\(value)f" : value < 0 ? "-1e39f" : "1e39f"

@@ -14,8 +14,13 @@ struct ValueArithmeticTests {
         arguments: [
             (ValueArithmetic.Operator.divide, Value.int(7), Value.int(2), Value.int(3)),
             (.divide, .int(-7), .int(2), .int(-3)),
-            (.add, .int(Int64.max), .int(1), .int(Int64.min)),
-            (.divide, .int(Int64.min), .int(-1), .int(Int64.min)),
+            // Out of the Int64 range the result carries on exactly in decimal128; realm-core wraps
+            // (INT64_MAX + 1 is INT64_MIN there, INT64_MIN / -1 is INT64_MIN).
+            (.add, .int(Int64.max), .int(1), dec("9223372036854775808")),
+            (.subtract, .int(Int64.min), .int(1), dec("-9223372036854775809")),
+            (.multiply, .int(Int64.max), .int(2), dec("18446744073709551614")),
+            (.divide, .int(Int64.min), .int(-1), dec("9223372036854775808")),
+            (.add, .int(Int64.max), .int(-1), .int(Int64.max - 1)),
             (.multiply, .int(3), .double(0.5), .double(1.5)),
             (.subtract, .float(1.5), .int(1), .double(0.5)),
             (.divide, .double(1), .double(0), .double(.infinity)),
@@ -40,6 +45,16 @@ struct ValueArithmeticTests {
         #expect(ValueArithmetic.apply(.add, .null, .int(1)) == nil)
         #expect(ValueArithmetic.apply(.add, .bool(true), .int(1)) == nil)
         #expect(ValueArithmetic.integer(.multiply, 6, 7) == 42)
+    }
+
+    @Test("the typed integer kernel reports overflow as no Int64 result; apply carries on in decimal")
+    func integerKernel() {
+        #expect(ValueArithmetic.integer(.add, Int64.max, 1) == nil)
+        #expect(ValueArithmetic.integer(.subtract, Int64.min, 1) == nil)
+        #expect(ValueArithmetic.integer(.multiply, Int64.min, -1) == nil)
+        #expect(ValueArithmetic.integer(.divide, Int64.min, -1) == nil)
+        #expect(ValueArithmetic.integer(.divide, 7, 0) == nil)
+        #expect(ValueArithmetic.integer(.divide, Int64.min, 1) == Int64.min)
     }
 }
 
@@ -66,9 +81,30 @@ struct ValueAggregationTests {
 
     @Test("@sum and @avg over mixed values ignore non-numbers; all non-numeric gives sum 0, avg null")
     func mixedSums() {
-        #expect(ValueAggregation.sum([.string("foo"), .int(2), .bool(true), dec("NaN"), .int(3)]) == .int(5))
-        #expect(ValueAggregation.sum([.string("foo"), .bool(true)]) == .int(0))
-        #expect(ValueAggregation.average([.string("foo"), .bool(true)]) == .null)
+        let values: [Value] = [.string("foo"), .int(2), .bool(true), dec("NaN"), .int(3)]
+        #expect(ValueAggregation.sum(values, overMixed: true) == dec("5"))
+        #expect(ValueAggregation.sum([.string("foo"), .bool(true)], overMixed: true) == dec("0"))
+        #expect(ValueAggregation.average([.string("foo"), .bool(true)], overMixed: true) == .null)
+    }
+
+    @Test("over mixed values numbers of every type add up together in decimal, as realm-core's Sum<Mixed>")
+    func mixedSumsInDecimal() {
+        // 0.1 + 0.2 is 0.3 exactly, not 0.30000000000000004; a float counts by its 7 digits.
+        #expect(ValueAggregation.sum([.double(0.1), .double(0.2)], overMixed: true) == dec("0.3"))
+        #expect(ValueAggregation.sum([.int(1), .double(2.5), .float(1.1)], overMixed: true) == dec("4.6"))
+        #expect(ValueAggregation.average([.int(1), .double(2), .string("x")], overMixed: true) == dec("1.5"))
+        // A property of one type keeps its own arithmetic.
+        #expect(ValueAggregation.sum([.double(0.1), .double(0.2)]) == .double(0.1 + 0.2))
+    }
+
+    @Test("an int sum that leaves the Int64 range carries on exactly in decimal (realm-core wraps around)")
+    func overflowingSums() {
+        #expect(ValueAggregation.sum([.int(.max), .int(1)]) == dec("9223372036854775808"))
+        #expect(ValueAggregation.sum([.int(.max), .int(1), .int(-2)]) == dec("9223372036854775806"))
+        #expect(ValueAggregation.sum([.int(.min), .int(-1)]) == dec("-9223372036854775809"))
+        #expect(ValueAggregation.average([.int(.min), .int(-1)]) == .double(-4_611_686_018_427_387_904.5))
+        #expect(ValueAggregation.average([.int(.max), .int(.max)]) == .double(Double(Int64.max)))
+        #expect(ValueAggregation.sum([.int(.max), .int(1)], overMixed: true) == dec("9223372036854775808"))
     }
 
     @Test("@min and @max over mixed values use the cross-type order: false is least, a UUID is greatest")
@@ -179,6 +215,22 @@ struct TypeAttributeTests {
             )
         )
         #expect(TypeAttribute.name(of: .decimal(.zero)) == "decimal128")
+    }
+
+    @Test("a property that is not mixed has one @type name; two values have the same @type only if one kind")
+    func staticTypes() throws {
+        #expect(TypeAttribute.name(of: PropertyType.int) == "int")
+        #expect(TypeAttribute.name(of: PropertyType.date) == "timestamp")
+        #expect(TypeAttribute.name(of: PropertyType.object("Dog")) == "link")
+        #expect(TypeAttribute.name(of: PropertyType.mixed) == nil)
+        for type in [PropertyType.bool, .int, .float, .double, .string, .data, .date, .decimal128, .objectId, .uuid] {
+            let name = try #require(TypeAttribute.name(of: type))
+            #expect((try? TypeAttribute(name)) != nil, "\(name) is a name @type accepts")
+        }
+        #expect(TypeAttribute.sameType(.int(1), .int(2)))
+        #expect(!TypeAttribute.sameType(.int(1), .double(1)))
+        #expect(TypeAttribute.sameType(.null, .null))
+        #expect(!TypeAttribute.sameType(.string("a"), .data([0x61])))
     }
 
     @Test("@size is the byte length of strings and binaries and the element count of collections")

@@ -35,4 +35,31 @@ struct DeliberateDifferenceTests {
         #expect(try count("name IN[c] {'p0', 'P1'}") == 2)
         #expect(try count("name ==[c] ANY {'p0', 'P1'}") == 2)
     }
+
+    @Test("Int64 overflow carries on in decimal128 (realm-core wraps INT64_MAX + 1 to INT64_MIN)")
+    func overflowIsExact() throws {
+        #expect(try count("price + 9223372036854775807 > 0") == 3)
+        #expect(try count("9223372036854775807 + 1 - price > 9223372036854775805") == 2)
+    }
+
+    @Test("dates before 1900 are read in both literal forms (realm-core refuses to convert them)")
+    func oldDates() throws {
+        let store = try DatasetLoader.load(
+            json:
+                #"{"schema": {"E": {"properties": {"at": "date"}}}, "objects": {"E": [{"at": "1850-01-01T00:00:00Z"}]}}"#
+        )
+        for query in ["at == 1850-01-01@00:00:00", "at == 1850-01-01T00:00:00", "at < 1900-01-01@00:00:00"] {
+            #expect(
+                QueryEngine.run(try QueryEngine.compile(query, className: "E", schema: store.schema), on: store).count
+                    == 1
+            )
+        }
+    }
+
+    @Test("a decimal integer beyond Int64 is the nearest double (realm-core's strtoll clamps it to INT64_MAX)")
+    func bigIntegerLiteral() throws {
+        #expect(try count("price < 99999999999999999999") == 3)
+        #expect(try count("price > -99999999999999999999") == 3)
+        #expect(try count("price >= 9223372036854775808") == 0)
+    }
 }

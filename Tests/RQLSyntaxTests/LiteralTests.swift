@@ -1,3 +1,4 @@
+import RQLCore
 import Testing
 
 @testable import RQLSyntax
@@ -29,14 +30,34 @@ struct LiteralTests {
         #expect(try literal(text) == expected)
     }
 
-    @Test(
-        "integers beyond 64 bits are an error, not a wrap",
-        arguments: ["9223372036854775808", "0x1FFFFFFFFFFFFFFFF"]
-    )
-    func overflow(text: String) throws {
-        let error = try #require(throws: SyntaxError.self) { try Parser.parse("x == \(text)") }
+    @Test("hex integers beyond 64 bits are an error, not a wrap")
+    func overflow() throws {
+        let error = try #require(throws: SyntaxError.self) { try Parser.parse("x == 0x1FFFFFFFFFFFFFFFF") }
         #expect(error.kind == .invalidNumber)
         #expect(error.span.offset == 5)
+    }
+
+    @Test("numbers with more digits than a double holds keep them all, for decimal128")
+    func preciseNumbers() throws {
+        #expect(
+            try literal("9223372036854775808")
+                == .preciseDouble(9_223_372_036_854_775_808, decimal: try Decimal128("9223372036854775808"))
+        )
+        #expect(
+            try literal("-99999999999999999999")
+                == .preciseDouble(-1e20, decimal: try Decimal128("-99999999999999999999"))
+        )
+        #expect(
+            try literal("3.141592653589793238")
+                == .preciseDouble(3.141592653589793, decimal: try Decimal128("3.141592653589793238"))
+        )
+        #expect(try literal("1e400") == .preciseDouble(.infinity, decimal: try Decimal128("1e400")))
+        // A number a double holds exactly stays a plain double, and prints back as written.
+        #expect(try literal("0.1") == .double(0.1))
+        for text in ["3.141592653589793238", "9223372036854775808", "1e400", "-1.00000000000000000001"] {
+            let printed = SyntaxPrinter.print(try Parser.parse("x == \(text)"))
+            #expect(try SyntaxPrinter.print(try Parser.parse(printed)) == printed, "\(printed)")
+        }
     }
 
     @Test(
@@ -65,10 +86,24 @@ struct LiteralTests {
         #expect(try literal("2017-12-04@12:00:00") == .timestamp(seconds: 1_512_388_800, nanoseconds: 0))
         #expect(try literal("2017-12-04T12:00:00:5") == .timestamp(seconds: 1_512_388_800, nanoseconds: 5))
         #expect(try literal("1970-1-1@0:0:0") == .timestamp(seconds: 0, nanoseconds: 0))
-        // Before 1970 the nanoseconds keep the sign of the seconds: 23:59:59.5 on 1969-12-31 is -0.5 s.
-        #expect(try literal("1969-12-31@23:59:59:500000000") == .timestamp(seconds: 0, nanoseconds: -500_000_000))
+        // Before 1970 the nanoseconds take the sign of the seconds, as realm-core's driver does
+        // (`if (seconds < 0) nanoseconds *= -1`): 23:59:59 on 1969-12-31 is -1 s, so `:1` is T-1:-1,
+        // in both spellings of the separator.
+        #expect(try literal("1969-12-31@23:59:59:500000000") == .timestamp(seconds: -1, nanoseconds: -500_000_000))
+        #expect(try literal("1969-12-31@23:59:59:1") == .timestamp(seconds: -1, nanoseconds: -1))
+        #expect(try literal("1969-12-31T23:59:59:1") == .timestamp(seconds: -1, nanoseconds: -1))
+        #expect(try literal("1969-12-31T23:59:59") == .timestamp(seconds: -1, nanoseconds: 0))
+        // Every year from 0 on: realm-core's C library stops at 1900, the calendar does not.
+        #expect(try literal("1884-09-17@00:00:00") == .timestamp(seconds: -2_691_446_400, nanoseconds: 0))
+        #expect(try literal("1884-09-17T00:00:00:7") == .timestamp(seconds: -2_691_446_400, nanoseconds: -7))
+        #expect(try literal("0000-01-01@00:00:00") == .timestamp(seconds: -62_167_219_200, nanoseconds: 0))
+        #expect(try literal("T-2691446400:0") == .timestamp(seconds: -2_691_446_400, nanoseconds: 0))
+        #expect(try literal("12345-01-01@00:00:00") == .timestamp(seconds: 327_403_382_400, nanoseconds: 0))
         #expect(try literal("2000-02-29@00:00:00") == .timestamp(seconds: 951_782_400, nanoseconds: 0))
-        for invalid in ["T-1:1", "T1:-1", "2001-02-29@00:00:00", "2017-13-01@00:00:00", "2017-12-04@24:00:00"] {
+        for invalid in [
+            "T-1:1", "T1:-1", "2001-02-29@00:00:00", "2017-13-01@00:00:00", "2017-12-04@24:00:00",
+            "99999999999999999-01-01@00:00:00",
+        ] {
             let error = try #require(throws: SyntaxError.self, "\(invalid)") { try Parser.parse("x == \(invalid)") }
             #expect(error.kind == .invalidLiteral, "\(invalid)")
         }

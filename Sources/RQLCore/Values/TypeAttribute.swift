@@ -43,6 +43,41 @@ public struct TypeAttribute: Hashable, Sendable {
     /// Whether `value`'s type is one the name covers.
     public func matches(_ value: Value) -> Bool { kinds.contains(value.kind) }
 
+    /// The `@type` name of every value of a property that is not mixed (realm-core's constant
+    /// `TypeOfValue(column)`): `int.@type` is `'int'` whatever the object, null included; `nil`
+    /// for `mixed`, whose values have types of their own. Lower case, a name `init(_:)` accepts.
+    ///
+    /// ```swift
+    /// TypeAttribute.name(of: PropertyType.date)         // "timestamp"
+    /// TypeAttribute.name(of: PropertyType.object("Dog")) // "link"
+    /// ```
+    public static func name(of type: PropertyType) -> String? {
+        switch type {
+        case .bool: "bool"
+        case .int: "int"
+        case .float: "float"
+        case .double: "double"
+        case .string: "string"
+        case .data: "binary"
+        case .date: "timestamp"
+        case .decimal128: "decimal128"
+        case .objectId: "objectid"
+        case .uuid: "uuid"
+        case .object, .linkingObjects: "link"
+        case .mixed: nil
+        }
+    }
+
+    /// `lhs.@type == rhs.@type` for two values: whether they are of the same type (realm-core's
+    /// `TypeOfValue::matches`, whose attributes of single values are single types). Numbers of
+    /// different types differ: `int` is not `double`; two nulls are the same type.
+    ///
+    /// ```swift
+    /// TypeAttribute.sameType(.int(1), .int(7))       // true
+    /// TypeAttribute.sameType(.int(1), .double(1))    // false
+    /// ```
+    public static func sameType(_ lhs: Value, _ rhs: Value) -> Bool { lhs.kind == rhs.kind }
+
     /// The canonical `@type` name of a value (what `@type` evaluates to).
     public static func name(of value: Value) -> String {
         switch value.kind {

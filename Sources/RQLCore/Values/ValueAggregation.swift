@@ -5,15 +5,23 @@
 ///   `@avg` null and `@sum` 0;
 /// * `@min`/`@max` use the cross-type sort order (`ValueOrdering`), so over mixed values the
 ///   minimum of `[false, 1, "a"]` is `false`; NaN is skipped;
-/// * `@sum`/`@avg` use numbers only (non-numbers and NaN decimals are ignored); a sum of ints
-///   stays an int, a sum involving a decimal is a decimal, otherwise a double; `@avg` of ints and
-///   binary floats is a double.
+/// * `@sum`/`@avg` use numbers only (non-numbers and NaN decimals are ignored). Over a property
+///   of one numeric type: a sum of ints is an int, of floats or doubles a double, of decimals a
+///   decimal; `@avg` of ints and binary floats is a double, of decimals a decimal;
+/// * over mixed values (`overMixed`), every number of every type is added in `Decimal128` and
+///   the sum and average are decimals, as realm-core's `Sum<Mixed>` does
+///   (`Mixed::accumulate_numeric_to`): `[1, 2.5, 1.1f]` sums to exactly 4.6;
+/// * a sum of ints that leaves the `Int64` range carries on exactly in `Decimal128` (any sum of
+///   64-bit integers is exact there) instead of wrapping around as realm-core does: the sum of
+///   `[INT64_MAX, 1]` is the decimal 9223372036854775808, and the average of `[INT64_MIN, -1]`
+///   is -4611686018427387904.5 (as a double).
 ///
 /// ```swift
-/// ValueAggregation.sum([.int(1), .int(2), .null])          // .int(3)
-/// ValueAggregation.average([.int(1), .int(2)])             // .double(1.5)
-/// ValueAggregation.minimum([.string("a"), .int(5)])        // .int(5)
-/// ValueAggregation.maximum([])                             // .null
+/// ValueAggregation.sum([.int(1), .int(2), .null])                     // .int(3)
+/// ValueAggregation.average([.int(1), .int(2)])                        // .double(1.5)
+/// ValueAggregation.sum([.int(1), .double(2.5), .string("x")], overMixed: true)  // .decimal(3.5)
+/// ValueAggregation.minimum([.string("a"), .int(5)])                   // .int(5)
+/// ValueAggregation.maximum([])                                        // .null
 /// ```
 public enum ValueAggregation {
     /// The least non-null value in sort order, or null.
@@ -26,22 +34,18 @@ public enum ValueAggregation {
         extreme(values, wantLess: false)
     }
 
-    /// The sum of the numbers, or `.int(0)` when there are none.
-    public static func sum(_ values: some Sequence<Value>) -> Value {
-        var accumulator = Accumulator()
+    /// The sum of the numbers, or `.int(0)` when there are none (`.decimal(0)` over mixed values).
+    public static func sum(_ values: some Sequence<Value>, overMixed: Bool = false) -> Value {
+        var accumulator = Accumulator(overMixed: overMixed)
         for value in values { accumulator.add(value) }
         return accumulator.sum
     }
 
     /// The mean of the numbers, or null when there are none.
-    public static func average(_ values: some Sequence<Value>) -> Value {
-        var accumulator = Accumulator()
+    public static func average(_ values: some Sequence<Value>, overMixed: Bool = false) -> Value {
+        var accumulator = Accumulator(overMixed: overMixed)
         for value in values { accumulator.add(value) }
-        guard accumulator.count > 0 else { return .null }
-        if accumulator.hasDecimal {
-            return .decimal(accumulator.decimalTotal / Decimal128(Int64(accumulator.count)))
-        }
-        return .double((Double(accumulator.intSum) + accumulator.binarySum) / Double(accumulator.count))
+        return accumulator.average
     }
 
     private static func extreme(_ values: some Sequence<Value>, wantLess: Bool) -> Value {
@@ -57,34 +61,50 @@ public enum ValueAggregation {
         return best ?? .null
     }
 
-    /// Running sums kept per representation, combined only at the end so that summing ints
-    /// or doubles never touches decimal arithmetic.
+    /// Running sums kept per representation, combined only at the end, so that summing ints or
+    /// doubles of a typed property never touches decimal arithmetic unless an int sum overflows.
     private struct Accumulator {
+        let overMixed: Bool
         var count = 0
+        /// The sum of the ints while it fits in 64 bits.
         var intSum: Int64 = 0
+        /// Set once the int sum has left the `Int64` range; from then on ints go to `exactInts`.
+        var intOverflowed = false
+        /// The exact sum of the ints after an overflow.
+        var exactInts = Decimal128.zero
         var binarySum = 0.0
-        /// Every number added as a decimal, each converted on its own (a float by its 7-digit
-        /// value, as realm-core does), used when a decimal is among the values.
+        /// The decimals, and over mixed values every other number too, each converted on its
+        /// own (a float by its 7-digit value, as realm-core does).
         var decimalSum = Decimal128.zero
-        var onlyInts = true
+        var hasBinary = false
         var hasDecimal = false
+
+        init(overMixed: Bool) { self.overMixed = overMixed }
 
         mutating func add(_ value: Value) {
             switch value {
             case .int(let i):
-                intSum = intSum &+ i
-                decimalSum = decimalSum + Decimal128(i)
+                if overMixed {
+                    decimalSum = decimalSum + Decimal128(i)
+                } else {
+                    addInt(i)
+                }
             case .float(let f):
-                onlyInts = false
-                binarySum += Double(f)
-                decimalSum = decimalSum + Decimal128(f)
+                if overMixed {
+                    decimalSum = decimalSum + Decimal128(f)
+                } else {
+                    hasBinary = true
+                    binarySum += Double(f)
+                }
             case .double(let d):
-                onlyInts = false
-                binarySum += d
-                decimalSum = decimalSum + Decimal128(d)
+                if overMixed {
+                    decimalSum = decimalSum + Decimal128(d)
+                } else {
+                    hasBinary = true
+                    binarySum += d
+                }
             case .decimal(let d):
                 guard !d.isNaN else { return }
-                onlyInts = false
                 hasDecimal = true
                 decimalSum = decimalSum + d
             default:
@@ -93,13 +113,44 @@ public enum ValueAggregation {
             count += 1
         }
 
-        var sum: Value {
-            if count == 0 || onlyInts { return .int(intSum) }
-            if hasDecimal { return .decimal(decimalTotal) }
-            return .double(Double(intSum) + binarySum)
+        private mutating func addInt(_ i: Int64) {
+            if intOverflowed {
+                exactInts = exactInts + Decimal128(i)
+                return
+            }
+            let (sum, overflow) = intSum.addingReportingOverflow(i)
+            if overflow {
+                intOverflowed = true
+                exactInts = Decimal128(intSum) + Decimal128(i)
+            } else {
+                intSum = sum
+            }
         }
 
-        var decimalTotal: Decimal128 { decimalSum }
+        /// The ints' exact sum as a decimal.
+        var intsAsDecimal: Decimal128 { intOverflowed ? exactInts : Decimal128(intSum) }
+
+        var sum: Value {
+            if overMixed { return .decimal(decimalSum) }
+            if hasDecimal { return .decimal(decimalSum + intsAsDecimal + (hasBinary ? Decimal128(binarySum) : .zero)) }
+            if hasBinary { return .double(ints + binarySum) }
+            return intOverflowed ? .decimal(exactInts) : .int(intSum)
+        }
+
+        var average: Value {
+            guard count > 0 else { return .null }
+            if overMixed || hasDecimal {
+                guard case .decimal(let total) = sum else { return .null }
+                return .decimal(total / Decimal128(Int64(count)))
+            }
+            if intOverflowed && !hasBinary {
+                return .double((exactInts / Decimal128(Int64(count))).doubleValue)
+            }
+            return .double((ints + binarySum) / Double(count))
+        }
+
+        /// The ints' sum as a double.
+        private var ints: Double { intOverflowed ? exactInts.doubleValue : Double(intSum) }
     }
 }
 

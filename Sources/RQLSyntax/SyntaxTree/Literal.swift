@@ -1,8 +1,15 @@
+import RQLCore
+
 /// A constant written in a query, as written: the binder decides what type it becomes.
 public enum Literal: Hashable, Sendable {
     case integer(Int64)
     /// A number with a fraction or exponent, `inf` or `nan`.
     case double(Double)
+    /// A number written with more significant digits (or a wider exponent) than a `Double`
+    /// holds, such as `3.141592653589793238`: the nearest double, used as any other double, and
+    /// the exact decimal the text writes, used against a decimal128 property (realm-core reads
+    /// the text itself as a Decimal128 there).
+    case preciseDouble(Double, decimal: Decimal128)
     /// A number with a trailing `f` (RQL).
     case float(Float)
     /// The decoded text of a quoted string.
@@ -26,6 +33,7 @@ public enum Literal: Hashable, Sendable {
     public static func == (lhs: Literal, rhs: Literal) -> Bool {
         switch (lhs, rhs) {
         case (.double(let a), .double(let b)): a.bitPattern == b.bitPattern
+        case (.preciseDouble(let a, let x), .preciseDouble(let b, let y)): a.bitPattern == b.bitPattern && x == y
         case (.float(let a), .float(let b)): a.bitPattern == b.bitPattern
         case (.integer(let a), .integer(let b)): a == b
         case (.string(let a), .string(let b)): a == b
@@ -44,6 +52,9 @@ public enum Literal: Hashable, Sendable {
     public func hash(into hasher: inout Hasher) {
         switch self {
         case .double(let value): hasher.combine(value.bitPattern)
+        case .preciseDouble(let value, let decimal):
+            hasher.combine(value.bitPattern)
+            hasher.combine(decimal)
         case .float(let value): hasher.combine(value.bitPattern)
         case .integer(let value): hasher.combine(value)
         case .string(let value): hasher.combine(value)
