@@ -34,7 +34,7 @@ public struct GeoPoint: Hashable, Sendable {
         self.init(latitude: latitude, longitude: longitude, altitude: altitude)
     }
 
-    var ir: RQLIR.GeoPoint { RQLIR.GeoPoint(longitude: longitude, latitude: latitude) }
+    var ir: RQLCore.GeoPoint { RQLCore.GeoPoint(longitude: longitude, latitude: latitude) }
 }
 
 /// The rectangle between two corners.
