@@ -1,5 +1,6 @@
 import Foundation
 import RQLCore
+import RQLStorage
 @_spi(Reflection) import Swift
 
 /// One `@Persisted` property of a model class, as discovery found it.
@@ -32,6 +33,12 @@ final class ClassInfo: @unchecked Sendable {
     /// An instance whose fields are in the recording state (see `KeyPathRecording`).
     let prototype: ObjectBase
     private let indexByName: [String: Int]
+    /// Per property: whether adding an object writes it after the object has its row (links,
+    /// embedded objects, collections of them and mixed values, which may lead back to it).
+    let deferredOnAdd: [Bool]
+    /// Whether objects of the class can be added column by column in one bulk insert: a
+    /// top-level class with no deferred property.
+    let isBulkInsertable: Bool
 
     private init(
         type: ObjectBase.Type,
@@ -55,6 +62,13 @@ final class ClassInfo: @unchecked Sendable {
         var indexByName: [String: Int] = [:]
         for (i, property) in properties.enumerated() { indexByName[property.name] = i }
         self.indexByName = indexByName
+        deferredOnAdd = properties.map { property in
+            switch property.core.type {
+            case .object, .mixed: !property.schemaType.isBacklink
+            default: false
+            }
+        }
+        isBulkInsertable = !type._rqlIsEmbedded && !deferredOnAdd.contains(true)
     }
 
     /// The property number of the named property.
@@ -65,15 +79,33 @@ final class ClassInfo: @unchecked Sendable {
         Unmanaged.passUnretained(object).toOpaque() + properties[ordinal].offset
     }
 
-    /// An instance bound to the stored object `key` of `context`.
-    func makeManaged(context: ObjectContext, key: RowKey) -> ObjectBase {
+    /// An instance bound to the stored object `key` of `context`, whose class is at
+    /// `classIndex` of the store's schema; `location` is where `version` has the row, if known.
+    func makeManaged(
+        context: RealmContext,
+        key: RowKey,
+        classIndex: Int,
+        version: StoreVersion? = nil,
+        location: RowLocation? = nil
+    ) -> ObjectBase {
         let object = type.init()
         withExtendedLifetime(object) {
             for ordinal in properties.indices {
                 properties[ordinal].field.setState(.managed(ordinal: ordinal), at: field(ordinal, of: object))
             }
         }
-        object._rqlAccessor = ObjectAccessor(context: context, classInfo: self, key: key)
+        if let version, let location {
+            object._rqlAccessor = ObjectAccessor(
+                context: context,
+                classInfo: self,
+                key: key,
+                classIndex: classIndex,
+                version: version,
+                location: location
+            )
+        } else {
+            object._rqlAccessor = ObjectAccessor(context: context, classInfo: self, key: key, classIndex: classIndex)
+        }
         return object
     }
 

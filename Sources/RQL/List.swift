@@ -222,6 +222,27 @@ extension List: _Persistable {
             storage: ManagedListStorage(ManagedCollectionStorage(object: owner, accessor: accessor, ordinal: ordinal))
         )
     }
+
+    /// The stored list: each element's stored value.
+    public func _rqlStore(_ writer: _RQLWriter) -> RQLCore.Value {
+        .list(map { $0._rqlStore(writer) })
+    }
+
+    /// The list becomes the live view of `owner`'s stored list.
+    public func _rqlPromote(owner: ObjectBase, ordinal: Int) -> Bool {
+        guard let accessor = owner._rqlAccessor else { return false }
+        storage = ManagedListStorage(ManagedCollectionStorage(object: owner, accessor: accessor, ordinal: ordinal))
+        return true
+    }
+
+    public func _rqlUnmanagedCopy() -> List<Element> {
+        List(storage: UnmanagedListStorage(Array(self)))
+    }
+}
+
+extension List: _RQLEmbeddedElements {
+    var _rqlElements: [Any] { map { $0 } }
+    var _rqlKeyedElements: [(String, Any)] { [] }
 }
 
 extension List: Encodable where Element: Encodable {

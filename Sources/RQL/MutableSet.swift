@@ -1,6 +1,7 @@
 import Foundation
 import RQLCore
 import RQLDSL
+import RQLStorage
 
 /// An unordered collection property of distinct values or objects.
 ///
@@ -50,7 +51,12 @@ public final class MutableSet<Element: RealmCollectionValue> {
 
     /// Adds `object` unless it is already there.
     public func insert(_ object: Element) {
-        if let managed { managed.mutate() }
+        if let managed {
+            managed.write(object) { (t, value, name, link) throws(WriteError) in
+                try t.insert(value, intoSet: name, of: link)
+            }
+            return
+        }
         if !elements.contains(object) { elements.append(object) }
     }
 
@@ -61,13 +67,21 @@ public final class MutableSet<Element: RealmCollectionValue> {
 
     /// Removes `object` if it is there (a removed object is not deleted).
     public func remove(_ object: Element) {
-        if let managed { managed.mutate() }
+        if let managed {
+            managed.write(object) { (t, value, name, link) throws(WriteError) in
+                try t.remove(value, fromSet: name, of: link)
+            }
+            return
+        }
         elements.removeAll { $0 == object }
     }
 
     /// Removes every element.
     public func removeAll() {
-        if let managed { managed.mutate() }
+        if let managed {
+            managed.write(nil) { (t, _, name, link) throws(WriteError) in try t.removeAll(from: name, of: link) }
+            return
+        }
         elements.removeAll()
     }
 
@@ -137,6 +151,25 @@ extension MutableSet: _Persistable {
     public static func _rqlLiveCollection(owner: ObjectBase, ordinal: Int) -> MutableSet<Element>? {
         guard let accessor = owner._rqlAccessor else { return nil }
         return MutableSet(managed: ManagedCollectionStorage(object: owner, accessor: accessor, ordinal: ordinal))
+    }
+
+    /// The stored set: each element's stored value (the store orders and deduplicates them).
+    public func _rqlStore(_ writer: _RQLWriter) -> RQLCore.Value {
+        .list(current.map { $0._rqlStore(writer) })
+    }
+
+    /// The set becomes the live view of `owner`'s stored set.
+    public func _rqlPromote(owner: ObjectBase, ordinal: Int) -> Bool {
+        guard let accessor = owner._rqlAccessor else { return false }
+        managed = ManagedCollectionStorage(object: owner, accessor: accessor, ordinal: ordinal)
+        elements = []
+        return true
+    }
+
+    public func _rqlUnmanagedCopy() -> MutableSet<Element> {
+        let copy = MutableSet()
+        copy.elements = current
+        return copy
     }
 }
 

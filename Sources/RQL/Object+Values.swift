@@ -83,10 +83,10 @@ extension ObjectBase {
 
     private func set(_ value: Any, ordinal: Int, info: ClassInfo) throws(ObjectValueError) {
         let property = info.properties[ordinal]
-        if _rqlAccessor != nil {
-            throw ObjectValueError(message: "writing managed objects is not available yet")
-        }
-        let accepted = withExtendedLifetime(self) { property.field.setValue(value, at: info.field(ordinal, of: self)) }
+        let accepted =
+            _rqlAccessor != nil
+            ? property.field.setManagedValue(value, of: self, ordinal: ordinal)
+            : withExtendedLifetime(self) { property.field.setValue(value, at: info.field(ordinal, of: self)) }
         guard accepted else {
             throw ObjectValueError(
                 message: "'\(value)' of type \(type(of: value)) is not a valid value for property "

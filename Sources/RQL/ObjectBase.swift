@@ -79,6 +79,34 @@ open class ObjectBase: CustomStringConvertible, Hashable {
     /// Frozen objects are a snapshot that never changes; unmanaged objects are never frozen.
     public var isFrozen: Bool { _rqlAccessor?.isFrozen ?? false }
 
+    /// The realm the object belongs to; nil while it is unmanaged.
+    public var realm: Realm? { _rqlAccessor.map { Realm(context: $0.context) } }
+
+    /// A frozen copy of a managed object: it reads the realm's current version forever and can
+    /// be shared across threads. Freezing an unmanaged object stops the program, as in Realm Swift.
+    ///
+    /// ```swift
+    /// let snapshot = dog.freeze()
+    /// try realm.write { dog.age = 11 }
+    /// snapshot.age   // still 10
+    /// ```
+    public func freeze() -> Self {
+        guard let accessor = _rqlAccessor else { preconditionFailure("Unmanaged objects cannot be frozen.") }
+        if accessor.isFrozen { return self }
+        let frozen = accessor.context.frozen()
+        return accessor.classInfo.makeManaged(context: frozen, key: accessor.key, classIndex: accessor.classIndex)
+            as! Self
+    }
+
+    /// The live object of a frozen one (in this thread's realm), or nil if it was deleted since.
+    public func thaw() -> Self? {
+        guard let accessor = _rqlAccessor else { preconditionFailure("Unmanaged objects cannot be thawed.") }
+        guard accessor.isFrozen else { return self }
+        guard let live = try? RealmContext.open(accessor.context.configuration) else { return nil }
+        let object = accessor.classInfo.makeManaged(context: live, key: accessor.key, classIndex: accessor.classIndex)
+        return object.isInvalidated ? nil : object as? Self
+    }
+
     // MARK: Managed and recording access (called by `Persisted`)
 
     /// The value of property `ordinal` of this managed object.

@@ -184,6 +184,17 @@ protocol PersistedField {
     static func setState(_ state: FieldState, at field: UnsafeMutableRawPointer)
     /// The property's value on a managed object (a live collection for collection types).
     static func managedValue(of object: ObjectBase, ordinal: Int) -> Any
+    /// The unmanaged value as `writer` stores it (the type's default when none was set).
+    static func storedValue(at field: UnsafeMutableRawPointer, owner: ObjectBase, writer: _RQLWriter) -> RQLCore.Value
+    /// The unmanaged value if one was set (collections copied, so that promoting the original
+    /// leaves the copy's elements as they were); nil otherwise.
+    static func unmanagedValue(at field: UnsafeMutableRawPointer) -> (any _Persistable)?
+    /// Sets a managed object's property from the conversions of `Object(value:)`; false when
+    /// `value` does not convert.
+    static func setManagedValue(_ value: Any, of owner: ObjectBase, ordinal: Int) -> Bool
+    /// Puts the field of an object that just became managed into the managed state: a
+    /// collection it held becomes the live view of the stored one.
+    static func promote(at field: UnsafeMutableRawPointer, ordinal: Int, owner: ObjectBase)
 }
 
 /// The states `PersistedField.setState` can put a field in.
@@ -234,6 +245,47 @@ extension Persisted: PersistedField {
 
     static func managedValue(of object: ObjectBase, ordinal: Int) -> Any {
         Value._rqlLiveCollection(owner: object, ordinal: ordinal) ?? object._rqlManagedValue(ordinal, as: Value.self)
+    }
+
+    static func storedValue(at field: UnsafeMutableRawPointer, owner: ObjectBase, writer: _RQLWriter) -> RQLCore.Value {
+        let pointer = field.assumingMemoryBound(to: Persisted.self)
+        switch pointer.pointee.storage {
+        case .unmanaged(let value, _, _), .managedCached(let value, _):
+            return value._rqlStore(writer)
+        case .unmanagedNoDefault(let indexed, let primary):
+            // Materialized now so that the object keeps the value it was stored with (a new
+            // ObjectId, say) should it stay unmanaged after a failed write.
+            let value = Value._rlmDefaultValue()
+            pointer.pointee.storage = .unmanaged(value, indexed: indexed, primary: primary)
+            return value._rqlStore(writer)
+        case .managed(let ordinal):
+            return owner._rqlManagedValue(ordinal, as: Value.self)._rqlStore(writer)
+        case .recording:
+            return .null
+        }
+    }
+
+    static func unmanagedValue(at field: UnsafeMutableRawPointer) -> (any _Persistable)? {
+        if case .unmanaged(let value, _, _) = field.assumingMemoryBound(to: Persisted.self).pointee.storage {
+            return value._rqlUnmanagedCopy()
+        }
+        return nil
+    }
+
+    static func setManagedValue(_ value: Any, of owner: ObjectBase, ordinal: Int) -> Bool {
+        guard let converted = Value._rqlConvert(value) else { return false }
+        owner._rqlSetManagedValue(converted, ordinal)
+        return true
+    }
+
+    static func promote(at field: UnsafeMutableRawPointer, ordinal: Int, owner: ObjectBase) {
+        let pointer = field.assumingMemoryBound(to: Persisted.self)
+        if case .unmanaged(let value, _, _) = pointer.pointee.storage, value._rqlPromote(owner: owner, ordinal: ordinal)
+        {
+            pointer.pointee.storage = .managedCached(value, ordinal: ordinal)
+        } else {
+            pointer.pointee.storage = .managed(ordinal: ordinal)
+        }
     }
 
     static func setState(_ state: FieldState, at field: UnsafeMutableRawPointer) {
