@@ -39,6 +39,13 @@ final class ClassInfo: @unchecked Sendable {
     /// Whether objects of the class can be added column by column in one bulk insert: a
     /// top-level class with no deferred property.
     let isBulkInsertable: Bool
+    /// Per property: whether it is computed linking objects.
+    let isBacklink: [Bool]
+    /// Per property: whether it is a collection (list, set, map, linking objects), whose
+    /// managed value is a live view.
+    let isCollection: [Bool]
+    /// Per property: where its `Persisted` wrapper lives inside an instance.
+    let offsets: [Int]
 
     private init(
         type: ObjectBase.Type,
@@ -69,6 +76,9 @@ final class ClassInfo: @unchecked Sendable {
             }
         }
         isBulkInsertable = !type._rqlIsEmbedded && !deferredOnAdd.contains(true)
+        isBacklink = properties.map(\.schemaType.isBacklink)
+        offsets = properties.map(\.offset)
+        isCollection = properties.map { $0.schemaType.collection != .single || $0.schemaType.isBacklink }
     }
 
     /// The property number of the named property.
@@ -80,32 +90,24 @@ final class ClassInfo: @unchecked Sendable {
     }
 
     /// An instance bound to the stored object `key` of `context`, whose class is at
-    /// `classIndex` of the store's schema; `location` is where `version` has the row, if known.
+    /// `classIndex` of the store's schema; `row` is where `version` has it, when known.
     func makeManaged(
         context: RealmContext,
         key: RowKey,
         classIndex: Int,
         version: StoreVersion? = nil,
-        location: RowLocation? = nil
+        row: BlockRow? = nil
     ) -> ObjectBase {
         let object = type.init()
+        // Only the state word changes (at the same offset in every `Persisted`), so no
+        // generic code runs per property.
         withExtendedLifetime(object) {
-            for ordinal in properties.indices {
-                properties[ordinal].field.setState(.managed(ordinal: ordinal), at: field(ordinal, of: object))
+            let base = Unmanaged.passUnretained(object).toOpaque()
+            for (ordinal, offset) in offsets.enumerated() {
+                PersistedState.set(PersistedState(managed: ordinal), at: base + offset)
             }
         }
-        if let version, let location {
-            object._rqlAccessor = ObjectAccessor(
-                context: context,
-                classInfo: self,
-                key: key,
-                classIndex: classIndex,
-                version: version,
-                location: location
-            )
-        } else {
-            object._rqlAccessor = ObjectAccessor(context: context, classInfo: self, key: key, classIndex: classIndex)
-        }
+        object._rqlBind(context: context, info: self, key: key, classIndex: classIndex, version: version, row: row)
         return object
     }
 
@@ -211,7 +213,7 @@ final class ClassInfo: @unchecked Sendable {
         )
         withExtendedLifetime(prototype) {
             for ordinal in properties.indices {
-                properties[ordinal].field.setState(.recording(ordinal: ordinal), at: info.field(ordinal, of: prototype))
+                PersistedState.set(PersistedState(recording: ordinal), at: info.field(ordinal, of: prototype))
             }
         }
         return info

@@ -90,6 +90,8 @@ extension LinkingObjects: _Persistable {
     /// Never stored: linking objects are computed.
     public func _rqlStore(_ writer: _RQLWriter) -> RQLCore.Value { .null }
 
+    public static var _rqlIsLiveCollection: Bool { true }
+
     public static func _rqlLiveCollection(owner: ObjectBase, ordinal: Int) -> LinkingObjects<Element>? {
         guard let accessor = owner._rqlAccessor,
             case .linkingObjects(_, let property) = accessor.classInfo.properties[ordinal].core.type

@@ -216,6 +216,8 @@ extension List: _Persistable {
         return list
     }
 
+    public static var _rqlIsLiveCollection: Bool { true }
+
     public static func _rqlLiveCollection(owner: ObjectBase, ordinal: Int) -> List<Element>? {
         guard let accessor = owner._rqlAccessor else { return nil }
         return List(

@@ -201,6 +201,8 @@ extension Map: _Persistable {
         return map
     }
 
+    public static var _rqlIsLiveCollection: Bool { true }
+
     public static func _rqlLiveCollection(owner: ObjectBase, ordinal: Int) -> Map<Key, Value>? {
         guard let accessor = owner._rqlAccessor else { return nil }
         return Map(managed: ManagedCollectionStorage(object: owner, accessor: accessor, ordinal: ordinal))

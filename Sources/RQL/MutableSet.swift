@@ -148,6 +148,8 @@ extension MutableSet: _Persistable {
         return set
     }
 
+    public static var _rqlIsLiveCollection: Bool { true }
+
     public static func _rqlLiveCollection(owner: ObjectBase, ordinal: Int) -> MutableSet<Element>? {
         guard let accessor = owner._rqlAccessor else { return nil }
         return MutableSet(managed: ManagedCollectionStorage(object: owner, accessor: accessor, ordinal: ordinal))

@@ -10,10 +10,10 @@ final class ObjectAccessor {
     let key: RowKey
     /// The class's index in the store's schema (classes are only ever added, so it stays valid).
     let classIndex: Int
-    /// The version `table` and `location` were found in.
+    /// The version `row` was found in.
     private var cachedVersion: StoreVersion?
-    private var table: BlockTable?
-    private var location = RowLocation(block: 0, row: 0)
+    /// The object's row in `cachedVersion`; nil when it does not exist there.
+    private var row: BlockRow?
     /// Set when the transaction that created the object was rolled back: its key may be given
     /// to another object, so the accessor must never read it again.
     private(set) var isDetached = false
@@ -25,22 +25,21 @@ final class ObjectAccessor {
         self.classIndex = classIndex
     }
 
-    /// An accessor whose row was just found in `version` at `location`.
+    /// An accessor whose row was just found in `version`.
     init(
         context: RealmContext,
         classInfo: ClassInfo,
         key: RowKey,
         classIndex: Int,
         version: StoreVersion,
-        location: RowLocation
+        row: BlockRow?
     ) {
         self.context = context
         self.classInfo = classInfo
         self.key = key
         self.classIndex = classIndex
         cachedVersion = version
-        table = version.table(classIndex)
-        self.location = location
+        self.row = row
     }
 
     var link: ObjectLink { ObjectLink(className: classInfo.className, key: key) }
@@ -49,30 +48,22 @@ final class ObjectAccessor {
 
     func detach() { isDetached = true }
 
-    /// Finds the row in the context's current version; false when it no longer exists.
+    /// The object's row in the context's current version; nil when it no longer exists.
     @inline(__always)
-    private func locate() -> Bool {
+    private func currentRow() -> BlockRow? {
         let version = context.current
-        if version === cachedVersion { return table != nil }
+        if version === cachedVersion { return row }
         return relocate(in: version)
     }
 
-    private func relocate(in version: StoreVersion) -> Bool {
+    private func relocate(in version: StoreVersion) -> BlockRow? {
         cachedVersion = version
-        guard !isDetached, let table = version.table(classIndex) else {
-            self.table = nil
-            return false
-        }
-        self.table = table
-        // Most versions leave the row where it was.
-        if table.isValid(location, for: key) { return true }
-        guard let found = table.location(of: key) else {
-            self.table = nil
-            return false
-        }
-        location = found
-        return true
+        row = isDetached ? nil : version.row(of: key, classIndex: classIndex)
+        return row
     }
+
+    /// Whether the object exists in the current version.
+    private func locate() -> Bool { currentRow() != nil }
 
     var isInvalidated: Bool { !locate() }
 
@@ -90,8 +81,19 @@ final class ObjectAccessor {
     /// Realm Swift ("Object has been deleted or invalidated").
     @inline(__always)
     func storedValue(_ ordinal: Int) -> RQLCore.Value {
-        guard locate(), let table else { invalidated() }
-        return table.value(at: location, property: ordinal)
+        guard let row = currentRow() else { invalidated() }
+        if classInfo.isBacklink[ordinal] {
+            // Linking objects are computed by the table from its backlink index.
+            return context.current.value(of: link, property: ordinal) ?? .list([])
+        }
+        return row.value(ordinal)
+    }
+
+    /// Stored `int` property `ordinal`, read straight from its column (nil for null).
+    @inline(__always)
+    func storedInt(_ ordinal: Int) -> Int64? {
+        guard let row = currentRow() else { invalidated() }
+        return row.int(ordinal)
     }
 
     private func invalidated() -> Never {

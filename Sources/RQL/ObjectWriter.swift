@@ -191,7 +191,7 @@ public final class _RQLWriter {
         }
         guard !session.hasFailed,
             let keys = session.perform({ (t) throws(WriteError) in try t.insert(columns: columns, into: info.className)
-                })
+            })
         else { return }
         let classIndex = session.current.classIndex(named: info.className) ?? 0
         for (object, raw) in zip(objects, keys) {
@@ -248,11 +248,14 @@ public final class _RQLWriter {
             }
             object._rqlAccessor = accessor
             for ordinal in info.properties.indices {
-                info.properties[ordinal].field.promote(
-                    at: info.field(ordinal, of: object),
-                    ordinal: ordinal,
-                    owner: object
-                )
+                let field = info.field(ordinal, of: object)
+                if info.isCollection[ordinal] {
+                    info.properties[ordinal].field.promote(at: field, ordinal: ordinal, owner: object)
+                } else {
+                    // A plain value: only the state word changes (the unmanaged value it keeps
+                    // is never read again).
+                    PersistedState.set(PersistedState(managed: ordinal), at: field)
+                }
             }
         }
         if !pending.isEmpty { pendingValues[ObjectIdentifier(object)] = pending }

@@ -48,6 +48,12 @@ extension Bool: _PersistableInsideOptional, _RealmCollectionValueInsideOptional,
         return nil
     }
     public func _rqlStore(_ writer: _RQLWriter) -> RQLCore.Value { .bool(self) }
+    public static func _rqlManagedRead(_ object: ObjectBase, _ ordinal: Int) -> Bool {
+        guard let value = _rqlRead(object._rqlStoredValue(ordinal), owner: object) else {
+            object._rqlMismatch(ordinal, Bool.self)
+        }
+        return value
+    }
     public static func _rqlRead(_ stored: RQLCore.Value, owner: ObjectBase) -> Bool? {
         if case .bool(let v) = stored { return v }
         return nil
@@ -68,6 +74,10 @@ extension _RQLStoredInteger {
         if case .int(let v) = stored { return Self(truncatingIfNeeded: v) }
         return nil
     }
+    public static func _rqlManagedRead(_ object: ObjectBase, _ ordinal: Int) -> Self {
+        guard let value = object._rqlStoredInt(ordinal) else { object._rqlMismatch(ordinal, Self.self) }
+        return Self(truncatingIfNeeded: value)
+    }
 }
 
 extension Int: _RQLStoredInteger, _Indexable, _PrimaryKey, MinMaxType, AddableType, SortableType {}
@@ -82,6 +92,12 @@ extension Float: _PersistableInsideOptional, _RealmCollectionValueInsideOptional
     public static func _rlmDefaultValue() -> Float { 0 }
     public static func _rqlConvert(_ value: Any) -> Float? { NumberConversion.double(value).map(Float.init) }
     public func _rqlStore(_ writer: _RQLWriter) -> RQLCore.Value { .float(self) }
+    public static func _rqlManagedRead(_ object: ObjectBase, _ ordinal: Int) -> Float {
+        guard let value = _rqlRead(object._rqlStoredValue(ordinal), owner: object) else {
+            object._rqlMismatch(ordinal, Float.self)
+        }
+        return value
+    }
     public static func _rqlRead(_ stored: RQLCore.Value, owner: ObjectBase) -> Float? {
         if case .float(let v) = stored { return v }
         return nil
@@ -94,6 +110,12 @@ extension Double: _PersistableInsideOptional, _RealmCollectionValueInsideOptiona
     public static func _rlmDefaultValue() -> Double { 0 }
     public static func _rqlConvert(_ value: Any) -> Double? { NumberConversion.double(value) }
     public func _rqlStore(_ writer: _RQLWriter) -> RQLCore.Value { .double(self) }
+    public static func _rqlManagedRead(_ object: ObjectBase, _ ordinal: Int) -> Double {
+        guard let value = _rqlRead(object._rqlStoredValue(ordinal), owner: object) else {
+            object._rqlMismatch(ordinal, Double.self)
+        }
+        return value
+    }
     public static func _rqlRead(_ stored: RQLCore.Value, owner: ObjectBase) -> Double? {
         if case .double(let v) = stored { return v }
         return nil
@@ -112,6 +134,12 @@ extension String: _PersistableInsideOptional, _RealmCollectionValueInsideOptiona
         }
     }
     public func _rqlStore(_ writer: _RQLWriter) -> RQLCore.Value { .string(self) }
+    public static func _rqlManagedRead(_ object: ObjectBase, _ ordinal: Int) -> String {
+        guard let value = _rqlRead(object._rqlStoredValue(ordinal), owner: object) else {
+            object._rqlMismatch(ordinal, String.self)
+        }
+        return value
+    }
     public static func _rqlRead(_ stored: RQLCore.Value, owner: ObjectBase) -> String? {
         if case .string(let v) = stored { return v }
         return nil
@@ -129,6 +157,12 @@ extension Data: _PersistableInsideOptional, _RealmCollectionValueInsideOptional,
         }
     }
     public func _rqlStore(_ writer: _RQLWriter) -> RQLCore.Value { .data([UInt8](self)) }
+    public static func _rqlManagedRead(_ object: ObjectBase, _ ordinal: Int) -> Data {
+        guard let value = _rqlRead(object._rqlStoredValue(ordinal), owner: object) else {
+            object._rqlMismatch(ordinal, Data.self)
+        }
+        return value
+    }
     public static func _rqlRead(_ stored: RQLCore.Value, owner: ObjectBase) -> Data? {
         if case .data(let v) = stored { return Data(v) }
         return nil
@@ -141,6 +175,12 @@ extension Date: _PersistableInsideOptional, _RealmCollectionValueInsideOptional,
     public static func _rlmDefaultValue() -> Date { Date() }
     public static func _rqlConvert(_ value: Any) -> Date? { value as? Date }
     public func _rqlStore(_ writer: _RQLWriter) -> RQLCore.Value { writer.date(self) }
+    public static func _rqlManagedRead(_ object: ObjectBase, _ ordinal: Int) -> Date {
+        guard let value = _rqlRead(object._rqlStoredValue(ordinal), owner: object) else {
+            object._rqlMismatch(ordinal, Date.self)
+        }
+        return value
+    }
     public static func _rqlRead(_ stored: RQLCore.Value, owner: ObjectBase) -> Date? {
         if case .date(let v) = stored { return Date(timeIntervalSince1970: v.timeIntervalSince1970) }
         return nil
@@ -153,6 +193,12 @@ extension UUID: _PersistableInsideOptional, _RealmCollectionValueInsideOptional,
     public static func _rlmDefaultValue() -> UUID { UUID() }
     public static func _rqlConvert(_ value: Any) -> UUID? { value as? UUID }
     public func _rqlStore(_ writer: _RQLWriter) -> RQLCore.Value { .uuid(self) }
+    public static func _rqlManagedRead(_ object: ObjectBase, _ ordinal: Int) -> UUID {
+        guard let value = _rqlRead(object._rqlStoredValue(ordinal), owner: object) else {
+            object._rqlMismatch(ordinal, UUID.self)
+        }
+        return value
+    }
     public static func _rqlRead(_ stored: RQLCore.Value, owner: ObjectBase) -> UUID? {
         if case .uuid(let v) = stored { return v }
         return nil
@@ -168,6 +214,12 @@ extension ObjectId: _PersistableInsideOptional, _RealmCollectionValueInsideOptio
     public static func _rlmDefaultValue() -> ObjectId { .generate() }
     public static func _rqlConvert(_ value: Any) -> ObjectId? { value as? ObjectId }
     public func _rqlStore(_ writer: _RQLWriter) -> RQLCore.Value { .objectId(core) }
+    public static func _rqlManagedRead(_ object: ObjectBase, _ ordinal: Int) -> ObjectId {
+        guard let value = _rqlRead(object._rqlStoredValue(ordinal), owner: object) else {
+            object._rqlMismatch(ordinal, ObjectId.self)
+        }
+        return value
+    }
     public static func _rqlRead(_ stored: RQLCore.Value, owner: ObjectBase) -> ObjectId? {
         if case .objectId(let v) = stored { return ObjectId(v) }
         return nil
@@ -183,6 +235,12 @@ extension Decimal128: _PersistableInsideOptional, _RealmCollectionValueInsideOpt
     public static func _rlmDefaultValue() -> Decimal128 { Decimal128() }
     public static func _rqlConvert(_ value: Any) -> Decimal128? { Decimal128.converting(value) }
     public func _rqlStore(_ writer: _RQLWriter) -> RQLCore.Value { .decimal(core) }
+    public static func _rqlManagedRead(_ object: ObjectBase, _ ordinal: Int) -> Decimal128 {
+        guard let value = _rqlRead(object._rqlStoredValue(ordinal), owner: object) else {
+            object._rqlMismatch(ordinal, Decimal128.self)
+        }
+        return value
+    }
     public static func _rqlRead(_ stored: RQLCore.Value, owner: ObjectBase) -> Decimal128? {
         if case .decimal(let v) = stored { return Decimal128(v) }
         return nil

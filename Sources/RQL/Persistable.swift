@@ -35,12 +35,22 @@ public protocol _Persistable: _RealmSchemaDiscoverable, _HasPersistedType {
     func _rqlPromote(owner: ObjectBase, ordinal: Int) -> Bool
     /// An unmanaged copy for collection types (sharing the elements); the value itself otherwise.
     func _rqlUnmanagedCopy() -> Self
+    /// Whether the type is a collection whose managed value is a live view (`List`,
+    /// `MutableSet`, `Map`, `LinkingObjects`).
+    static var _rqlIsLiveCollection: Bool { get }
+    /// Property `ordinal` of the managed object `object`. The built-in scalar types implement it
+    /// without generic code, since `@Persisted` reads call it from the model class.
+    static func _rqlManagedRead(_ object: ObjectBase, _ ordinal: Int) -> Self
 }
 
 extension _Persistable {
     public static func _rqlLiveCollection(owner: ObjectBase, ordinal: Int) -> Self? { nil }
     public func _rqlPromote(owner: ObjectBase, ordinal: Int) -> Bool { false }
     public func _rqlUnmanagedCopy() -> Self { self }
+    @inlinable public static var _rqlIsLiveCollection: Bool { false }
+    public static func _rqlManagedRead(_ object: ObjectBase, _ ordinal: Int) -> Self {
+        object._rqlManagedValue(ordinal, as: Self.self)
+    }
 }
 
 /// A `_Persistable` that may be wrapped in an `Optional` (everything except `AnyRealmValue`,

@@ -202,6 +202,12 @@ public struct Realm {
     public func invalidate() {}
 }
 
+extension Realm {
+    /// The store version the realm reads now, for benchmarks and tests that compare the object
+    /// model with the engine under it.
+    @_spi(Testing) public var _snapshot: BlockSnapshot { context.current.snapshot }
+}
+
 extension Realm: Equatable {
     /// Realms are equal when they are the same realm on the same thread (or the same frozen copy).
     public static func == (lhs: Realm, rhs: Realm) -> Bool { lhs.context === rhs.context }

@@ -22,6 +22,13 @@ final class RealmContext {
     private(set) var session: WriteSession?
     /// Classes this context resolved, by name (registered ones, plus those a write added).
     private var classes: [String: ClassInfo] = [:]
+    /// The thread table a live context is registered in.
+    private var threadTable: ThreadContexts.Table?
+
+    deinit {
+        session?.rollback()
+        threadTable?.remove(self, for: configuration.storeKey)
+    }
 
     private init(
         configuration: Realm.Configuration,
@@ -41,7 +48,8 @@ final class RealmContext {
     /// the store is opened and the configured classes are checked against it.
     static func open(_ configuration: Realm.Configuration) throws(Realm.Error) -> RealmContext {
         let key = configuration.storeKey
-        if let existing = ThreadContexts.context(for: key) {
+        let table = ThreadContexts.current
+        if let existing = table.context(for: key) {
             guard existing.configuration == configuration else {
                 throw Realm.Error(
                     .fail,
@@ -67,7 +75,8 @@ final class RealmContext {
             version: StoreVersion(coordinator.store.snapshot),
             isFrozen: false
         )
-        ThreadContexts.set(context, for: key)
+        table.set(context, for: key)
+        context.threadTable = table
         return context
     }
 
@@ -90,6 +99,13 @@ final class RealmContext {
     var current: StoreVersion {
         if let session { return session.current }
         return version
+    }
+
+    /// `current.serial`, without handing out the version.
+    @inline(__always)
+    var currentSerial: UInt64 {
+        if let session { return session.current.serial }
+        return version.serial
     }
 
     /// Moves to the newest committed version. Returns whether it changed.
@@ -170,15 +186,9 @@ final class RealmContext {
     func object(for link: ObjectLink) -> ObjectBase? {
         let version = current
         guard let info = classInfo(named: link.className), let classIndex = version.classIndex(named: link.className),
-            let location = version.table(classIndex)?.location(of: link.key)
+            let row = version.row(of: link.key, classIndex: classIndex)
         else { return nil }
-        return info.makeManaged(
-            context: self,
-            key: link.key,
-            classIndex: classIndex,
-            version: version,
-            location: location
-        )
+        return info.makeManaged(context: self, key: link.key, classIndex: classIndex, version: version, row: row)
     }
 
     // MARK: Writing
@@ -250,32 +260,39 @@ final class RealmContext {
 }
 
 /// Each thread's live contexts, by store: `Realm()` twice on one thread gives the same context,
-/// so its writes and its reads agree. Held weakly: a context lives while a realm, object or
-/// collection of it does.
+/// so its writes and its reads agree. A context lives while a realm, object or collection of it
+/// does, and takes itself out of its thread's table when it goes. (Not a weak reference: a
+/// weakly referenced object pays for every retain and release, and accessors retain their
+/// context once per object.)
 enum ThreadContexts {
-    private final class Table {
-        var contexts: [StoreKey: WeakContext] = [:]
-    }
+    final class Table: @unchecked Sendable {
+        private let lock = NSLock()
+        private var contexts: [StoreKey: Unmanaged<RealmContext>] = [:]
 
-    private struct WeakContext {
-        weak var context: RealmContext?
+        func context(for key: StoreKey) -> RealmContext? {
+            lock.withLock { contexts[key]?.takeUnretainedValue() }
+        }
+
+        func set(_ context: RealmContext, for key: StoreKey) {
+            lock.withLock { contexts[key] = Unmanaged.passUnretained(context) }
+        }
+
+        /// Called by a context's deinit (on whatever thread releases it last).
+        func remove(_ context: RealmContext, for key: StoreKey) {
+            lock.withLock {
+                if contexts[key]?.toOpaque() == Unmanaged.passUnretained(context).toOpaque() { contexts[key] = nil }
+            }
+        }
     }
 
     private static let threadKey = "RQL.ThreadContexts"
 
-    private static var table: Table {
+    /// The current thread's table.
+    static var current: Table {
         let dictionary = Thread.current.threadDictionary
         if let table = dictionary[threadKey] as? Table { return table }
         let table = Table()
         dictionary[threadKey] = table
         return table
-    }
-
-    static func context(for key: StoreKey) -> RealmContext? {
-        table.contexts[key]?.context
-    }
-
-    static func set(_ context: RealmContext, for key: StoreKey) {
-        table.contexts[key] = WeakContext(context: context)
     }
 }

@@ -52,16 +52,13 @@ extension Results {
             )
         }
         let (version, keys) = evaluate()
-        guard let classIndex = version.classIndex(named: classInfo.className), let table = version.table(classIndex)
+        guard let classIndex = version.classIndex(named: classInfo.className),
+            var cursor = version.cursor(classIndex: classIndex)
         else { return [] }
         var values: [RQLCore.Value] = []
         values.reserveCapacity(keys.count)
-        var previous: RowLocation?
         for key in keys {
-            guard let location = previous.flatMap({ table.location(of: key, after: $0) }) ?? table.location(of: key)
-            else { continue }
-            previous = location
-            values.append(table.value(at: location, property: ordinal))
+            if let row = cursor.row(of: key) { values.append(row.value(ordinal)) }
         }
         return values
     }

@@ -96,15 +96,9 @@ public struct Results<Element: RealmCollectionValue> {
     func element(for key: RowKey, in version: StoreVersion) -> Element {
         let classIndex =
             state.version === version ? state.classIndex : (version.classIndex(named: classInfo.className) ?? 0)
-        let location = version.table(classIndex)?.location(of: key)
+        let row = version.row(of: key, classIndex: classIndex)
         return make(
-            classInfo.makeManaged(
-                context: context,
-                key: key,
-                classIndex: classIndex,
-                version: version,
-                location: location
-            )
+            classInfo.makeManaged(context: context, key: key, classIndex: classIndex, version: version, row: row)
         )
     }
 
@@ -268,37 +262,42 @@ extension Results: RandomAccessCollection {
 /// Iterates `Results` (and the collections that forward to them) over the keys found when
 /// iteration started, so changes made while iterating do not disturb it.
 public struct RLMIterator<Element: RealmCollectionValue>: IteratorProtocol {
-    private let results: Results<Element>
+    private let context: RealmContext
+    private let classInfo: ClassInfo
+    private let make: (ObjectBase) -> Element
     private let version: StoreVersion
     private let keys: [RowKey]
-    private let table: BlockTable?
+    private var cursor: RowCursor?
     private let classIndex: Int
+    private let elementsAreObjects: Bool
     private var index = 0
-    private var previous: RowLocation?
 
     init(results: Results<Element>, version: StoreVersion, keys: [RowKey]) {
-        self.results = results
+        elementsAreObjects = (Element.self as? ObjectBase.Type).map { results.classInfo.type == $0 } ?? false
+        context = results.context
+        classInfo = results.classInfo
+        make = results.make
         self.version = version
         self.keys = keys
         classIndex = version.classIndex(named: results.classInfo.className) ?? 0
-        table = version.table(classIndex)
+        cursor = version.cursor(classIndex: classIndex)
     }
 
     public mutating func next() -> Element? {
-        guard index < keys.count, let table else { return nil }
+        guard index < keys.count else { return nil }
         let key = keys[index]
-        index += 1
-        // Keys usually come in table order: try the row after the previous one first.
-        let location = previous.flatMap { table.location(of: key, after: $0) } ?? table.location(of: key)
-        previous = location
-        let object = results.classInfo.makeManaged(
-            context: results.context,
+        index &+= 1
+        let row = cursor?.row(of: key)
+        let object = classInfo.makeManaged(
+            context: context,
             key: key,
             classIndex: classIndex,
             version: version,
-            location: location
+            row: row
         )
-        return results.make(object)
+        // Results of objects are the objects themselves (made from the element class's info):
+        // no call through `make` per element.
+        return elementsAreObjects ? unsafeBitCast(object, to: Element.self) : make(object)
     }
 }
 

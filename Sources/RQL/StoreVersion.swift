@@ -1,5 +1,6 @@
 import RQLCore
 import RQLStorage
+import Synchronization
 
 /// One consistent version of a realm's store as managed objects read it: a committed snapshot,
 /// or a write transaction's uncommitted state. Immutable once made (every table is looked up
@@ -13,10 +14,16 @@ import RQLStorage
 final class StoreVersion: @unchecked Sendable {
     let snapshot: BlockSnapshot
     private let tables: [BlockTable]
+    /// Unique among every version made in the process, so that "is this still the version I
+    /// read?" is an integer comparison (no reference to retain, no address to be reused).
+    let serial: UInt64
+
+    private static let counter = Atomic<UInt64>(0)
 
     init(_ snapshot: BlockSnapshot) {
         self.snapshot = snapshot
         tables = snapshot.schema.classes.indices.map { snapshot.table(at: $0) }
+        serial = Self.counter.add(1, ordering: .relaxed).newValue
     }
 
     var schema: RQLCore.Schema { snapshot.schema }
@@ -28,6 +35,17 @@ final class StoreVersion: @unchecked Sendable {
     @inline(__always)
     func table(_ classIndex: Int) -> BlockTable? {
         classIndex < tables.count ? tables[classIndex] : nil
+    }
+
+    /// The row of `key` in the class at `classIndex`, held directly.
+    @inline(__always)
+    func row(of key: RowKey, classIndex: Int) -> BlockRow? {
+        classIndex < tables.count ? tables[classIndex].row(of: key) : nil
+    }
+
+    /// A cursor over the rows of the class at `classIndex`.
+    func cursor(classIndex: Int) -> RowCursor? {
+        classIndex < tables.count ? RowCursor(tables[classIndex]) : nil
     }
 
     func table(named className: String) -> BlockTable? {

@@ -75,6 +75,102 @@ extension BlockTable {
     }
 }
 
+/// One row of one block, held directly: reading a stored property is an array load and a
+/// switch, with no search. Valid only while the snapshot it was found in is held (the block is
+/// not retained; a snapshot's blocks never change: writers copy a block a snapshot shares).
+///
+/// ```swift
+/// var cursor = RowCursor(dogs)
+/// if let row = cursor.row(of: rex) { row.value(1) }   // .int(3)
+/// ```
+public struct BlockRow {
+    /// Not retained: a row is read only while the snapshot it came from (which holds the block)
+    /// is held, and every read of a managed property would otherwise pay a retain and a release.
+    unowned(unsafe) let block: Block
+    /// The row within its block.
+    public let row: Int
+
+    init(block: Block, row: Int) {
+        self.block = block
+        self.row = row
+    }
+
+    /// The row's key.
+    public var key: RowKey { RowKey(block.key(at: row)) }
+
+    /// Stored property `property` (`value(at:property:)`'s conventions); a `linkingObjects`
+    /// property reads `.null` here: ask the table.
+    @inline(__always)
+    public func value(_ property: Int) -> Value {
+        block.columns[property].value(at: row)
+    }
+
+    /// Stored `int` property `property`, or nil when it is null or not an integer column.
+    @inline(__always)
+    public func int(_ property: Int) -> Int64? {
+        block.int(column: property, row: row)
+    }
+}
+
+extension Block {
+    /// An `int` column's value without building a `Value`; nil for null (or another type).
+    @inline(__always)
+    func int(column: Int, row: Int) -> Int64? {
+        switch columns[column] {
+        case .fixed(let segment) where segment.type == .int:
+            if segment.isNull(row) { return nil }
+            return segment.values.pointer.load(fromByteOffset: row &* 8, as: Int64.self)
+        default:
+            if case .int(let value) = columns[column].value(at: row) { return value }
+            return nil
+        }
+    }
+}
+
+/// Finds rows by key in one table version, fastest when keys come in table order (iterating
+/// results): the row after the previous one is checked before any search.
+public struct RowCursor {
+    private let table: BlockTable
+    private var block: Block?
+    private var blockIndex = 0
+    private var row = -1
+
+    public init(_ table: BlockTable) {
+        self.table = table
+    }
+
+    /// The row with `key`, or nil when this version has none.
+    public mutating func row(of key: RowKey) -> BlockRow? {
+        if let block {
+            let next = row + 1
+            if next < block.count && block.key(at: next) == key.rawValue {
+                row = next
+                return BlockRow(block: block, row: next)
+            }
+        }
+        guard let (b, r) = table.data.locate(key: key.rawValue) else { return nil }
+        let found = table.data.blocks[b]
+        block = found
+        blockIndex = b
+        row = r
+        return BlockRow(block: found, row: r)
+    }
+}
+
+extension BlockTable {
+    /// The row with `key`, held directly (see `BlockRow`).
+    public func row(of key: RowKey) -> BlockRow? {
+        guard let (b, r) = data.locate(key: key.rawValue) else { return nil }
+        return BlockRow(block: data.blocks[b], row: r)
+    }
+
+    /// Whether `row` (found in an earlier version) is still the row with `key` in this one.
+    public func isCurrent(_ row: BlockRow, for key: RowKey) -> Bool {
+        guard let b = data.blockIndex(forKey: key.rawValue) else { return false }
+        return data.blocks[b] === row.block && row.row < row.block.count && row.block.key(at: row.row) == key.rawValue
+    }
+}
+
 extension BlockSnapshot {
     /// The table of the class at `index` of `schema.classes`.
     public func table(at index: Int) -> BlockTable {
