@@ -50,6 +50,9 @@ public struct LinkingObjects<Element: ObjectBase & RealmCollectionValue>: Linkin
             .compactMap { owner.object(for: ObjectLink(className: originInfo.className, key: $0)) as? Element }
     }
 
+    /// The object whose backlinks these are; nil while unmanaged.
+    var managedOwner: ObjectAccessor? { owner }
+
     /// Whether the object whose backlinks these are was deleted.
     public var isInvalidated: Bool { owner?.isInvalidated ?? false }
 }

@@ -24,6 +24,9 @@ public final class MutableSet<Element: RealmCollectionValue> {
         self.managed = managed
     }
 
+    /// The managed object and property the set belongs to; nil while unmanaged.
+    var managedOwner: (accessor: ObjectAccessor, ordinal: Int)? { managed.map { ($0.accessor, $0.ordinal) } }
+
     /// Whether the set belongs to an object that was deleted.
     public var isInvalidated: Bool { managed?.accessor.isInvalidated ?? false }
 

@@ -7,6 +7,13 @@ import RQLSyntax
 /// string operators on strings and binaries, `@type` against type names).
 extension BindingSession {
     mutating func bindComparison(_ comparison: Comparison, span: SourceSpan) throws(BindError) -> BoundPredicate {
+        // Realm Swift's `location IN %@` with a shape argument is GEOWITHIN (RLMQueryUtil.mm).
+        if comparison.op == .in, case .argument(let argument) = comparison.rhs.kind,
+            case (.geo, _)? = try? argumentValue(argument, span: comparison.rhs.span)
+        {
+            let shape = GeoShape(.argument(argument), span: comparison.rhs.span)
+            return try bindGeoWithin(location: comparison.lhs, shape: shape, span: span)
+        }
         let op: ComparisonOperator
         switch comparison.op {
         case .text:
