@@ -148,6 +148,20 @@ extension ObjectBase {
         }
     }
 
+    /// Sets the property at a dotted key path through to-one links (`"favoriteToy.name"`).
+    public func setValue(_ value: Any?, forKeyPath keyPath: String) {
+        var components = keyPath.split(separator: ".").map(String.init)
+        guard let last = components.popLast() else { return }
+        var object: ObjectBase = self
+        for component in components {
+            guard let next = object[component] as? ObjectBase else {
+                preconditionFailure("\(keyPath): '\(component)' is not a link to an object")
+            }
+            object = next
+        }
+        object.setValue(value, forKey: last)
+    }
+
     /// `nil` for an optional holding nil, else the value.
     static func unwrapped(_ value: Any) -> Any? {
         if let optional = value as? any _RQLOptionalBox { return optional._rqlWrapped }

@@ -99,7 +99,7 @@ final class RealmCoordinator: @unchecked Sendable {
     /// The classes of `classes` the schema lacks; those it has must match it exactly.
     private func unregistered(_ classes: [ClassInfo], in schema: RQLCore.Schema) throws(Realm.Error) -> [ClassInfo] {
         var missing: [ClassInfo] = []
-        for info in classes where registered[info.className] == nil {
+        for info in classes where registered[info.className] !== info {
             if let stored = schema[info.className] {
                 guard stored == info.objectSchema else {
                     throw Realm.Error(
@@ -109,7 +109,7 @@ final class RealmCoordinator: @unchecked Sendable {
                             + " (migrations are not available yet)"
                     )
                 }
-                registered[info.className] = info
+                if registered[info.className] == nil { registered[info.className] = info }
             } else if !missing.contains(where: { $0.className == info.className }) {
                 missing.append(info)
             }

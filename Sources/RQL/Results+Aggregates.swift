@@ -104,6 +104,13 @@ extension Results {
             (element as? ObjectBase)?.setValue(value, forKey: key)
         }
     }
+
+    /// Sets the dotted key path of every result to `value` (inside a write transaction).
+    public func setValue(_ value: Any?, forKeyPath keyPath: String) {
+        for element in Array(self) {
+            (element as? ObjectBase)?.setValue(value, forKeyPath: keyPath)
+        }
+    }
 }
 
 extension Results where Element: ObjectBase {
