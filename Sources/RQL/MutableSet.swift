@@ -181,7 +181,13 @@ extension MutableSet: _Persistable {
 extension MutableSet: Encodable where Element: Encodable {
     public func encode(to encoder: Encoder) throws {
         var container = encoder.unkeyedContainer()
-        for element in self { try container.encode(element) }
+        for element in self {
+            if let object = element as? ObjectBase {
+                try object._rqlEncode(to: container.superEncoder())
+            } else {
+                try container.encode(element)
+            }
+        }
     }
 }
 

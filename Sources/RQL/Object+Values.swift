@@ -209,3 +209,34 @@ enum ObjectDescription {
         return "\(name) (\n" + lines.joined(separator: ",\n") + (lines.isEmpty ? "" : "\n") + ")"
     }
 }
+
+extension ObjectBase {
+    /// Encodes a managed object property by property, keyed by property name, each value
+    /// through its own `Encodable` conformance: what synthesized `Codable` writes for an
+    /// unmanaged object, which it cannot for a managed one (its wrappers hold no values).
+    func _rqlEncode(to encoder: Encoder) throws {
+        guard _rqlContext != nil, let info = try? classInfoOrError() else {
+            try (self as? Encodable)?.encode(to: encoder)
+            return
+        }
+        var container = encoder.container(keyedBy: PropertyCodingKey.self)
+        for (ordinal, property) in info.properties.enumerated() where !property.schemaType.isBacklink {
+            guard let value = _rqlValue(ordinal, info: info) as? Encodable else { continue }
+            if let object = value as? ObjectBase {
+                try object._rqlEncode(to: container.superEncoder(forKey: PropertyCodingKey(property.name)))
+            } else {
+                try container.encode(value, forKey: PropertyCodingKey(property.name))
+            }
+        }
+    }
+}
+
+/// A coding key that is a property name.
+struct PropertyCodingKey: CodingKey {
+    let stringValue: String
+    var intValue: Int? { nil }
+
+    init(_ name: String) { stringValue = name }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}

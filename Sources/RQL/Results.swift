@@ -327,6 +327,12 @@ extension Results: Encodable where Element: Encodable {
     /// The results as an array of their elements.
     public func encode(to encoder: Encoder) throws {
         var container = encoder.unkeyedContainer()
-        for element in self { try container.encode(element) }
+        for element in self {
+            if let object = element as? ObjectBase {
+                try object._rqlEncode(to: container.superEncoder())
+            } else {
+                try container.encode(element)
+            }
+        }
     }
 }
