@@ -56,6 +56,8 @@ public enum IRPrinter {
             return "(TEXT \(print(path)) \(Value.string(print(query)).description))"
         case .geoWithin(let path, let quantifier, let region):
             return "(GEOWITHIN \(quantifier.rawValue) \(print(path)) \(print(region)))"
+        case .matches(let operand, let pattern):
+            return "(MATCHES \(print(operand)) \(Value.string(pattern.source).description))"
         }
     }
 

@@ -19,7 +19,7 @@ extension BindingSession {
         case .text:
             return try bindFullText(comparison, span: span)
         case .matches:
-            throw BindError(.unsupportedOperation, "MATCHES (regular expressions) is not supported", at: span)
+            return try bindMatches(comparison, span: span)
         case .equal, .in: op = .equal
         case .notEqual: op = .notEqual
         case .less: op = .less
