@@ -158,6 +158,16 @@ enum StoreRegistry {
         }
     }
 
+    /// Makes `store` the in-memory realm `identifier` (which must not be open): a realm over a
+    /// store built elsewhere (a dataset, a bulk import). Tests and tools use it.
+    static func adopt(_ store: BlockStore, inMemoryIdentifier identifier: String) -> RealmCoordinator {
+        lock.lock()
+        defer { lock.unlock() }
+        let coordinator = RealmCoordinator(key: .memory(identifier), store: store)
+        memory[identifier] = Weak(coordinator)
+        return coordinator
+    }
+
     // MARK: Files
 
     /// Stores opened by path in this process.
