@@ -109,7 +109,7 @@ final class ManagedCollectionStorage<Element: _Persistable> {
         let name = propertyName
         let link = accessor.link
         session.perform { (transaction) throws(WriteError) in try body(transaction, value, name, link) }
-        if let element, let placed, let now = session.current.value(of: link, property: ordinal),
+        if let element, let placed, let now = session.value(of: link, property: ordinal),
             let child = placed(now)
         {
             writer.bindEmbedded(element, to: child)

@@ -103,7 +103,7 @@ public final class _RQLWriter {
                 )
                 return nil
             }
-            guard !accessor.isDetached, session.current.contains(accessor.link) else {
+            guard !accessor.isDetached, session.contains(accessor.link) else {
                 fail(.invalidObject, "Adding a deleted or invalidated object to a Realm is not permitted")
                 return nil
             }
@@ -131,7 +131,7 @@ public final class _RQLWriter {
         }
         guard !session.hasFailed else { return nil }
         if update != .error, let primaryKey = info.primaryKey, let keyValue = values[primaryKey],
-            let existing = session.current.key(of: info.className, primaryKey: keyValue)
+            let existing = session.key(of: info.className, primaryKey: keyValue)
         {
             let link = ObjectLink(className: info.className, key: existing)
             for (name, value) in values where name != primaryKey {
@@ -193,7 +193,7 @@ public final class _RQLWriter {
             let keys = session.perform({ (t) throws(WriteError) in try t.insert(columns: columns, into: info.className)
             })
         else { return }
-        let classIndex = session.current.classIndex(named: info.className) ?? 0
+        let classIndex = context.classIndex(of: info)
         for (object, raw) in zip(objects, keys) {
             bind(object, info: info, key: RowKey(raw), classIndex: classIndex, created: true)
         }
@@ -223,7 +223,7 @@ public final class _RQLWriter {
 
     /// Writes one property unless the update policy says it is unchanged.
     private func write(_ value: RQLCore.Value, to name: String, of link: ObjectLink, ordinal: Int?) {
-        if update == .modified, let ordinal, let current = session.current.value(of: link, property: ordinal),
+        if update == .modified, let ordinal, let current = session.value(of: link, property: ordinal),
             current == value
         {
             return
@@ -236,7 +236,7 @@ public final class _RQLWriter {
     /// Makes `object` the accessor of stored row `key`: its fields read the row from now on, its
     /// collections become live views, and deferred values wait in `pendingValues`.
     func bind(_ object: ObjectBase, info: ClassInfo, key: RowKey, classIndex: Int? = nil, created: Bool) {
-        let index = classIndex ?? session.current.classIndex(named: info.className) ?? 0
+        let index = classIndex ?? context.classIndex(of: info)
         let accessor = ObjectAccessor(context: context, classInfo: info, key: key, classIndex: index)
         var pending: [Int: any _Persistable] = [:]
         withExtendedLifetime(object) {
@@ -267,7 +267,7 @@ public final class _RQLWriter {
     func promoteEmbedded(of object: ObjectBase, ordinal: Int, info: ClassInfo, link: ObjectLink) {
         guard let target = info.properties[ordinal].target, target._rqlIsEmbedded,
             let pending = pendingValues[ObjectIdentifier(object)]?[ordinal],
-            let stored = session.current.value(of: link, property: ordinal)
+            let stored = session.value(of: link, property: ordinal)
         else { return }
         bindEmbedded(pending, to: stored)
     }
@@ -281,7 +281,7 @@ public final class _RQLWriter {
             bind(child, info: info, key: link.key, created: true)
             for ordinal in info.properties.indices where info.properties[ordinal].target?._rqlIsEmbedded == true {
                 if let pending = pendingValues[ObjectIdentifier(child)]?[ordinal],
-                    let nested = session.current.value(of: link, property: ordinal)
+                    let nested = session.value(of: link, property: ordinal)
                 {
                     bindEmbedded(pending, to: nested)
                 }
@@ -321,7 +321,7 @@ public final class _RQLWriter {
         guard !session.hasFailed else { return }
         session.perform { (t) throws(WriteError) in try t.set(property.name, of: accessor.link, to: stored) }
         if property.target?._rqlIsEmbedded == true,
-            let now = session.current.value(of: accessor.link, property: ordinal)
+            let now = session.value(of: accessor.link, property: ordinal)
         {
             bindEmbedded(value, to: now)
         }

@@ -63,11 +63,11 @@ extension Realm {
         let info = context.classInfo(for: T.self)
         if update != .error, let primaryKey = info.primaryKey, let pkOrdinal = info.propertyIndex(named: primaryKey) {
             let keyValue = writer.storedValue(of: object, ordinal: pkOrdinal, info: info)
-            if let existing = writer.session.current.key(of: info.className, primaryKey: keyValue) {
+            if let existing = writer.session.key(of: info.className, primaryKey: keyValue) {
                 let link = ObjectLink(className: info.className, key: existing)
                 for ordinal in Self.givenProperties(in: value, info: info) where ordinal != pkOrdinal {
                     let stored = writer.storedValue(of: object, ordinal: ordinal, info: info)
-                    if update == .modified, writer.session.current.value(of: link, property: ordinal) == stored {
+                    if update == .modified, writer.session.value(of: link, property: ordinal) == stored {
                         continue
                     }
                     writer.session.perform { (t) throws(WriteError) in

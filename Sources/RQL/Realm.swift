@@ -114,7 +114,7 @@ public struct Realm {
         withoutNotifying tokens: [NotificationToken] = [],
         _ block: () throws -> Result
     ) throws -> Result {
-        try beginWrite()
+        try checkedBeginWrite()
         let result: Result
         do {
             result = try block()

@@ -22,6 +22,10 @@ final class RealmContext {
     private(set) var session: WriteSession?
     /// Classes this context resolved, by name (registered ones, plus those a write added).
     private var classes: [String: ClassInfo] = [:]
+    /// The same by Swift class, so that adding an object does not spell its class name.
+    private var classesByType: [ObjectIdentifier: ClassInfo] = [:]
+    /// Each class's index in the store's schema (classes are only added, so indexes stay valid).
+    private var classIndexes: [ObjectIdentifier: Int] = [:]
     /// The thread table a live context is registered in.
     private var threadTable: ThreadContexts.Table?
 
@@ -134,9 +138,8 @@ final class RealmContext {
     /// the configuration lets the schema grow; a class outside an explicit `objectTypes`, or
     /// one the schema cannot take, stops with the reason (the program's mistake, not its input).
     func classInfo(for type: ObjectBase.Type) -> ClassInfo {
-        if let info = classInfo(named: type.className()) { return info }
         do {
-            return try register(type)
+            return try checkedClassInfo(for: type)
         } catch {
             preconditionFailure(error.description)
         }
@@ -144,8 +147,23 @@ final class RealmContext {
 
     /// The class of `type`, or the reason it cannot be used in this realm.
     func checkedClassInfo(for type: ObjectBase.Type) throws(Realm.Error) -> ClassInfo {
-        if let info = classInfo(named: type.className()) { return info }
-        return try register(type)
+        if let info = classesByType[ObjectIdentifier(type)] { return info }
+        let info: ClassInfo
+        if let known = classInfo(named: type.className()) {
+            info = known
+        } else {
+            info = try register(type)
+        }
+        if info.type == type { classesByType[ObjectIdentifier(type)] = info }
+        return info
+    }
+
+    /// The index of `info`'s class in the store's schema.
+    func classIndex(of info: ClassInfo) -> Int {
+        if let index = classIndexes[ObjectIdentifier(info)] { return index }
+        guard let index = current.classIndex(named: info.className) else { return 0 }
+        classIndexes[ObjectIdentifier(info)] = index
+        return index
     }
 
     private func register(_ type: ObjectBase.Type) throws(Realm.Error) -> ClassInfo {
@@ -243,6 +261,8 @@ final class RealmContext {
         session.rollback()
         for info in session.addedClasses where coordinator.registeredClass(named: info.className) == nil {
             classes[info.className] = nil
+            classesByType[ObjectIdentifier(info.type)] = nil
+            classIndexes[ObjectIdentifier(info)] = nil
         }
         version = StoreVersion(coordinator.store.snapshot)
     }

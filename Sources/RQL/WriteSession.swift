@@ -38,6 +38,29 @@ final class WriteSession {
 
     var hasFailed: Bool { error != nil }
 
+    // Lookups on the transaction's state without building a `StoreVersion` (writes that check
+    // something before each change would otherwise make one per change).
+
+    /// Whether the object exists in the transaction's state.
+    func contains(_ link: ObjectLink) -> Bool {
+        transaction.reader.resolve(link) != nil
+    }
+
+    /// The object of the class whose primary key equals `key`.
+    func key(of className: String, primaryKey key: RQLCore.Value) -> RowKey? {
+        guard let table = transaction.reader.table(named: className), let position = table.position(ofPrimaryKey: key)
+        else { return nil }
+        return table.rowKey(at: position)
+    }
+
+    /// Property `property` of the linked object, or nil when it does not exist.
+    func value(of link: ObjectLink, property: Int) -> RQLCore.Value? {
+        guard let (table, position) = transaction.reader.resolve(link),
+            property < table.objectSchema.properties.count
+        else { return nil }
+        return table.value(at: position, property: property)
+    }
+
     /// Records `error` unless an earlier one is recorded.
     func fail(_ error: Realm.Error) {
         if self.error == nil { self.error = error }
