@@ -34,6 +34,7 @@ public final class List<Element: RealmCollectionValue> {
 
     // MARK: Reading
 
+    /// The number of elements (`person.dogs.count`).
     public var count: Int { storage.count }
 
     /// The position of the first element equal to `object`.

@@ -35,6 +35,7 @@ public final class MutableSet<Element: RealmCollectionValue> {
         return managed.stored.map(managed.bridge)
     }
 
+    /// The number of elements (`dog.citiesVisited.count`).
     public var count: Int { managed?.stored.count ?? elements.count }
 
     /// Whether the set holds `object`.

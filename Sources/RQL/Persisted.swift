@@ -113,6 +113,7 @@ extension Persisted where Value.PersistedType: _Indexable {
         self.init(value: nil, indexed: indexed, primary: false)
     }
 
+    /// An indexed property with an initial value: `@Persisted(indexed: true) var title = ""`.
     public init(wrappedValue value: Value, indexed: Bool) {
         self.init(value: value, indexed: indexed, primary: false)
     }
@@ -129,6 +130,7 @@ extension Persisted where Value.PersistedType: _PrimaryKey {
         self.init(value: nil, indexed: false, primary: primaryKey)
     }
 
+    /// A primary key with an initial value: `@Persisted(primaryKey: true) var id = 0`.
     public init(wrappedValue value: Value, primaryKey: Bool) {
         self.init(value: value, indexed: false, primary: primaryKey)
     }

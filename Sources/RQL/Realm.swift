@@ -216,6 +216,7 @@ extension Realm: Equatable {
 /// A token for a change notification. Notifications are not available yet; the type exists so
 /// that `write(withoutNotifying:)` compiles.
 public final class NotificationToken {
+    /// A token that was never registered.
     public init() {}
     /// Stops the notifications.
     public func invalidate() {}

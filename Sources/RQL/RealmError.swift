@@ -43,10 +43,12 @@ extension Realm {
             case invalidTransaction = 23
         }
 
+        /// What kind of failure it is (`error.code == .primaryKeyExists`).
         public let code: Code
         /// The full message.
         public let message: String
 
+        /// An error of `code` with `message` (`Realm.Error(.fail, "…")`).
         public init(_ code: Code, _ message: String) {
             self.code = code
             self.message = message

@@ -16,6 +16,7 @@ public struct SortDescriptor: Hashable, Sendable, CustomStringConvertible, Expre
     /// Realm's order.
     public let caseInsensitive: Bool
 
+    /// A sort key: `SortDescriptor(keyPath: "age", ascending: false)`.
     public init(keyPath: String, ascending: Bool = true) {
         self.init(keyPath: keyPath, ascending: ascending, caseInsensitive: false)
     }
