@@ -25,6 +25,9 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue> {
         self.managed = managed
     }
 
+    /// The managed object and property the map belongs to; nil while unmanaged.
+    var managedOwner: (accessor: ObjectAccessor, ordinal: Int)? { managed.map { ($0.accessor, $0.ordinal) } }
+
     /// Whether the map belongs to an object that was deleted.
     public var isInvalidated: Bool { managed?.accessor.isInvalidated ?? false }
 

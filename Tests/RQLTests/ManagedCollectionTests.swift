@@ -148,6 +148,32 @@ struct ManagedCollectionTests {
         #expect(person.clubs.count == 2)
     }
 
+    @Test("a map of objects is queried over its values in key order; a map of values aggregates")
+    func queryingMaps() throws {
+        let realm = try makeRealm()
+        let box = ToyBox(value: ["label": "attic"])
+        box.toysByRoom["kitchen"] = DogToy(value: ["name": "Rope"])
+        box.toysByRoom["bedroom"] = DogToy(value: ["name": "Tennis ball"])
+        box.toysByRoom["hall"] = nil
+        let scores = Scores()
+        scores.totals["a"] = 3
+        scores.totals["b"] = 5
+        try realm.write {
+            realm.add(box)
+            realm.add(scores)
+            box.toysByRoom["garden"] = DogToy?.none
+        }
+        #expect(box.toysByRoom.count == 3)
+        #expect(box.toysByRoom.sorted(byKeyPath: "name").map { $0?.name } == ["Rope", "Tennis ball"])
+        #expect(box.toysByRoom.filter("name BEGINSWITH 'T'").map { $0?.name } == ["Tennis ball"])
+        #expect(box.toysByRoom.where { $0.name == "Rope" }.count == 1)
+        #expect(box.toysByRoom.filter("TRUEPREDICATE").map { $0?.name } == ["Tennis ball", "Rope"])
+        #expect(scores.totals.sum() == 8)
+        #expect(scores.totals.max() == 5)
+        let mean: Double? = scores.totals.average()
+        #expect(mean == 4)
+    }
+
     @Test("a collection of a deleted object is invalidated; results over it are empty")
     func invalidatedCollections() throws {
         let realm = try makeSeedRealm()
