@@ -90,12 +90,34 @@ final class ManagedCollectionStorage<Element: _Persistable> {
         return element
     }
 
+    /// Where a written element ends up in the stored collection.
+    enum Placement {
+        /// Nowhere to look (a removal, or a set).
+        case none
+        /// At this position of a list.
+        case listIndex(Int)
+        /// Under this key of a map.
+        case mapKey(String)
+
+        /// The element at this place of `stored`.
+        func element(of stored: RQLCore.Value) -> RQLCore.Value? {
+            switch (self, stored) {
+            case (.listIndex(let index), .list(let values)) where index < values.count:
+                return values[index]
+            case (.mapKey(let key), .map(let map)):
+                return map.keys.firstIndex(of: key).map { map.values[$0] }
+            default:
+                return nil
+            }
+        }
+    }
+
     /// Stores `element` and runs `body` with the stored value in the realm's write transaction
     /// (the program stops outside one, as in Realm Swift; a broken constraint is recorded).
-    /// Embedded objects in `element` are bound to the rows created for them, found by `placed`.
+    /// Embedded objects in `element` are bound to the rows created for them, found at `placement`.
     func write(
         _ element: Element?,
-        placed: ((RQLCore.Value) -> RQLCore.Value?)? = nil,
+        at placement: Placement = .none,
         _ body: (WriteTransaction, RQLCore.Value, String, ObjectLink) throws(WriteError) -> Void
     ) {
         guard let session = accessor.context.writableSession() else { return }
@@ -109,9 +131,7 @@ final class ManagedCollectionStorage<Element: _Persistable> {
         let name = propertyName
         let link = accessor.link
         session.perform { (transaction) throws(WriteError) in try body(transaction, value, name, link) }
-        if let element, let placed, let now = session.value(of: link, property: ordinal),
-            let child = placed(now)
-        {
+        if let element, let now = session.value(of: link, property: ordinal), let child = placement.element(of: now) {
             writer.bindEmbedded(element, to: child)
         }
         writer.finish()
@@ -129,13 +149,13 @@ final class ManagedListStorage<Element: _Persistable>: ListStorage {
     func element(at index: Int) -> Element { managed.bridge(managed.stored[index]) }
 
     func insert(_ element: Element, at index: Int) {
-        managed.write(element, placed: { Self.element(index, of: $0) }) { (t, value, name, link) throws(WriteError) in
+        managed.write(element, at: .listIndex(index)) { (t, value, name, link) throws(WriteError) in
             try t.insert(value, at: index, into: name, of: link)
         }
     }
 
     func replace(at index: Int, with element: Element) {
-        managed.write(element, placed: { Self.element(index, of: $0) }) { (t, value, name, link) throws(WriteError) in
+        managed.write(element, at: .listIndex(index)) { (t, value, name, link) throws(WriteError) in
             try t.replace(at: index, with: value, in: name, of: link)
         }
     }
@@ -155,9 +175,4 @@ final class ManagedListStorage<Element: _Persistable>: ListStorage {
     }
 
     var owner: (accessor: ObjectAccessor, ordinal: Int)? { (managed.accessor, managed.ordinal) }
-
-    private static func element(_ index: Int, of stored: RQLCore.Value) -> RQLCore.Value? {
-        guard case .list(let values) = stored, index < values.count else { return nil }
-        return values[index]
-    }
 }

@@ -64,13 +64,7 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue> {
     public func updateValue(_ value: Value, forKey key: Key) {
         if let managed {
             let mapKey = "\(key)"
-            managed.write(
-                value,
-                placed: { stored in
-                    guard case .map(let map) = stored, let i = map.keys.firstIndex(of: mapKey) else { return nil }
-                    return map.values[i]
-                }
-            ) { (t, stored, name, link) throws(WriteError) in
+            managed.write(value, at: .mapKey(mapKey)) { (t, stored, name, link) throws(WriteError) in
                 try t.setValue(stored, forKey: mapKey, inMap: name, of: link)
             }
             return

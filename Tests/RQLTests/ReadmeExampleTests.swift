@@ -80,7 +80,8 @@ struct ReadmeExampleTests {
         let example = Array(testLines[(begin + 1)..<end])
 
         let readmeLines = lines(readme)
-        let start = try #require(readmeLines.firstIndex(of: "<!-- example: Tests/RQLTests/ReadmeExampleTests.swift -->"))
+        let marker = "<!-- example: Tests/RQLTests/ReadmeExampleTests.swift -->"
+        let start = try #require(readmeLines.firstIndex(of: marker))
         let open = try #require(readmeLines[start...].firstIndex(of: "```swift"))
         let close = try #require(readmeLines[(open + 1)...].firstIndex(of: "```"))
         var shown = Array(readmeLines[(open + 1)..<close])
