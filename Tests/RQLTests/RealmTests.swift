@@ -59,6 +59,28 @@ struct RealmTests {
         #expect(frozenRex.name == "Rex")
     }
 
+    @Test("frozen collections keep the version they were frozen at")
+    func frozenCollections() throws {
+        let realm = try makeSeedRealm()
+        let person = try #require(realm.object(ofType: Person.self, forPrimaryKey: 12345))
+        let rex = try #require(person.dogs.first)
+        let dogs = person.dogs.freeze()
+        let cities = rex.citiesVisited.freeze()
+        let parks = rex.favoriteParksByCity.freeze()
+        #expect(dogs.isFrozen)
+        try realm.write {
+            person.dogs.removeAll()
+            rex.citiesVisited.insert("Paris")
+            rex.favoriteParksByCity["Paris"] = "Luxembourg"
+        }
+        #expect(dogs.map(\.name) == ["Rex", "Wolfie"])
+        #expect(cities.count == 2)
+        #expect(parks.keys == ["Chicago"])
+        #expect(dogs.thaw()?.isEmpty == true)
+        #expect(cities.thaw()?.count == 3)
+        #expect(parks.thaw()?.count == 2)
+    }
+
     @Test("objects know their realm; managed objects compare by row")
     func identity() throws {
         let realm = try makeSeedRealm()

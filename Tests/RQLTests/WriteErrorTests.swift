@@ -148,6 +148,11 @@ struct WriteErrorTests {
             let readOnly = try Realm(
                 configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), readOnly: true)
             )
+            #expect {
+                try readOnly.write { readOnly.add(Animal()) }
+            } throws: { error in
+                (error as? Realm.Error)?.code == .readOnly
+            }
             return readOnly.objects(Animal.self).count
         }
         #expect(count == 1)
