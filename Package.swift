@@ -57,9 +57,14 @@ let package = Package(
         ),
         .testTarget(name: "RQLToolsTests", dependencies: ["RQLTools"]),
         .testTarget(name: "RQLDSLTests", dependencies: ["RQLDSL", "RQLCore", "RQLIR"]),
+        // A realm in a process of its own: RQLTests writes a file-backed realm with it, then reads
+        // it back with a second run.
+        .executableTarget(name: "realm-file-helper", dependencies: ["RQL"], path: "Tests/RealmFileHelper"),
         .testTarget(
             name: "RQLTests",
-            dependencies: ["RQL", "RQLCore", "RQLIR", "RQLSema", "RQLSyntax", "RQLStorage", "RQLEngine"]
+            dependencies: [
+                "RQL", "RQLCore", "RQLIR", "RQLSema", "RQLSyntax", "RQLStorage", "RQLEngine", "realm-file-helper",
+            ]
         ),
     ]
 )

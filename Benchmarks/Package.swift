@@ -23,6 +23,9 @@ let package = Package(
                 "BenchmarkKit",
                 .product(name: "RQLSyntax", package: "RQL"),
                 .product(name: "RQLStorage", package: "RQL"),
+                .product(name: "RQL", package: "RQL"),
+                .product(name: "RQLEngine", package: "RQL"),
+                .product(name: "RQLIR", package: "RQL"),
             ]
         ),
         .executableTarget(name: "rql-bench", dependencies: ["BenchmarkKit", "Suites"]),

@@ -206,6 +206,28 @@ extension AnyRealmValue: RealmCollectionValue, _HasPersistedType, MinMaxType, Ad
     }
 }
 
+extension AnyRealmValue {
+    /// The stored mixed value: nested collections as `.list` / `.map`, objects as links.
+    public func _rqlStore(_ writer: _RQLWriter) -> RQLCore.Value {
+        switch self {
+        case .none: .null
+        case .int(let v): .int(Int64(v))
+        case .bool(let v): .bool(v)
+        case .float(let v): .float(v)
+        case .double(let v): .double(v)
+        case .string(let v): .string(v)
+        case .data(let v): .data([UInt8](v))
+        case .date(let v): writer.date(v)
+        case .object(let v): writer.store(v)
+        case .objectId(let v): .objectId(v.core)
+        case .decimal128(let v): .decimal(v.core)
+        case .uuid(let v): .uuid(v)
+        case .list(let list): .list(list.map { $0._rqlStore(writer) })
+        case .dictionary(let map): .map(MixedMap(map.asKeyValueSequence().map { ($0.key, $0.value._rqlStore(writer)) }))
+        }
+    }
+}
+
 extension AnyRealmValue: _QueryValue, _QueryNumeric, _QueryMixedValue {
     public var _rqlQueryConstant: UnboundExpression {
         do {

@@ -1,5 +1,6 @@
 import Foundation
 import RQLCore
+import RQLStorage
 @_spi(Reflection) import Swift
 
 /// One `@Persisted` property of a model class, as discovery found it.
@@ -32,6 +33,19 @@ final class ClassInfo: @unchecked Sendable {
     /// An instance whose fields are in the recording state (see `KeyPathRecording`).
     let prototype: ObjectBase
     private let indexByName: [String: Int]
+    /// Per property: whether adding an object writes it after the object has its row (links,
+    /// embedded objects, collections of them and mixed values, which may lead back to it).
+    let deferredOnAdd: [Bool]
+    /// Whether objects of the class can be added column by column in one bulk insert: a
+    /// top-level class with no deferred property.
+    let isBulkInsertable: Bool
+    /// Per property: whether it is computed linking objects.
+    let isBacklink: [Bool]
+    /// Per property: whether it is a collection (list, set, map, linking objects), whose
+    /// managed value is a live view.
+    let isCollection: [Bool]
+    /// Per property: where its `Persisted` wrapper lives inside an instance.
+    let offsets: [Int]
 
     private init(
         type: ObjectBase.Type,
@@ -55,6 +69,16 @@ final class ClassInfo: @unchecked Sendable {
         var indexByName: [String: Int] = [:]
         for (i, property) in properties.enumerated() { indexByName[property.name] = i }
         self.indexByName = indexByName
+        deferredOnAdd = properties.map { property in
+            switch property.core.type {
+            case .object, .mixed: !property.schemaType.isBacklink
+            default: false
+            }
+        }
+        isBulkInsertable = !type._rqlIsEmbedded && !deferredOnAdd.contains(true)
+        isBacklink = properties.map(\.schemaType.isBacklink)
+        offsets = properties.map(\.offset)
+        isCollection = properties.map { $0.schemaType.collection != .single || $0.schemaType.isBacklink }
     }
 
     /// The property number of the named property.
@@ -65,15 +89,25 @@ final class ClassInfo: @unchecked Sendable {
         Unmanaged.passUnretained(object).toOpaque() + properties[ordinal].offset
     }
 
-    /// An instance bound to the stored object `key` of `context`.
-    func makeManaged(context: ObjectContext, key: RowKey) -> ObjectBase {
+    /// An instance bound to the stored object `key` of `context`, whose class is at
+    /// `classIndex` of the store's schema; `row` is where `version` has it, when known.
+    func makeManaged(
+        context: RealmContext,
+        key: RowKey,
+        classIndex: Int,
+        version: StoreVersion? = nil,
+        row: BlockRow? = nil
+    ) -> ObjectBase {
         let object = type.init()
+        // Only the state word changes (at the same offset in every `Persisted`), so no
+        // generic code runs per property.
         withExtendedLifetime(object) {
-            for ordinal in properties.indices {
-                properties[ordinal].field.setState(.managed(ordinal: ordinal), at: field(ordinal, of: object))
+            let base = Unmanaged.passUnretained(object).toOpaque()
+            for (ordinal, offset) in offsets.enumerated() {
+                PersistedState.set(PersistedState(managed: ordinal), at: base + offset)
             }
         }
-        object._rqlAccessor = ObjectAccessor(context: context, classInfo: self, key: key)
+        object._rqlBind(context: context, info: self, key: key, classIndex: classIndex, version: version, row: row)
         return object
     }
 
@@ -179,7 +213,7 @@ final class ClassInfo: @unchecked Sendable {
         )
         withExtendedLifetime(prototype) {
             for ordinal in properties.indices {
-                properties[ordinal].field.setState(.recording(ordinal: ordinal), at: info.field(ordinal, of: prototype))
+                PersistedState.set(PersistedState(recording: ordinal), at: info.field(ordinal, of: prototype))
             }
         }
         return info

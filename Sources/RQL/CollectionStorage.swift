@@ -1,4 +1,5 @@
 import RQLCore
+import RQLStorage
 
 /// Where a `List`'s elements are: in the list while it is unmanaged, in the store once its
 /// object is managed. `List` forwards every operation, so managed lists plug in without
@@ -34,14 +35,17 @@ final class UnmanagedListStorage<Element>: ListStorage {
     var owner: (accessor: ObjectAccessor, ordinal: Int)? { nil }
 }
 
-/// A managed object's collection property, read from its realm each time so that it is live.
-/// Elements are the stored values of the property (a `.list` for lists and sets, a `.map` for
-/// maps) bridged to Swift one at a time; mutations go through the realm's write transaction.
+/// A managed object's collection property, read from its realm so that it is live. The stored
+/// value (a `.list` for lists and sets, a `.map` for maps) is read once per version the realm
+/// moves to and bridged to Swift one element at a time; mutations go through the realm's write
+/// transaction.
 final class ManagedCollectionStorage<Element: _Persistable> {
     /// The object the collection belongs to: weak, because the object caches the collection.
     weak var object: ObjectBase?
     let accessor: ObjectAccessor
     let ordinal: Int
+    private var cachedVersion: StoreVersion?
+    private var cached: RQLCore.Value = .null
 
     init(object: ObjectBase, accessor: ObjectAccessor, ordinal: Int) {
         self.object = object
@@ -49,9 +53,21 @@ final class ManagedCollectionStorage<Element: _Persistable> {
         self.ordinal = ordinal
     }
 
+    var propertyName: String { accessor.classInfo.properties[ordinal].name }
+
+    /// The stored collection in the realm's current version.
+    var storedValue: RQLCore.Value {
+        let version = accessor.context.current
+        if version !== cachedVersion {
+            cached = accessor.storedValue(ordinal)
+            cachedVersion = version
+        }
+        return cached
+    }
+
     /// The stored elements (for a map, its values in key order).
     var stored: [RQLCore.Value] {
-        switch accessor.storedValue(ordinal) {
+        switch storedValue {
         case .list(let values): values
         case .map(let map): map.values
         default: []
@@ -59,7 +75,7 @@ final class ManagedCollectionStorage<Element: _Persistable> {
     }
 
     var storedKeys: [String] {
-        if case .map(let map) = accessor.storedValue(ordinal) { return map.keys }
+        if case .map(let map) = storedValue { return map.keys }
         return []
     }
 
@@ -68,20 +84,57 @@ final class ManagedCollectionStorage<Element: _Persistable> {
             let element = Element._rqlRead(value, owner: owner)
         else {
             preconditionFailure(
-                "\(accessor.classInfo.className).\(accessor.classInfo.properties[ordinal].name) holds \(value.kind), not \(Element.self)"
+                "\(accessor.classInfo.className).\(propertyName) holds \(value.kind), not \(Element.self)"
             )
         }
         return element
     }
 
-    /// Writes arrive with write transactions (phase B of the object model).
-    func mutate() -> Never {
-        guard accessor.context.transaction != nil else {
-            preconditionFailure(
-                "Attempting to modify a collection outside of a write transaction - call beginWrite on a Realm instance first"
-            )
+    /// Where a written element ends up in the stored collection.
+    enum Placement {
+        /// Nowhere to look (a removal, or a set).
+        case none
+        /// At this position of a list.
+        case listIndex(Int)
+        /// Under this key of a map.
+        case mapKey(String)
+
+        /// The element at this place of `stored`.
+        func element(of stored: RQLCore.Value) -> RQLCore.Value? {
+            switch (self, stored) {
+            case (.listIndex(let index), .list(let values)) where index < values.count:
+                return values[index]
+            case (.mapKey(let key), .map(let map)):
+                return map.keys.firstIndex(of: key).map { map.values[$0] }
+            default:
+                return nil
+            }
         }
-        preconditionFailure("writing managed collections is not available yet")
+    }
+
+    /// Stores `element` and runs `body` with the stored value in the realm's write transaction
+    /// (the program stops outside one, as in Realm Swift; a broken constraint is recorded).
+    /// Embedded objects in `element` are bound to the rows created for them, found at `placement`.
+    func write(
+        _ element: Element?,
+        at placement: Placement = .none,
+        _ body: (WriteTransaction, RQLCore.Value, String, ObjectLink) throws(WriteError) -> Void
+    ) {
+        guard let session = accessor.context.writableSession() else { return }
+        let writer = _RQLWriter(context: accessor.context, session: session, update: .error)
+        guard !accessor.isInvalidated else {
+            writer.fail(.invalidObject, "Object has been deleted or invalidated: \(accessor.link)")
+            return
+        }
+        let value = element.map { $0._rqlStore(writer) } ?? .null
+        guard !session.hasFailed else { return }
+        let name = propertyName
+        let link = accessor.link
+        session.perform { (transaction) throws(WriteError) in try body(transaction, value, name, link) }
+        if let element, let now = session.value(of: link, property: ordinal), let child = placement.element(of: now) {
+            writer.bindEmbedded(element, to: child)
+        }
+        writer.finish()
     }
 }
 
@@ -94,10 +147,32 @@ final class ManagedListStorage<Element: _Persistable>: ListStorage {
 
     var count: Int { managed.stored.count }
     func element(at index: Int) -> Element { managed.bridge(managed.stored[index]) }
-    func insert(_ element: Element, at index: Int) { managed.mutate() }
-    func replace(at index: Int, with element: Element) { managed.mutate() }
-    func remove(at index: Int) { managed.mutate() }
-    func move(from source: Int, to destination: Int) { managed.mutate() }
-    func removeAll() { managed.mutate() }
+
+    func insert(_ element: Element, at index: Int) {
+        managed.write(element, at: .listIndex(index)) { (t, value, name, link) throws(WriteError) in
+            try t.insert(value, at: index, into: name, of: link)
+        }
+    }
+
+    func replace(at index: Int, with element: Element) {
+        managed.write(element, at: .listIndex(index)) { (t, value, name, link) throws(WriteError) in
+            try t.replace(at: index, with: value, in: name, of: link)
+        }
+    }
+
+    func remove(at index: Int) {
+        managed.write(nil) { (t, _, name, link) throws(WriteError) in try t.remove(at: index, from: name, of: link) }
+    }
+
+    func move(from source: Int, to destination: Int) {
+        managed.write(nil) { (t, _, name, link) throws(WriteError) in
+            try t.move(from: source, to: destination, in: name, of: link)
+        }
+    }
+
+    func removeAll() {
+        managed.write(nil) { (t, _, name, link) throws(WriteError) in try t.removeAll(from: name, of: link) }
+    }
+
     var owner: (accessor: ObjectAccessor, ordinal: Int)? { (managed.accessor, managed.ordinal) }
 }

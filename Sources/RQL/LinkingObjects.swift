@@ -46,9 +46,12 @@ public struct LinkingObjects<Element: ObjectBase & RealmCollectionValue>: Linkin
     /// The linking objects, read from the realm now.
     private var current: [Element] {
         guard let owner, let originInfo = try? ClassInfo.info(for: Element.self) else { return [] }
-        return owner.context.reader.backlinks(to: owner.link, fromClass: originInfo.className, property: propertyName)
+        return owner.context.current.backlinks(to: owner.link, fromClass: originInfo.className, property: propertyName)
             .compactMap { owner.object(for: ObjectLink(className: originInfo.className, key: $0)) as? Element }
     }
+
+    /// The object whose backlinks these are; nil while unmanaged.
+    var managedOwner: ObjectAccessor? { owner }
 
     /// Whether the object whose backlinks these are was deleted.
     public var isInvalidated: Bool { owner?.isInvalidated ?? false }
@@ -86,6 +89,11 @@ extension LinkingObjects: _Persistable {
     public static func _rqlConvert(_ value: Any) -> LinkingObjects<Element>? { value as? LinkingObjects<Element> }
 
     public static func _rqlRead(_ stored: RQLCore.Value, owner: ObjectBase) -> LinkingObjects<Element>? { nil }
+
+    /// Never stored: linking objects are computed.
+    public func _rqlStore(_ writer: _RQLWriter) -> RQLCore.Value { .null }
+
+    public static var _rqlIsLiveCollection: Bool { true }
 
     public static func _rqlLiveCollection(owner: ObjectBase, ordinal: Int) -> LinkingObjects<Element>? {
         guard let accessor = owner._rqlAccessor,

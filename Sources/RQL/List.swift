@@ -34,6 +34,7 @@ public final class List<Element: RealmCollectionValue> {
 
     // MARK: Reading
 
+    /// The number of elements (`person.dogs.count`).
     public var count: Int { storage.count }
 
     /// The position of the first element equal to `object`.
@@ -216,18 +217,47 @@ extension List: _Persistable {
         return list
     }
 
+    public static var _rqlIsLiveCollection: Bool { true }
+
     public static func _rqlLiveCollection(owner: ObjectBase, ordinal: Int) -> List<Element>? {
         guard let accessor = owner._rqlAccessor else { return nil }
         return List(
             storage: ManagedListStorage(ManagedCollectionStorage(object: owner, accessor: accessor, ordinal: ordinal))
         )
     }
+
+    /// The stored list: each element's stored value.
+    public func _rqlStore(_ writer: _RQLWriter) -> RQLCore.Value {
+        .list(map { $0._rqlStore(writer) })
+    }
+
+    /// The list becomes the live view of `owner`'s stored list.
+    public func _rqlPromote(owner: ObjectBase, ordinal: Int) -> Bool {
+        guard let accessor = owner._rqlAccessor else { return false }
+        storage = ManagedListStorage(ManagedCollectionStorage(object: owner, accessor: accessor, ordinal: ordinal))
+        return true
+    }
+
+    public func _rqlUnmanagedCopy() -> List<Element> {
+        List(storage: UnmanagedListStorage(Array(self)))
+    }
+}
+
+extension List: _RQLEmbeddedElements {
+    var _rqlElements: [Any] { map { $0 } }
+    var _rqlKeyedElements: [(String, Any)] { [] }
 }
 
 extension List: Encodable where Element: Encodable {
     public func encode(to encoder: Encoder) throws {
         var container = encoder.unkeyedContainer()
-        for element in self { try container.encode(element) }
+        for element in self {
+            if let object = element as? ObjectBase {
+                try object._rqlEncode(to: container.superEncoder())
+            } else {
+                try container.encode(element)
+            }
+        }
     }
 }
 

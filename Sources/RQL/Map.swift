@@ -1,6 +1,7 @@
 import Foundation
 import RQLCore
 import RQLDSL
+import RQLStorage
 
 /// A string-keyed dictionary property of values or (optional) objects, kept in key order.
 ///
@@ -23,6 +24,9 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue> {
     init(managed: ManagedCollectionStorage<Value>) {
         self.managed = managed
     }
+
+    /// The managed object and property the map belongs to; nil while unmanaged.
+    var managedOwner: (accessor: ObjectAccessor, ordinal: Int)? { managed.map { ($0.accessor, $0.ordinal) } }
 
     /// Whether the map belongs to an object that was deleted.
     public var isInvalidated: Bool { managed?.accessor.isInvalidated ?? false }
@@ -58,7 +62,13 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue> {
 
     /// Sets the value for `key`, adding the key if it is new.
     public func updateValue(_ value: Value, forKey key: Key) {
-        if let managed { managed.mutate() }
+        if let managed {
+            let mapKey = "\(key)"
+            managed.write(value, at: .mapKey(mapKey)) { (t, stored, name, link) throws(WriteError) in
+                try t.setValue(stored, forKey: mapKey, inMap: name, of: link)
+            }
+            return
+        }
         let position = insertionPoint(of: key)
         if position < entries.count, entries[position].key == key {
             entries[position].value = value
@@ -69,13 +79,21 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue> {
 
     /// Removes `key` and its value, if present.
     public func removeObject(for key: Key) {
-        if let managed { managed.mutate() }
+        if let managed {
+            managed.write(nil) { (t, _, name, link) throws(WriteError) in
+                try t.removeValue(forKey: "\(key)", fromMap: name, of: link)
+            }
+            return
+        }
         entries.removeAll { $0.key == key }
     }
 
     /// Removes every entry.
     public func removeAll() {
-        if let managed { managed.mutate() }
+        if let managed {
+            managed.write(nil) { (t, _, name, link) throws(WriteError) in try t.removeAll(from: name, of: link) }
+            return
+        }
         entries.removeAll()
     }
 
@@ -180,10 +198,36 @@ extension Map: _Persistable {
         return map
     }
 
+    public static var _rqlIsLiveCollection: Bool { true }
+
     public static func _rqlLiveCollection(owner: ObjectBase, ordinal: Int) -> Map<Key, Value>? {
         guard let accessor = owner._rqlAccessor else { return nil }
         return Map(managed: ManagedCollectionStorage(object: owner, accessor: accessor, ordinal: ordinal))
     }
+
+    /// The stored map: each entry's stored value under its key.
+    public func _rqlStore(_ writer: _RQLWriter) -> RQLCore.Value {
+        .map(MixedMap(current.map { ("\($0.key)", $0.value._rqlStore(writer)) }))
+    }
+
+    /// The map becomes the live view of `owner`'s stored map.
+    public func _rqlPromote(owner: ObjectBase, ordinal: Int) -> Bool {
+        guard let accessor = owner._rqlAccessor else { return false }
+        managed = ManagedCollectionStorage(object: owner, accessor: accessor, ordinal: ordinal)
+        entries = []
+        return true
+    }
+
+    public func _rqlUnmanagedCopy() -> Map<Key, Value> {
+        let copy = Map()
+        copy.entries = current
+        return copy
+    }
+}
+
+extension Map: _RQLEmbeddedElements {
+    var _rqlElements: [Any] { [] }
+    var _rqlKeyedElements: [(String, Any)] { current.map { ("\($0.key)", $0.value as Any) } }
 }
 
 extension Map: Encodable where Key: Encodable, Value: Encodable {

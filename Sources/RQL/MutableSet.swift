@@ -1,6 +1,7 @@
 import Foundation
 import RQLCore
 import RQLDSL
+import RQLStorage
 
 /// An unordered collection property of distinct values or objects.
 ///
@@ -23,6 +24,9 @@ public final class MutableSet<Element: RealmCollectionValue> {
         self.managed = managed
     }
 
+    /// The managed object and property the set belongs to; nil while unmanaged.
+    var managedOwner: (accessor: ObjectAccessor, ordinal: Int)? { managed.map { ($0.accessor, $0.ordinal) } }
+
     /// Whether the set belongs to an object that was deleted.
     public var isInvalidated: Bool { managed?.accessor.isInvalidated ?? false }
 
@@ -31,6 +35,7 @@ public final class MutableSet<Element: RealmCollectionValue> {
         return managed.stored.map(managed.bridge)
     }
 
+    /// The number of elements (`dog.citiesVisited.count`).
     public var count: Int { managed?.stored.count ?? elements.count }
 
     /// Whether the set holds `object`.
@@ -50,7 +55,12 @@ public final class MutableSet<Element: RealmCollectionValue> {
 
     /// Adds `object` unless it is already there.
     public func insert(_ object: Element) {
-        if let managed { managed.mutate() }
+        if let managed {
+            managed.write(object) { (t, value, name, link) throws(WriteError) in
+                try t.insert(value, intoSet: name, of: link)
+            }
+            return
+        }
         if !elements.contains(object) { elements.append(object) }
     }
 
@@ -61,13 +71,21 @@ public final class MutableSet<Element: RealmCollectionValue> {
 
     /// Removes `object` if it is there (a removed object is not deleted).
     public func remove(_ object: Element) {
-        if let managed { managed.mutate() }
+        if let managed {
+            managed.write(object) { (t, value, name, link) throws(WriteError) in
+                try t.remove(value, fromSet: name, of: link)
+            }
+            return
+        }
         elements.removeAll { $0 == object }
     }
 
     /// Removes every element.
     public func removeAll() {
-        if let managed { managed.mutate() }
+        if let managed {
+            managed.write(nil) { (t, _, name, link) throws(WriteError) in try t.removeAll(from: name, of: link) }
+            return
+        }
         elements.removeAll()
     }
 
@@ -134,16 +152,43 @@ extension MutableSet: _Persistable {
         return set
     }
 
+    public static var _rqlIsLiveCollection: Bool { true }
+
     public static func _rqlLiveCollection(owner: ObjectBase, ordinal: Int) -> MutableSet<Element>? {
         guard let accessor = owner._rqlAccessor else { return nil }
         return MutableSet(managed: ManagedCollectionStorage(object: owner, accessor: accessor, ordinal: ordinal))
+    }
+
+    /// The stored set: each element's stored value (the store orders and deduplicates them).
+    public func _rqlStore(_ writer: _RQLWriter) -> RQLCore.Value {
+        .list(current.map { $0._rqlStore(writer) })
+    }
+
+    /// The set becomes the live view of `owner`'s stored set.
+    public func _rqlPromote(owner: ObjectBase, ordinal: Int) -> Bool {
+        guard let accessor = owner._rqlAccessor else { return false }
+        managed = ManagedCollectionStorage(object: owner, accessor: accessor, ordinal: ordinal)
+        elements = []
+        return true
+    }
+
+    public func _rqlUnmanagedCopy() -> MutableSet<Element> {
+        let copy = MutableSet()
+        copy.elements = current
+        return copy
     }
 }
 
 extension MutableSet: Encodable where Element: Encodable {
     public func encode(to encoder: Encoder) throws {
         var container = encoder.unkeyedContainer()
-        for element in self { try container.encode(element) }
+        for element in self {
+            if let object = element as? ObjectBase {
+                try object._rqlEncode(to: container.superEncoder())
+            } else {
+                try container.encode(element)
+            }
+        }
     }
 }
 

@@ -83,10 +83,10 @@ extension ObjectBase {
 
     private func set(_ value: Any, ordinal: Int, info: ClassInfo) throws(ObjectValueError) {
         let property = info.properties[ordinal]
-        if _rqlAccessor != nil {
-            throw ObjectValueError(message: "writing managed objects is not available yet")
-        }
-        let accepted = withExtendedLifetime(self) { property.field.setValue(value, at: info.field(ordinal, of: self)) }
+        let accepted =
+            _rqlAccessor != nil
+            ? property.field.setManagedValue(value, of: self, ordinal: ordinal)
+            : withExtendedLifetime(self) { property.field.setValue(value, at: info.field(ordinal, of: self)) }
         guard accepted else {
             throw ObjectValueError(
                 message: "'\(value)' of type \(type(of: value)) is not a valid value for property "
@@ -148,6 +148,20 @@ extension ObjectBase {
         }
     }
 
+    /// Sets the property at a dotted key path through to-one links (`"favoriteToy.name"`).
+    public func setValue(_ value: Any?, forKeyPath keyPath: String) {
+        var components = keyPath.split(separator: ".").map(String.init)
+        guard let last = components.popLast() else { return }
+        var object: ObjectBase = self
+        for component in components {
+            guard let next = object[component] as? ObjectBase else {
+                preconditionFailure("\(keyPath): '\(component)' is not a link to an object")
+            }
+            object = next
+        }
+        object.setValue(value, forKey: last)
+    }
+
     /// `nil` for an optional holding nil, else the value.
     static func unwrapped(_ value: Any) -> Any? {
         if let optional = value as? any _RQLOptionalBox { return optional._rqlWrapped }
@@ -194,4 +208,35 @@ enum ObjectDescription {
         let lines = entries.map { "\t[\($0.0)]: \(describe(value: $0.1, depth: 1))" }
         return "\(name) (\n" + lines.joined(separator: ",\n") + (lines.isEmpty ? "" : "\n") + ")"
     }
+}
+
+extension ObjectBase {
+    /// Encodes a managed object property by property, keyed by property name, each value
+    /// through its own `Encodable` conformance: what synthesized `Codable` writes for an
+    /// unmanaged object, which it cannot for a managed one (its wrappers hold no values).
+    func _rqlEncode(to encoder: Encoder) throws {
+        guard _rqlContext != nil, let info = try? classInfoOrError() else {
+            try (self as? Encodable)?.encode(to: encoder)
+            return
+        }
+        var container = encoder.container(keyedBy: PropertyCodingKey.self)
+        for (ordinal, property) in info.properties.enumerated() where !property.schemaType.isBacklink {
+            guard let value = _rqlValue(ordinal, info: info) as? Encodable else { continue }
+            if let object = value as? ObjectBase {
+                try object._rqlEncode(to: container.superEncoder(forKey: PropertyCodingKey(property.name)))
+            } else {
+                try container.encode(value, forKey: PropertyCodingKey(property.name))
+            }
+        }
+    }
+}
+
+/// A coding key that is a property name.
+struct PropertyCodingKey: CodingKey {
+    let stringValue: String
+    var intValue: Int? { nil }
+
+    init(_ name: String) { stringValue = name }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
 }

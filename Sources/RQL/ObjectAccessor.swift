@@ -1,59 +1,105 @@
 import RQLCore
+import RQLStorage
 
-/// What managed objects belong to: a realm (or a frozen view of one). It gives the version to
-/// read, the write transaction to write through, and turns links into objects.
-protocol ObjectContext: AnyObject {
-    /// The store as this context sees it: its current version, or inside a write the
-    /// transaction's uncommitted state.
-    var reader: any ObjectReader { get }
-    /// The open write transaction, if any.
-    var transaction: (any StoreWriteTransaction)? { get }
-    /// Whether the context is a frozen snapshot that never changes.
-    var isFrozen: Bool { get }
-    /// The discovered class for a class name of the schema.
-    func classInfo(named className: String) -> ClassInfo?
-    /// The stored link for `object`: its own if it is managed here, after adding it (and what it
-    /// links to) if it is unmanaged; an error for an object of another realm.
-    func link(for object: ObjectBase) throws(StoreWriteError) -> ObjectLink
-}
-
-/// A managed object's place: its context, its class and its row. Reads go to the context's
-/// reader each time, so every accessor of one object sees every change.
+/// A managed object's place: its realm context, its class and its row. Every read asks the
+/// context for the version it reads now, so every accessor of one object sees every change;
+/// the row's block and position are cached for that version, so a read is a load, not a search.
 final class ObjectAccessor {
-    let context: ObjectContext
+    let context: RealmContext
     let classInfo: ClassInfo
     let key: RowKey
+    /// The class's index in the store's schema (classes are only ever added, so it stays valid).
+    let classIndex: Int
+    /// The version `row` was found in.
+    private var cachedVersion: StoreVersion?
+    /// The object's row in `cachedVersion`; nil when it does not exist there.
+    private var row: BlockRow?
+    /// Set when the transaction that created the object was rolled back: its key may be given
+    /// to another object, so the accessor must never read it again.
+    private(set) var isDetached = false
 
-    init(context: ObjectContext, classInfo: ClassInfo, key: RowKey) {
+    init(context: RealmContext, classInfo: ClassInfo, key: RowKey, classIndex: Int) {
         self.context = context
         self.classInfo = classInfo
         self.key = key
+        self.classIndex = classIndex
+    }
+
+    /// An accessor whose row was just found in `version`.
+    init(
+        context: RealmContext,
+        classInfo: ClassInfo,
+        key: RowKey,
+        classIndex: Int,
+        version: StoreVersion,
+        row: BlockRow?
+    ) {
+        self.context = context
+        self.classInfo = classInfo
+        self.key = key
+        self.classIndex = classIndex
+        cachedVersion = version
+        self.row = row
     }
 
     var link: ObjectLink { ObjectLink(className: classInfo.className, key: key) }
 
-    var isInvalidated: Bool { !context.reader.contains(link) }
-
     var isFrozen: Bool { context.isFrozen }
 
+    func detach() { isDetached = true }
+
+    /// The object's row in the context's current version; nil when it no longer exists.
+    @inline(__always)
+    private func currentRow() -> BlockRow? {
+        let version = context.current
+        if version === cachedVersion { return row }
+        return relocate(in: version)
+    }
+
+    private func relocate(in version: StoreVersion) -> BlockRow? {
+        cachedVersion = version
+        row = isDetached ? nil : version.row(of: key, classIndex: classIndex)
+        return row
+    }
+
+    /// Whether the object exists in the current version.
+    private func locate() -> Bool { currentRow() != nil }
+
+    var isInvalidated: Bool { !locate() }
+
     func isSameObject(as other: ObjectAccessor) -> Bool {
-        context === other.context && link == other.link
+        context === other.context && key == other.key && classInfo.className == other.classInfo.className
     }
 
     func hash(into hasher: inout Hasher) {
         hasher.combine(ObjectIdentifier(context))
-        hasher.combine(link)
+        hasher.combine(classInfo.className)
+        hasher.combine(key)
     }
 
     /// The stored value of property `ordinal`; reading a deleted object stops the program, as in
     /// Realm Swift ("Object has been deleted or invalidated").
+    @inline(__always)
     func storedValue(_ ordinal: Int) -> RQLCore.Value {
-        guard let value = context.reader.value(of: link, property: ordinal) else {
-            preconditionFailure(
-                "Object has been deleted or invalidated: \(classInfo.className) \(key) no longer exists in its realm"
-            )
+        guard let row = currentRow() else { invalidated() }
+        if classInfo.isBacklink[ordinal] {
+            // Linking objects are computed by the table from its backlink index.
+            return context.current.value(of: link, property: ordinal) ?? .list([])
         }
-        return value
+        return row.value(ordinal)
+    }
+
+    /// Stored `int` property `ordinal`, read straight from its column (nil for null).
+    @inline(__always)
+    func storedInt(_ ordinal: Int) -> Int64? {
+        guard let row = currentRow() else { invalidated() }
+        return row.int(ordinal)
+    }
+
+    private func invalidated() -> Never {
+        preconditionFailure(
+            "Object has been deleted or invalidated: \(classInfo.className) \(key) no longer exists in its realm"
+        )
     }
 
     func value<Value: _Persistable>(_ ordinal: Int, of owner: ObjectBase, as type: Value.Type) -> Value {
@@ -66,49 +112,16 @@ final class ObjectAccessor {
         return value
     }
 
+    /// Writes property `ordinal` in the open write transaction (the program stops outside one,
+    /// as in Realm Swift); a broken constraint is recorded for the commit to throw.
     func setValue<Value: _Persistable>(_ value: Value, _ ordinal: Int, of owner: ObjectBase) {
-        guard context.transaction != nil else {
-            preconditionFailure(
-                "Attempting to modify object outside of a write transaction - call beginWrite on a Realm instance first"
-            )
-        }
-        // Writes arrive with the write transactions (phase B of the object model).
-        preconditionFailure("writing managed objects is not available yet")
+        guard let session = context.writableSession() else { return }
+        let writer = _RQLWriter(context: context, session: session, update: .error)
+        writer.set(value, ordinal: ordinal, of: self, owner: owner)
     }
 
     /// The object a link points at, as an instance of its class bound to this context.
     func object(for link: ObjectLink) -> ObjectBase? {
-        guard let info = context.classInfo(named: link.className), context.reader.contains(link) else { return nil }
-        return info.makeManaged(context: context, key: link.key)
-    }
-}
-
-/// A read-only context over one store version: managed objects read straight from any
-/// `StoreReader`. It is what a frozen realm is, and what tests use before write transactions.
-final class SnapshotContext: ObjectContext {
-    let reader: any ObjectReader
-    private let classes: [String: ClassInfo]
-
-    init(reader: any ObjectReader, classes: [ClassInfo]) {
-        self.reader = reader
-        self.classes = Dictionary(classes.map { ($0.className, $0) }, uniquingKeysWith: { first, _ in first })
-    }
-
-    var transaction: (any StoreWriteTransaction)? { nil }
-    var isFrozen: Bool { true }
-
-    func classInfo(named className: String) -> ClassInfo? { classes[className] }
-
-    func link(for object: ObjectBase) throws(StoreWriteError) -> ObjectLink {
-        guard let accessor = object._rqlAccessor, accessor.context === self else {
-            throw StoreWriteError(message: "a frozen realm cannot add objects")
-        }
-        return accessor.link
-    }
-
-    /// Every object of `type`, bound to this context.
-    func objects<T: ObjectBase>(_ type: T.Type) -> [T] {
-        guard let info = classes[type.className()] else { return [] }
-        return reader.keys(of: info.className).compactMap { info.makeManaged(context: self, key: $0) as? T }
+        context.object(for: link)
     }
 }

@@ -33,6 +33,10 @@ extension ObjectBase: _PersistableInsideOptional, _RealmCollectionValueInsideOpt
         return owner._rqlAccessor?.object(for: link) as? Self
     }
 
+    /// A link to the object (added to the realm first when unmanaged), or an embedded object's
+    /// values.
+    public func _rqlStore(_ writer: _RQLWriter) -> RQLCore.Value { writer.store(self) }
+
     /// While recording a key path, a link leads to the target class's prototype.
     public class func _rqlRecordingValue(_ names: AnyObject) -> Self {
         KeyPathRecording.prototype(of: self, recordingInto: names) as? Self ?? self.init()

@@ -2,6 +2,7 @@ import Foundation
 import RQLCore
 import RQLDSL
 import RQLIR
+import RQLStorage
 
 /// The common base of `Object` and `EmbeddedObject`: what every model object has, managed or
 /// not. Subclass `Object` or `EmbeddedObject`, never this class directly.
@@ -12,8 +13,21 @@ import RQLIR
 /// }
 /// ```
 open class ObjectBase: CustomStringConvertible, Hashable {
-    /// A managed object's place in its realm; nil while the object is unmanaged.
-    var _rqlAccessor: ObjectAccessor?
+    // A managed object's place in its realm, inline so that making a managed object (one per
+    // result when iterating) is one allocation and reading a property follows no other object:
+    // the context (nil while unmanaged), the class, the row key, the class's index in the
+    // store's schema, and the row as found in one version.
+    final var _rqlContext: RealmContext?
+    /// Not retained: a class's info lives as long as the process (`ClassInfo.info(for:)` caches it).
+    final unowned(unsafe) var _rqlInfo: ClassInfo?
+    final var _rqlKey = RowKey(-1)
+    final var _rqlClassIndex = 0
+    /// The version `_rqlRow` was found in (held: the row does not retain its block), and its serial.
+    final var _rqlVersion: StoreVersion?
+    final var _rqlSerial: UInt64 = 0
+    final var _rqlRow: BlockRow?
+    /// The accessor, made on first request (collections and writes keep it).
+    private final var _rqlAccessorCache: ObjectAccessor?
     /// Set on the key-path recording prototype while a key path is being recorded.
     var _rqlRecording: KeyPathRecording?
 
@@ -74,21 +88,141 @@ open class ObjectBase: CustomStringConvertible, Hashable {
     }
 
     /// Whether the object has been deleted from its realm (always false while unmanaged).
-    public var isInvalidated: Bool { _rqlAccessor?.isInvalidated ?? false }
+    public var isInvalidated: Bool { _rqlContext != nil && _rqlCurrentRow() == nil }
 
     /// Frozen objects are a snapshot that never changes; unmanaged objects are never frozen.
     public var isFrozen: Bool { _rqlAccessor?.isFrozen ?? false }
 
+    /// The realm the object belongs to; nil while it is unmanaged.
+    public var realm: Realm? { _rqlAccessor.map { Realm(context: $0.context) } }
+
+    /// A frozen copy of a managed object: it reads the realm's current version forever and can
+    /// be shared across threads. Freezing an unmanaged object stops the program, as in Realm Swift.
+    ///
+    /// ```swift
+    /// let snapshot = dog.freeze()
+    /// try realm.write { dog.age = 11 }
+    /// snapshot.age   // still 10
+    /// ```
+    public func freeze() -> Self {
+        guard let accessor = _rqlAccessor else { preconditionFailure("Unmanaged objects cannot be frozen.") }
+        if accessor.isFrozen { return self }
+        let frozen = accessor.context.frozen()
+        return accessor.classInfo.makeManaged(context: frozen, key: accessor.key, classIndex: accessor.classIndex)
+            as! Self
+    }
+
+    /// The live object of a frozen one (in this thread's realm), or nil if it was deleted since.
+    public func thaw() -> Self? {
+        guard let accessor = _rqlAccessor else { preconditionFailure("Unmanaged objects cannot be thawed.") }
+        guard accessor.isFrozen else { return self }
+        guard let live = try? RealmContext.open(accessor.context.configuration) else { return nil }
+        let object = accessor.classInfo.makeManaged(context: live, key: accessor.key, classIndex: accessor.classIndex)
+        return object.isInvalidated ? nil : object as? Self
+    }
+
     // MARK: Managed and recording access (called by `Persisted`)
+
+    /// A managed object's place in its realm as an object of its own; nil while unmanaged.
+    /// Setting it makes the object managed (or unmanaged again, for nil).
+    var _rqlAccessor: ObjectAccessor? {
+        get {
+            if let cached = _rqlAccessorCache { return cached }
+            guard let context = _rqlContext, let info = _rqlInfo else { return nil }
+            let accessor = ObjectAccessor(context: context, classInfo: info, key: _rqlKey, classIndex: _rqlClassIndex)
+            _rqlAccessorCache = accessor
+            return accessor
+        }
+        set {
+            _rqlAccessorCache = newValue
+            _rqlContext = newValue?.context
+            _rqlInfo = newValue?.classInfo
+            _rqlKey = newValue?.key ?? RowKey(-1)
+            _rqlClassIndex = newValue?.classIndex ?? 0
+            _rqlVersion = nil
+            _rqlSerial = 0
+            _rqlRow = nil
+        }
+    }
+
+    /// Makes the object managed: the row `key` of `info`'s class, found in `version` at `row`.
+    final func _rqlBind(
+        context: RealmContext,
+        info: ClassInfo,
+        key: RowKey,
+        classIndex: Int,
+        version: StoreVersion?,
+        row: BlockRow?
+    ) {
+        _rqlContext = context
+        _rqlInfo = info
+        _rqlKey = key
+        _rqlClassIndex = classIndex
+        _rqlVersion = version
+        _rqlSerial = version?.serial ?? 0
+        _rqlRow = row
+    }
+
+    /// The object's row in its context's current version; nil when it no longer exists there.
+    @inline(__always)
+    final func _rqlCurrentRow() -> BlockRow? {
+        if _rqlContext.unsafelyUnwrapped.currentSerial == _rqlSerial { return _rqlRow }
+        return _rqlRelocate(in: _rqlContext.unsafelyUnwrapped.current)
+    }
+
+    private final func _rqlRelocate(in version: StoreVersion) -> BlockRow? {
+        _rqlVersion = version
+        _rqlSerial = version.serial
+        let detached = _rqlAccessorCache?.isDetached ?? false
+        _rqlRow = detached ? nil : version.row(of: _rqlKey, classIndex: _rqlClassIndex)
+        return _rqlRow
+    }
+
+    /// Stops the program: a deleted object was read, as in Realm Swift.
+    final func _rqlInvalidated() -> Never {
+        preconditionFailure(
+            "Object has been deleted or invalidated: \(_rqlInfo?.className ?? "?") \(_rqlKey) no longer exists in its realm"
+        )
+    }
+
+    /// Stored `int` property `ordinal` of this managed object, straight from its column.
+    @inline(__always)
+    final func _rqlStoredInt(_ ordinal: Int) -> Int64? {
+        guard let row = _rqlCurrentRow() else { _rqlInvalidated() }
+        return row.int(ordinal)
+    }
 
     /// The value of property `ordinal` of this managed object.
     func _rqlManagedValue<Value: _Persistable>(_ ordinal: Int, as type: Value.Type) -> Value {
-        guard let accessor = _rqlAccessor else {
-            preconditionFailure("a managed property was read on an object that is not managed")
-        }
-        return accessor.value(ordinal, of: self, as: type)
+        let stored = _rqlStoredValue(ordinal)
+        guard let value = Value._rqlRead(stored, owner: self) else { _rqlMismatch(ordinal, Value.self) }
+        return value
     }
 
+    /// The stored value of property `ordinal` of this managed object (the program stops when it
+    /// was deleted).
+    final func _rqlStoredValue(_ ordinal: Int) -> RQLCore.Value {
+        guard let info = _rqlInfo else {
+            preconditionFailure("a managed property was read on an object that is not managed")
+        }
+        guard let row = _rqlCurrentRow() else { _rqlInvalidated() }
+        if info.isBacklink[ordinal] {
+            // Linking objects are computed by the table from its backlink index.
+            let link = ObjectLink(className: info.className, key: _rqlKey)
+            return _rqlContext.unsafelyUnwrapped.current.value(of: link, property: ordinal) ?? .list([])
+        }
+        return row.value(ordinal)
+    }
+
+    /// Stops the program: a stored value that does not fit the property's Swift type.
+    func _rqlMismatch(_ ordinal: Int, _ type: Any.Type) -> Never {
+        let info = _rqlClassInfo
+        preconditionFailure(
+            "\(info.className).\(info.properties[ordinal].name) holds \(_rqlStoredValue(ordinal).kind), not \(type)"
+        )
+    }
+
+    @usableFromInline
     func _rqlSetManagedValue<Value: _Persistable>(_ value: Value, _ ordinal: Int) {
         guard let accessor = _rqlAccessor else {
             preconditionFailure("a managed property was written on an object that is not managed")
@@ -96,6 +230,7 @@ open class ObjectBase: CustomStringConvertible, Hashable {
         accessor.setValue(value, ordinal, of: self)
     }
 
+    @usableFromInline
     func _rqlRecordRead<Value: _Persistable>(_ ordinal: Int, as type: Value.Type) -> Value {
         guard let recording = _rqlRecording else { return Value._rlmDefaultValue() }
         return recording.record(ordinal, as: type)

@@ -47,6 +47,13 @@ extension Bool: _PersistableInsideOptional, _RealmCollectionValueInsideOptional,
         if let v = value as? NSNumber, v.doubleValue == 0 || v.doubleValue == 1 { return v.boolValue }
         return nil
     }
+    public func _rqlStore(_ writer: _RQLWriter) -> RQLCore.Value { .bool(self) }
+    public static func _rqlManagedRead(_ object: ObjectBase, _ ordinal: Int) -> Bool {
+        guard let value = _rqlRead(object._rqlStoredValue(ordinal), owner: object) else {
+            object._rqlMismatch(ordinal, Bool.self)
+        }
+        return value
+    }
     public static func _rqlRead(_ stored: RQLCore.Value, owner: ObjectBase) -> Bool? {
         if case .bool(let v) = stored { return v }
         return nil
@@ -62,9 +69,14 @@ extension _RQLStoredInteger {
     public static func _rqlConvert(_ value: Any) -> Self? {
         NumberConversion.integer(value).flatMap { Self(exactly: $0) }
     }
+    public func _rqlStore(_ writer: _RQLWriter) -> RQLCore.Value { .int(Int64(self)) }
     public static func _rqlRead(_ stored: RQLCore.Value, owner: ObjectBase) -> Self? {
         if case .int(let v) = stored { return Self(truncatingIfNeeded: v) }
         return nil
+    }
+    public static func _rqlManagedRead(_ object: ObjectBase, _ ordinal: Int) -> Self {
+        guard let value = object._rqlStoredInt(ordinal) else { object._rqlMismatch(ordinal, Self.self) }
+        return Self(truncatingIfNeeded: value)
     }
 }
 
@@ -79,6 +91,13 @@ extension Float: _PersistableInsideOptional, _RealmCollectionValueInsideOptional
     public static var _rqlSchemaType: _RQLSchemaType { .scalar(.float, "Float") }
     public static func _rlmDefaultValue() -> Float { 0 }
     public static func _rqlConvert(_ value: Any) -> Float? { NumberConversion.double(value).map(Float.init) }
+    public func _rqlStore(_ writer: _RQLWriter) -> RQLCore.Value { .float(self) }
+    public static func _rqlManagedRead(_ object: ObjectBase, _ ordinal: Int) -> Float {
+        guard let value = _rqlRead(object._rqlStoredValue(ordinal), owner: object) else {
+            object._rqlMismatch(ordinal, Float.self)
+        }
+        return value
+    }
     public static func _rqlRead(_ stored: RQLCore.Value, owner: ObjectBase) -> Float? {
         if case .float(let v) = stored { return v }
         return nil
@@ -90,6 +109,13 @@ extension Double: _PersistableInsideOptional, _RealmCollectionValueInsideOptiona
     public static var _rqlSchemaType: _RQLSchemaType { .scalar(.double, "Double") }
     public static func _rlmDefaultValue() -> Double { 0 }
     public static func _rqlConvert(_ value: Any) -> Double? { NumberConversion.double(value) }
+    public func _rqlStore(_ writer: _RQLWriter) -> RQLCore.Value { .double(self) }
+    public static func _rqlManagedRead(_ object: ObjectBase, _ ordinal: Int) -> Double {
+        guard let value = _rqlRead(object._rqlStoredValue(ordinal), owner: object) else {
+            object._rqlMismatch(ordinal, Double.self)
+        }
+        return value
+    }
     public static func _rqlRead(_ stored: RQLCore.Value, owner: ObjectBase) -> Double? {
         if case .double(let v) = stored { return v }
         return nil
@@ -107,6 +133,13 @@ extension String: _PersistableInsideOptional, _RealmCollectionValueInsideOptiona
         default: nil
         }
     }
+    public func _rqlStore(_ writer: _RQLWriter) -> RQLCore.Value { .string(self) }
+    public static func _rqlManagedRead(_ object: ObjectBase, _ ordinal: Int) -> String {
+        guard let value = _rqlRead(object._rqlStoredValue(ordinal), owner: object) else {
+            object._rqlMismatch(ordinal, String.self)
+        }
+        return value
+    }
     public static func _rqlRead(_ stored: RQLCore.Value, owner: ObjectBase) -> String? {
         if case .string(let v) = stored { return v }
         return nil
@@ -123,6 +156,13 @@ extension Data: _PersistableInsideOptional, _RealmCollectionValueInsideOptional,
         default: nil
         }
     }
+    public func _rqlStore(_ writer: _RQLWriter) -> RQLCore.Value { .data([UInt8](self)) }
+    public static func _rqlManagedRead(_ object: ObjectBase, _ ordinal: Int) -> Data {
+        guard let value = _rqlRead(object._rqlStoredValue(ordinal), owner: object) else {
+            object._rqlMismatch(ordinal, Data.self)
+        }
+        return value
+    }
     public static func _rqlRead(_ stored: RQLCore.Value, owner: ObjectBase) -> Data? {
         if case .data(let v) = stored { return Data(v) }
         return nil
@@ -134,6 +174,13 @@ extension Date: _PersistableInsideOptional, _RealmCollectionValueInsideOptional,
     /// The current time, as Realm Swift's default.
     public static func _rlmDefaultValue() -> Date { Date() }
     public static func _rqlConvert(_ value: Any) -> Date? { value as? Date }
+    public func _rqlStore(_ writer: _RQLWriter) -> RQLCore.Value { writer.date(self) }
+    public static func _rqlManagedRead(_ object: ObjectBase, _ ordinal: Int) -> Date {
+        guard let value = _rqlRead(object._rqlStoredValue(ordinal), owner: object) else {
+            object._rqlMismatch(ordinal, Date.self)
+        }
+        return value
+    }
     public static func _rqlRead(_ stored: RQLCore.Value, owner: ObjectBase) -> Date? {
         if case .date(let v) = stored { return Date(timeIntervalSince1970: v.timeIntervalSince1970) }
         return nil
@@ -145,6 +192,13 @@ extension UUID: _PersistableInsideOptional, _RealmCollectionValueInsideOptional,
     /// A new random UUID.
     public static func _rlmDefaultValue() -> UUID { UUID() }
     public static func _rqlConvert(_ value: Any) -> UUID? { value as? UUID }
+    public func _rqlStore(_ writer: _RQLWriter) -> RQLCore.Value { .uuid(self) }
+    public static func _rqlManagedRead(_ object: ObjectBase, _ ordinal: Int) -> UUID {
+        guard let value = _rqlRead(object._rqlStoredValue(ordinal), owner: object) else {
+            object._rqlMismatch(ordinal, UUID.self)
+        }
+        return value
+    }
     public static func _rqlRead(_ stored: RQLCore.Value, owner: ObjectBase) -> UUID? {
         if case .uuid(let v) = stored { return v }
         return nil
@@ -159,6 +213,13 @@ extension ObjectId: _PersistableInsideOptional, _RealmCollectionValueInsideOptio
     /// A newly generated id, as Realm Swift's default.
     public static func _rlmDefaultValue() -> ObjectId { .generate() }
     public static func _rqlConvert(_ value: Any) -> ObjectId? { value as? ObjectId }
+    public func _rqlStore(_ writer: _RQLWriter) -> RQLCore.Value { .objectId(core) }
+    public static func _rqlManagedRead(_ object: ObjectBase, _ ordinal: Int) -> ObjectId {
+        guard let value = _rqlRead(object._rqlStoredValue(ordinal), owner: object) else {
+            object._rqlMismatch(ordinal, ObjectId.self)
+        }
+        return value
+    }
     public static func _rqlRead(_ stored: RQLCore.Value, owner: ObjectBase) -> ObjectId? {
         if case .objectId(let v) = stored { return ObjectId(v) }
         return nil
@@ -173,6 +234,13 @@ extension Decimal128: _PersistableInsideOptional, _RealmCollectionValueInsideOpt
     public static var _rqlSchemaType: _RQLSchemaType { .scalar(.decimal128, "Decimal128") }
     public static func _rlmDefaultValue() -> Decimal128 { Decimal128() }
     public static func _rqlConvert(_ value: Any) -> Decimal128? { Decimal128.converting(value) }
+    public func _rqlStore(_ writer: _RQLWriter) -> RQLCore.Value { .decimal(core) }
+    public static func _rqlManagedRead(_ object: ObjectBase, _ ordinal: Int) -> Decimal128 {
+        guard let value = _rqlRead(object._rqlStoredValue(ordinal), owner: object) else {
+            object._rqlMismatch(ordinal, Decimal128.self)
+        }
+        return value
+    }
     public static func _rqlRead(_ stored: RQLCore.Value, owner: ObjectBase) -> Decimal128? {
         if case .decimal(let v) = stored { return Decimal128(v) }
         return nil
@@ -198,6 +266,12 @@ extension Optional: _Persistable where Wrapped: _PersistableInsideOptional {
         }
         if value is NSNull { return .some(nil) }
         return Wrapped._rqlConvert(value).map { .some($0) }
+    }
+    public func _rqlStore(_ writer: _RQLWriter) -> RQLCore.Value {
+        switch self {
+        case .none: .null
+        case .some(let wrapped): wrapped._rqlStore(writer)
+        }
     }
     public static func _rqlRead(_ stored: RQLCore.Value, owner: ObjectBase) -> Wrapped?? {
         if case .null = stored { return .some(nil) }

@@ -27,10 +27,30 @@ public protocol _Persistable: _RealmSchemaDiscoverable, _HasPersistedType {
     /// What reading the property on the key-path recording prototype returns: for links the
     /// target's prototype, recording into `names`; otherwise any value.
     static func _rqlRecordingValue(_ names: AnyObject) -> Self
+    /// The value to store for this Swift value in `writer`'s realm: objects linked to are added
+    /// first, embedded objects are given by their values.
+    func _rqlStore(_ writer: _RQLWriter) -> RQLCore.Value
+    /// For collection types, makes this unmanaged collection a live view of `owner`'s property
+    /// `ordinal` (when `owner` becomes managed); false for every other type.
+    func _rqlPromote(owner: ObjectBase, ordinal: Int) -> Bool
+    /// An unmanaged copy for collection types (sharing the elements); the value itself otherwise.
+    func _rqlUnmanagedCopy() -> Self
+    /// Whether the type is a collection whose managed value is a live view (`List`,
+    /// `MutableSet`, `Map`, `LinkingObjects`).
+    static var _rqlIsLiveCollection: Bool { get }
+    /// Property `ordinal` of the managed object `object`. The built-in scalar types implement it
+    /// without generic code, since `@Persisted` reads call it from the model class.
+    static func _rqlManagedRead(_ object: ObjectBase, _ ordinal: Int) -> Self
 }
 
 extension _Persistable {
     public static func _rqlLiveCollection(owner: ObjectBase, ordinal: Int) -> Self? { nil }
+    public func _rqlPromote(owner: ObjectBase, ordinal: Int) -> Bool { false }
+    public func _rqlUnmanagedCopy() -> Self { self }
+    @inlinable public static var _rqlIsLiveCollection: Bool { false }
+    public static func _rqlManagedRead(_ object: ObjectBase, _ ordinal: Int) -> Self {
+        object._rqlManagedValue(ordinal, as: Self.self)
+    }
 }
 
 /// A `_Persistable` that may be wrapped in an `Optional` (everything except `AnyRealmValue`,

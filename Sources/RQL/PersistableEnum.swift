@@ -44,6 +44,9 @@ extension PersistableEnum {
 
     public var _rqlQueryConstant: UnboundExpression { rawValue._rqlQueryConstant }
 
+    /// The raw value.
+    public func _rqlStore(_ writer: _RQLWriter) -> RQLCore.Value { rawValue._rqlStore(writer) }
+
     /// Cases order by raw value.
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }
@@ -113,6 +116,9 @@ extension _CustomPersistable {
     public static func _rqlRead(_ stored: RQLCore.Value, owner: ObjectBase) -> Self? {
         PersistedType._rqlRead(stored, owner: owner).flatMap(_rqlFromPersisted)
     }
+
+    /// The persisted value.
+    public func _rqlStore(_ writer: _RQLWriter) -> RQLCore.Value { _rqlPersistable._rqlStore(writer) }
 
     public var _rqlQueryConstant: UnboundExpression {
         (_rqlPersistable as? any _QueryValue)?._rqlQueryConstant

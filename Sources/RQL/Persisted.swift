@@ -21,17 +21,32 @@ import RQLCore
 /// object, so `@Persisted` is only usable in `Object` and `EmbeddedObject` subclasses.
 @propertyWrapper
 public struct Persisted<Value: _Persistable> {
-    var storage: PersistedStorage<Value>
+    /// Declared first, so that its offset is 0 whatever `Value` is: schema discovery and
+    /// managed objects read and set it without knowing `Value` (see `PersistedState.at`).
+    @usableFromInline var state: PersistedState
+    /// An unmanaged object's value (nil: not set yet, the type's default on first read); a
+    /// managed object's live collection once made.
+    @usableFromInline var value: Value?
 
     /// A property whose value starts as the type's default (`0`, `""`, `nil`, a new `ObjectId`,
     /// an empty `List`), created when first read.
+    @inlinable
     public init() {
-        storage = .unmanagedNoDefault(indexed: false, primary: false)
+        state = PersistedState(indexed: false, primary: false)
+        value = nil
     }
 
     /// A property with an initial value.
+    @inlinable
     public init(wrappedValue value: Value) {
-        storage = .unmanaged(value, indexed: false, primary: false)
+        state = PersistedState(indexed: false, primary: false)
+        self.value = value
+    }
+
+    @usableFromInline
+    init(value: Value?, indexed: Bool, primary: Bool) {
+        state = PersistedState(indexed: indexed, primary: primary)
+        self.value = value
     }
 
     /// Not available: property access goes through the enclosing object.
@@ -42,40 +57,47 @@ public struct Persisted<Value: _Persistable> {
         set { fatalError("@Persisted is accessed through its enclosing object") }
     }
 
-    /// Reads and writes the property of `observed`.
+    /// Reads and writes the property of `observed`. Inlined into the model class, so that a
+    /// managed read of a plain property is a state check and one call into the realm.
+    @inlinable
     public static subscript<EnclosingSelf: ObjectBase>(
         _enclosingInstance observed: EnclosingSelf,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted>
     ) -> Value {
         get {
-            switch observed[keyPath: storageKeyPath].storage {
-            case .unmanaged(let value, _, _):
-                return value
-            case .unmanagedNoDefault(let indexed, let primary):
-                let value = Value._rlmDefaultValue()
-                observed[keyPath: storageKeyPath].storage = .unmanaged(value, indexed: indexed, primary: primary)
-                return value
-            case .managed(let ordinal):
-                if let live = Value._rqlLiveCollection(owner: observed, ordinal: ordinal) {
-                    observed[keyPath: storageKeyPath].storage = .managedCached(live, ordinal: ordinal)
+            let state = observed[keyPath: storageKeyPath].state
+            switch state.kind {
+            case PersistedState.managed:
+                if Value._rqlIsLiveCollection,
+                    let live = Value._rqlLiveCollection(owner: observed, ordinal: state.ordinal)
+                {
+                    // A collection is made once and kept, so that it is the same object each time.
+                    observed[keyPath: storageKeyPath].value = live
+                    observed[keyPath: storageKeyPath].state = PersistedState(managedCached: state.ordinal)
                     return live
                 }
-                return observed._rqlManagedValue(ordinal, as: Value.self)
-            case .managedCached(let value, _):
+                return Value._rqlManagedRead(observed, state.ordinal)
+            case PersistedState.managedCached:
+                return observed[keyPath: storageKeyPath].value.unsafelyUnwrapped
+            case PersistedState.recording:
+                return observed._rqlRecordRead(state.ordinal, as: Value.self)
+            default:
+                if let value = observed[keyPath: storageKeyPath].value { return value }
+                let value = Value._rlmDefaultValue()
+                observed[keyPath: storageKeyPath].value = value
                 return value
-            case .recording(let ordinal):
-                return observed._rqlRecordRead(ordinal, as: Value.self)
             }
         }
         set {
-            switch observed[keyPath: storageKeyPath].storage {
-            case .unmanaged(_, let indexed, let primary), .unmanagedNoDefault(let indexed, let primary):
-                observed[keyPath: storageKeyPath].storage = .unmanaged(newValue, indexed: indexed, primary: primary)
-            case .managed(let ordinal), .managedCached(_, let ordinal):
-                observed._rqlSetManagedValue(newValue, ordinal)
-            case .recording:
+            let state = observed[keyPath: storageKeyPath].state
+            switch state.kind {
+            case PersistedState.managed, PersistedState.managedCached:
+                observed._rqlSetManagedValue(newValue, state.ordinal)
+            case PersistedState.recording:
                 break
+            default:
+                observed[keyPath: storageKeyPath].value = newValue
             }
         }
     }
@@ -88,11 +110,12 @@ extension Persisted where Value.PersistedType: _Indexable {
     /// @Persisted(indexed: true) var title = ""
     /// ```
     public init(indexed: Bool) {
-        storage = .unmanagedNoDefault(indexed: indexed, primary: false)
+        self.init(value: nil, indexed: indexed, primary: false)
     }
 
+    /// An indexed property with an initial value: `@Persisted(indexed: true) var title = ""`.
     public init(wrappedValue value: Value, indexed: Bool) {
-        storage = .unmanaged(value, indexed: indexed, primary: false)
+        self.init(value: value, indexed: indexed, primary: false)
     }
 }
 
@@ -104,11 +127,12 @@ extension Persisted where Value.PersistedType: _PrimaryKey {
     /// @Persisted(primaryKey: true) var _id: ObjectId
     /// ```
     public init(primaryKey: Bool) {
-        storage = .unmanagedNoDefault(indexed: false, primary: primaryKey)
+        self.init(value: nil, indexed: false, primary: primaryKey)
     }
 
+    /// A primary key with an initial value: `@Persisted(primaryKey: true) var id = 0`.
     public init(wrappedValue value: Value, primaryKey: Bool) {
-        storage = .unmanaged(value, indexed: false, primary: primaryKey)
+        self.init(value: value, indexed: false, primary: primaryKey)
     }
 }
 
@@ -120,25 +144,36 @@ extension Persisted where Value: LinkingObjectsProtocol {
     /// @Persisted(originProperty: "members") var clubs: LinkingObjects<DogClub>
     /// ```
     public init(originProperty: String) {
-        storage = .unmanaged(Value(propertyName: originProperty), indexed: false, primary: false)
+        self.init(value: Value(propertyName: originProperty), indexed: false, primary: false)
     }
 }
 
 extension Persisted: Decodable where Value: Decodable {
     public init(from decoder: Decoder) throws {
-        storage = .unmanaged(try decoder.singleValueContainer().decode(Value.self), indexed: false, primary: false)
+        self.init(value: try decoder.singleValueContainer().decode(Value.self), indexed: false, primary: false)
     }
 }
 
 extension Persisted: Encodable where Value: Encodable {
-    /// Encodes the value of an unmanaged object (a managed object's wrapper holds no value).
+    /// Encodes the value of an unmanaged object. A managed object's wrapper holds no value:
+    /// encoding it throws, as in Realm Swift; `Results`, `List` and `MutableSet` encode managed
+    /// objects property by property instead (see `ObjectBase._rqlEncode(to:)`).
     public func encode(to encoder: Encoder) throws {
         var container = encoder.singleValueContainer()
-        switch storage {
-        case .unmanaged(let value, _, _), .managedCached(let value, _):
-            try container.encode(value)
-        case .unmanagedNoDefault, .managed, .recording:
-            try container.encode(Value._rlmDefaultValue())
+        switch state.kind {
+        case PersistedState.managedCached:
+            try container.encode(value.unsafelyUnwrapped)
+        case PersistedState.managed:
+            throw EncodingError.invalidValue(
+                Value.self,
+                EncodingError.Context(
+                    codingPath: encoder.codingPath,
+                    debugDescription: "Only unmanaged Realm objects can be encoded using automatic Codable synthesis; "
+                        + "encode managed objects through Results, List or MutableSet, or define encode(to:)"
+                )
+            )
+        default:
+            try container.encode(value ?? Value._rlmDefaultValue())
         }
     }
 }
@@ -154,18 +189,48 @@ extension KeyedDecodingContainer {
     }
 }
 
-/// Where a `@Persisted` property's value is.
-enum PersistedStorage<Value> {
-    /// An unmanaged object's value, with the declaration's index and primary-key flags.
-    case unmanaged(Value, indexed: Bool, primary: Bool)
-    /// An unmanaged object's value not read or set yet: the type's default on first read.
-    case unmanagedNoDefault(indexed: Bool, primary: Bool)
-    /// A managed object's property number `ordinal`: reads and writes go to the realm.
-    case managed(ordinal: Int)
-    /// A managed object's collection property: the live `List`/`MutableSet`/`Map`, made once.
-    case managedCached(Value, ordinal: Int)
-    /// A property of the key-path recording prototype: reading it records its name.
-    case recording(ordinal: Int)
+/// Which state a `@Persisted` field is in, in one word: the kind (unmanaged, managed, managed
+/// with its collection made, recording a key path), the property number for the last three,
+/// and the declaration's index and primary-key flags while unmanaged.
+///
+/// ```swift
+/// PersistedState(managed: 3).ordinal   // 3
+/// ```
+@usableFromInline
+struct PersistedState {
+    @usableFromInline let raw: Int
+
+    @usableFromInline static let unmanaged = 0
+    @usableFromInline static let managed = 1
+    @usableFromInline static let managedCached = 2
+    @usableFromInline static let recording = 3
+
+    @inlinable
+    init(indexed: Bool, primary: Bool) {
+        raw = (indexed ? 4 : 0) | (primary ? 8 : 0)
+    }
+
+    init(managed ordinal: Int) { raw = Self.managed | ordinal << 8 }
+
+    @usableFromInline
+    init(managedCached ordinal: Int) { raw = Self.managedCached | ordinal << 8 }
+
+    init(recording ordinal: Int) { raw = Self.recording | ordinal << 8 }
+
+    @inlinable var kind: Int { raw & 3 }
+    @inlinable var ordinal: Int { raw >> 8 }
+    var indexed: Bool { raw & 4 != 0 }
+    var primary: Bool { raw & 8 != 0 }
+
+    /// The state of the `Persisted` field at `field`, whatever its value type.
+    static func at(_ field: UnsafeRawPointer) -> PersistedState {
+        field.load(as: PersistedState.self)
+    }
+
+    /// Sets the state of the `Persisted` field at `field`, whatever its value type.
+    static func set(_ state: PersistedState, at field: UnsafeMutableRawPointer) {
+        field.storeBytes(of: state, as: PersistedState.self)
+    }
 }
 
 /// What schema discovery and the dynamic accessors need from a `Persisted<Value>` field found in
@@ -180,42 +245,40 @@ protocol PersistedField {
     /// Sets an unmanaged value from the conversions of `Object(value:)`; false when `value`
     /// does not convert.
     static func setValue(_ value: Any, at field: UnsafeMutableRawPointer) -> Bool
-    /// Puts the field into a managed or recording state.
-    static func setState(_ state: FieldState, at field: UnsafeMutableRawPointer)
     /// The property's value on a managed object (a live collection for collection types).
     static func managedValue(of object: ObjectBase, ordinal: Int) -> Any
-}
-
-/// The states `PersistedField.setState` can put a field in.
-enum FieldState {
-    case managed(ordinal: Int)
-    case recording(ordinal: Int)
+    /// The unmanaged value as `writer` stores it (the type's default when none was set).
+    static func storedValue(at field: UnsafeMutableRawPointer, owner: ObjectBase, writer: _RQLWriter) -> RQLCore.Value
+    /// The unmanaged value if one was set (collections copied, so that promoting the original
+    /// leaves the copy's elements as they were); nil otherwise.
+    static func unmanagedValue(at field: UnsafeMutableRawPointer) -> (any _Persistable)?
+    /// Sets a managed object's property from the conversions of `Object(value:)`; false when
+    /// `value` does not convert.
+    static func setManagedValue(_ value: Any, of owner: ObjectBase, ordinal: Int) -> Bool
+    /// Puts the field of an object that just became managed into the managed state: a
+    /// collection it held becomes the live view of the stored one.
+    static func promote(at field: UnsafeMutableRawPointer, ordinal: Int, owner: ObjectBase)
 }
 
 extension Persisted: PersistedField {
     static var schemaType: _RQLSchemaType { Value._rqlSchemaType }
 
     static func declaration(at field: UnsafeRawPointer) -> (indexed: Bool, primary: Bool, origin: String?) {
-        switch field.assumingMemoryBound(to: Persisted.self).pointee.storage {
-        case .unmanaged(let value, let indexed, let primary):
-            return (indexed, primary, (value as? any LinkingObjectsProtocol)?.propertyName)
-        case .unmanagedNoDefault(let indexed, let primary):
-            return (indexed, primary, nil)
-        case .managed, .managedCached, .recording:
-            return (false, false, nil)
-        }
+        let persisted = field.assumingMemoryBound(to: Persisted.self).pointee
+        guard persisted.state.kind == PersistedState.unmanaged else { return (false, false, nil) }
+        let origin = persisted.value.flatMap { ($0 as? any LinkingObjectsProtocol)?.propertyName }
+        return (persisted.state.indexed, persisted.state.primary, origin)
     }
 
     static func value(at field: UnsafeMutableRawPointer) -> Any {
         let pointer = field.assumingMemoryBound(to: Persisted.self)
-        switch pointer.pointee.storage {
-        case .unmanaged(let value, _, _), .managedCached(let value, _):
-            return value
-        case .unmanagedNoDefault(let indexed, let primary):
+        switch pointer.pointee.state.kind {
+        case PersistedState.unmanaged, PersistedState.managedCached:
+            if let value = pointer.pointee.value { return value }
             let value = Value._rlmDefaultValue()
-            pointer.pointee.storage = .unmanaged(value, indexed: indexed, primary: primary)
+            pointer.pointee.value = value
             return value
-        case .managed, .recording:
+        default:
             return Value._rlmDefaultValue()
         }
     }
@@ -223,12 +286,10 @@ extension Persisted: PersistedField {
     static func setValue(_ value: Any, at field: UnsafeMutableRawPointer) -> Bool {
         guard let converted = Value._rqlConvert(value) else { return false }
         let pointer = field.assumingMemoryBound(to: Persisted.self)
-        switch pointer.pointee.storage {
-        case .unmanaged(_, let indexed, let primary), .unmanagedNoDefault(let indexed, let primary):
-            pointer.pointee.storage = .unmanaged(converted, indexed: indexed, primary: primary)
-        case .managed, .managedCached, .recording:
-            pointer.pointee.storage = .unmanaged(converted, indexed: false, primary: false)
+        if pointer.pointee.state.kind != PersistedState.unmanaged {
+            pointer.pointee.state = PersistedState(indexed: false, primary: false)
         }
+        pointer.pointee.value = converted
         return true
     }
 
@@ -236,11 +297,44 @@ extension Persisted: PersistedField {
         Value._rqlLiveCollection(owner: object, ordinal: ordinal) ?? object._rqlManagedValue(ordinal, as: Value.self)
     }
 
-    static func setState(_ state: FieldState, at field: UnsafeMutableRawPointer) {
+    static func storedValue(at field: UnsafeMutableRawPointer, owner: ObjectBase, writer: _RQLWriter) -> RQLCore.Value {
         let pointer = field.assumingMemoryBound(to: Persisted.self)
-        switch state {
-        case .managed(let ordinal): pointer.pointee.storage = .managed(ordinal: ordinal)
-        case .recording(let ordinal): pointer.pointee.storage = .recording(ordinal: ordinal)
+        switch pointer.pointee.state.kind {
+        case PersistedState.unmanaged, PersistedState.managedCached:
+            if let value = pointer.pointee.value { return value._rqlStore(writer) }
+            // Materialized now so that the object keeps the value it was stored with (a new
+            // ObjectId, say) should it stay unmanaged after a failed write.
+            let value = Value._rlmDefaultValue()
+            pointer.pointee.value = value
+            return value._rqlStore(writer)
+        case PersistedState.managed:
+            return owner._rqlManagedValue(pointer.pointee.state.ordinal, as: Value.self)._rqlStore(writer)
+        default:
+            return .null
+        }
+    }
+
+    static func unmanagedValue(at field: UnsafeMutableRawPointer) -> (any _Persistable)? {
+        let persisted = field.assumingMemoryBound(to: Persisted.self).pointee
+        guard persisted.state.kind == PersistedState.unmanaged else { return nil }
+        return persisted.value?._rqlUnmanagedCopy()
+    }
+
+    static func setManagedValue(_ value: Any, of owner: ObjectBase, ordinal: Int) -> Bool {
+        guard let converted = Value._rqlConvert(value) else { return false }
+        owner._rqlSetManagedValue(converted, ordinal)
+        return true
+    }
+
+    static func promote(at field: UnsafeMutableRawPointer, ordinal: Int, owner: ObjectBase) {
+        let pointer = field.assumingMemoryBound(to: Persisted.self)
+        if pointer.pointee.state.kind == PersistedState.unmanaged, let value = pointer.pointee.value,
+            value._rqlPromote(owner: owner, ordinal: ordinal)
+        {
+            pointer.pointee.state = PersistedState(managedCached: ordinal)
+        } else {
+            pointer.pointee.state = PersistedState(managed: ordinal)
+            pointer.pointee.value = nil
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import RQLCore
 @_spi(Reflection) import Swift
 
 /// A read (and, through writable key paths, write) view of an object that exposes some of its
@@ -177,4 +178,52 @@ extension Projection: ProjectionPrototype, ProjectionRootAccess {
     }
 
     var rootAny: ObjectBase { rootObject }
+}
+
+// A projection is what `realm.objects(PersonProjection.self)` returns elements of: the results
+// select the root class's objects and wrap each one.
+extension Projection: RealmFetchable {
+    public typealias PersistedType = Root
+
+    public static var _rqlObjectType: ObjectBase.Type { Root.self }
+
+    public static func _rqlMake(_ object: ObjectBase) -> Self {
+        // Results of a projection select objects of `Root`.
+        self.init(projecting: object as! Root)
+    }
+
+    public static var _rqlSchemaType: _RQLSchemaType {
+        _RQLSchemaType(.unsupported("a projection cannot be stored"), swiftName: "\(Self.self)")
+    }
+
+    public static func _rlmDefaultValue() -> Self {
+        preconditionFailure("a projection has no default value: it projects an object")
+    }
+
+    public static func _rqlConvert(_ value: Any) -> Self? { value as? Self }
+
+    public static func _rqlRead(_ stored: RQLCore.Value, owner: ObjectBase) -> Self? {
+        guard case .link(let link) = stored, let root = owner._rqlAccessor?.object(for: link) as? Root else {
+            return nil
+        }
+        return self.init(projecting: root)
+    }
+
+    public static func _rqlRecordingValue(_ names: AnyObject) -> Self {
+        preconditionFailure("a projection cannot be read while recording a key path")
+    }
+
+    /// The root object's link.
+    public func _rqlStore(_ writer: _RQLWriter) -> RQLCore.Value { rootObject._rqlStore(writer) }
+}
+
+extension Projection {
+    /// The realm of the root object.
+    public var realm: Realm? { rootObject.realm }
+
+    /// A projection of a frozen copy of the root object.
+    public func freeze() -> Self { Self(projecting: rootObject.freeze()) }
+
+    /// A projection of the live root object of a frozen one, or nil if it was deleted.
+    public func thaw() -> Self? { rootObject.thaw().map { Self(projecting: $0) } }
 }

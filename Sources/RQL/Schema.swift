@@ -14,6 +14,10 @@ public struct Schema: CustomStringConvertible, Equatable {
         objectSchema = discovered.classes.map(ObjectSchema.init)
     }
 
+    init(classes: [ClassInfo]) {
+        objectSchema = classes.map(ObjectSchema.init)
+    }
+
     /// The schema of `objectTypes` and every class they link to.
     public init(objectTypes: [ObjectBase.Type]) throws {
         self.init(try DiscoveredSchema(types: objectTypes, closingOverLinks: true))

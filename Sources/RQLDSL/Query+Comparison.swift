@@ -129,6 +129,16 @@ extension Query where T: _HasPersistedType, T.PersistedType: _QueryString {
         compare(.like, column, options: caseInsensitive ? .caseInsensitive : [])
     }
 
+    /// `keyPath MATCHES pattern`: the whole string matches the regular expression (compiled once
+    /// per query). Realm Swift has no such operator; write `(?i)` in the pattern to ignore case.
+    ///
+    /// ```swift
+    /// dogs.where { $0.name.matches("R[a-z]+") }
+    /// ```
+    public func matches(_ pattern: String) -> Query<Bool> {
+        compare(.matches, .constant(.string(pattern)))
+    }
+
     /// `keyPath > value` in Realm's string order (case-sensitive).
     public static func > (_ lhs: Query, _ rhs: T) -> Query<Bool> {
         lhs.compare(.greater, QueryConstant.expression(rhs))

@@ -18,6 +18,10 @@ public indirect enum BoundPredicate: Hashable, Sendable {
     /// `path GEOWITHIN shape`: the embedded GeoJSON point(s) at `path` lie in `region`. For a to-many
     /// path the quantifier applies, except that ALL is false for an empty collection.
     case geoWithin(path: BoundPath, quantifier: Quantifier, region: GeoRegion)
+    /// `operand MATCHES 'pattern'`: the whole string matches the regular expression (compiled
+    /// once, when the query is bound). A multi-valued operand is quantified (ANY unless
+    /// written); values that are not strings never match.
+    case matches(BoundOperand, RegexPattern)
 }
 
 /// `lhs op rhs` with realm-core's semantics for multi-valued operands:

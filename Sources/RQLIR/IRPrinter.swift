@@ -25,7 +25,11 @@ public enum IRPrinter {
     public static func print(_ clause: BoundClause) -> String {
         switch clause {
         case .sort(let keys):
-            return "(sort" + keys.map { " " + print($0.path) + ($0.ascending ? " ASC" : " DESC") }.joined() + ")"
+            return "(sort"
+                + keys.map {
+                    " " + print($0.path) + ($0.ascending ? " ASC" : " DESC") + ($0.caseInsensitive ? "[c]" : "")
+                }
+                .joined() + ")"
         case .distinct(let paths):
             return "(distinct" + paths.map { " " + print($0) }.joined() + ")"
         case .limit(let count):
@@ -52,6 +56,8 @@ public enum IRPrinter {
             return "(TEXT \(print(path)) \(Value.string(print(query)).description))"
         case .geoWithin(let path, let quantifier, let region):
             return "(GEOWITHIN \(quantifier.rawValue) \(print(path)) \(print(region)))"
+        case .matches(let operand, let pattern):
+            return "(MATCHES \(print(operand)) \(Value.string(pattern.source).description))"
         }
     }
 

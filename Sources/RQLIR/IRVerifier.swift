@@ -82,6 +82,8 @@ public struct IRVerifier: Sendable {
                 problems.append("GEOWITHIN path \(IRPrinter.print(path)) does not reach objects")
             }
             checkRegion(region, into: &problems)
+        case .matches(let operand, _):
+            check(operand, in: scope, into: &problems)
         }
     }
 

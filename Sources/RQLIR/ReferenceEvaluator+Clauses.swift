@@ -31,7 +31,7 @@ extension ReferenceEvaluator {
         }
         let sorted = decorated.sorted { a, b in
             for (index, key) in keys.enumerated() {
-                var order = Self.compare(a.keys[index], b.keys[index])
+                var order = Self.compare(a.keys[index], b.keys[index], caseInsensitive: key.caseInsensitive)
                 if !key.ascending { order = -order }
                 if order != 0 { return order < 0 }
             }
@@ -80,12 +80,12 @@ extension ReferenceEvaluator {
     }
 
     /// Ascending order of two keys: values by `ValueOrdering`, a crossed null link last.
-    static func compare(_ a: KeyValue, _ b: KeyValue) -> Int {
+    static func compare(_ a: KeyValue, _ b: KeyValue, caseInsensitive: Bool = false) -> Int {
         switch (a, b) {
         case (.crossesNullLink, .crossesNullLink): 0
         case (.crossesNullLink, .value): 1
         case (.value, .crossesNullLink): -1
-        case (.value(let x), .value(let y)): ValueOrdering.compare(x, y)
+        case (.value(let x), .value(let y)): ValueOrdering.compare(x, y, caseInsensitive: caseInsensitive)
         }
     }
 }

@@ -148,6 +148,12 @@ extension ReferenceEvaluator {
             return fullTextHolds(path: path, query: query, in: context)
         case .geoWithin(let path, let quantifier, let region):
             return geoWithinHolds(path: path, quantifier: quantifier, region: region, in: context)
+        case .matches(let operand, let pattern):
+            // Quantified per group as comparisons are (`holds(_: BoundComparison, in:)`).
+            let quantifier = operand.quantifier ?? .any
+            return groups(of: operand, in: context).contains { values in
+                Self.quantify(quantifier, values) { pattern.matches($0) }
+            }
         }
     }
 }

@@ -8,7 +8,7 @@ extension BoundPredicate {
     func rewritten(_ transform: (BoundPredicate) -> BoundPredicate) -> BoundPredicate {
         let rebuilt: BoundPredicate
         switch self {
-        case .constant, .fullText, .geoWithin:
+        case .constant, .fullText, .geoWithin, .matches:
             rebuilt = self
         case .and(let operands):
             rebuilt = .and(operands.map { $0.rewritten(transform) })

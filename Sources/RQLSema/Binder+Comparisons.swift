@@ -7,12 +7,19 @@ import RQLSyntax
 /// string operators on strings and binaries, `@type` against type names).
 extension BindingSession {
     mutating func bindComparison(_ comparison: Comparison, span: SourceSpan) throws(BindError) -> BoundPredicate {
+        // Realm Swift's `location IN %@` with a shape argument is GEOWITHIN (RLMQueryUtil.mm).
+        if comparison.op == .in, case .argument(let argument) = comparison.rhs.kind,
+            case (.geo, _)? = try? argumentValue(argument, span: comparison.rhs.span)
+        {
+            let shape = GeoShape(.argument(argument), span: comparison.rhs.span)
+            return try bindGeoWithin(location: comparison.lhs, shape: shape, span: span)
+        }
         let op: ComparisonOperator
         switch comparison.op {
         case .text:
             return try bindFullText(comparison, span: span)
         case .matches:
-            throw BindError(.unsupportedOperation, "MATCHES (regular expressions) is not supported", at: span)
+            return try bindMatches(comparison, span: span)
         case .equal, .in: op = .equal
         case .notEqual: op = .notEqual
         case .less: op = .less

@@ -151,6 +151,7 @@ struct UnboundLowering {
             case .endsWith: .endsWith
             case .contains: .contains
             case .like: .like
+            case .matches: .matches
             }
         emit(" " + op.rawValue)
         if !comparison.options.isEmpty {

@@ -73,7 +73,7 @@ enum Keyword: String, Sendable, CaseIterable {
     private var rqlRule: CaseRule {
         switch self {
         case .not, .any, .someQuantifier, .all, .noneQuantifier, .in, .true, .false, .first, .last, .size: .lowerOrUpper
-        case .matches, .yes, .no, .selfKeyword: .absent
+        case .yes, .no, .selfKeyword: .absent
         default: .anyCase
         }
     }
@@ -100,8 +100,8 @@ enum Keyword: String, Sendable, CaseIterable {
     /// the parser expects a name (realm-core's `id` rule). NSPredicate escapes keywords with `#`.
     var isContextual: Bool {
         switch self {
-        case .beginsWith, .endsWith, .contains, .like, .between, .in, .text, .sort, .distinct, .limit, .asc, .ascending,
-            .desc, .descending, .bin, .binary, .obj, .first, .last, .size:
+        case .beginsWith, .endsWith, .contains, .like, .matches, .between, .in, .text, .sort, .distinct, .limit, .asc,
+            .ascending, .desc, .descending, .bin, .binary, .obj, .first, .last, .size:
             true
         default: false
         }

@@ -315,7 +315,7 @@ struct QueryParser {
     }
 
     /// comparison_operator = '==' | '!=' | '<' | '<=' | '>' | '>=' | IN | BEGINSWITH | ENDSWITH | CONTAINS | LIKE
-    ///                     | TEXT (* RQL *) | MATCHES (* NSPredicate *) ;
+    ///                     | TEXT (* RQL *) | MATCHES ;
     ///
     /// Keywords a dialect lacks never reach here: the lexer does not classify them.
     func comparisonOperator(_ token: Token) -> Comparison.Operator? {

@@ -108,6 +108,7 @@ struct DSLGoldenTests {
             "(query Dog (LIKE[c] Dog.name 'R?x*'))",
             { $0.name.like("R?x*", caseInsensitive: true) }
         ),
+        dog("name MATCHES 'R[a-z]+'", "(query Dog (MATCHES Dog.name 'R[a-z]+'))", { $0.name.matches("R[a-z]+") }),
         dog("name CONTAINS color", "(query Dog (CONTAINS Dog.name Dog.color))", { $0.name.contains($0.color) }),
         dog(
             "name BEGINSWITH[c] currentCity",

@@ -59,6 +59,8 @@ public struct UnboundComparison: Hashable, Sendable {
         case contains = "CONTAINS"
         /// `LIKE` (`*` and `?` wildcards)
         case like = "LIKE"
+        /// `MATCHES` (a regular expression the whole string must match)
+        case matches = "MATCHES"
     }
 
     public var lhs: UnboundExpression

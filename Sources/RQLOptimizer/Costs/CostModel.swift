@@ -47,6 +47,7 @@ public struct CostModel: Hashable, Sendable {
         case .comparison(let comparison): cost(of: comparison)
         case .fullText(let path, _): 10 + cost(of: path)
         case .geoWithin(let path, _, _): 20 + cost(of: path)
+        case .matches(let operand, _): 20 + cost(of: operand.expression)
         }
     }
 

@@ -39,6 +39,9 @@ struct SelectivityEstimator {
             return 0.05
         case .geoWithin:
             return 0.1
+        case .matches:
+            // A regular expression: as unknown as LIKE with wildcards.
+            return 0.1
         }
     }
 

@@ -27,7 +27,7 @@ public struct ConstantFolding: Pass {
     /// Whether anything in `predicate` might fold (a cheap scan, no rebuilding).
     static func mayFold(_ predicate: BoundPredicate) -> Bool {
         switch predicate {
-        case .constant, .fullText, .geoWithin:
+        case .constant, .fullText, .geoWithin, .matches:
             return false
         case .and(let operands), .or(let operands):
             return operands.contains { if case .constant = $0 { true } else { mayFold($0) } }
@@ -65,7 +65,7 @@ public struct ConstantFolding: Pass {
             comparison.rhs.expression = fold(comparison.rhs.expression)
             if matchesNothing(comparison) { return .constant(false) }
             return .comparison(comparison)
-        case .constant, .not, .fullText, .geoWithin:
+        case .constant, .not, .fullText, .geoWithin, .matches:
             return predicate
         }
     }

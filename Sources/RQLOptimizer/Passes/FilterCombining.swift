@@ -39,7 +39,7 @@ public struct FilterCombining: Pass {
     /// one connective, or a list (a cheap scan, no rebuilding).
     static func mayCombine(_ predicate: BoundPredicate) -> Bool {
         switch predicate {
-        case .constant, .fullText, .geoWithin:
+        case .constant, .fullText, .geoWithin, .matches:
             return false
         case .not(let operand):
             return mayCombine(operand)
@@ -86,7 +86,7 @@ public struct FilterCombining: Pass {
             return combineDisjunction(operands, schema: schema, home: home)
         case .comparison(let comparison):
             return simplifyMembership(comparison, schema: schema, home: home) ?? predicate
-        case .constant, .not, .fullText, .geoWithin:
+        case .constant, .not, .fullText, .geoWithin, .matches:
             return predicate
         }
     }

@@ -41,14 +41,14 @@ public struct Normalization: Pass {
     /// Whether `predicate` might not be normal (a cheap scan, no rebuilding).
     static func mayNormalize(_ predicate: BoundPredicate, schema: Schema) -> Bool {
         switch predicate {
-        case .constant, .fullText, .geoWithin:
+        case .constant, .fullText, .geoWithin, .matches:
             return false
         case .not(let operand):
             switch operand {
             case .constant, .not, .and, .or: return true
             case .comparison(let comparison):
                 return inverse(of: comparison, schema: schema) != nil || mayNormalize(operand, schema: schema)
-            case .fullText, .geoWithin: return false
+            case .fullText, .geoWithin, .matches: return false
             }
         case .and(let operands):
             return operands.count < 2
@@ -73,7 +73,7 @@ public struct Normalization: Pass {
             return Logic.connect(Logic.flatten(operands, and: false), and: false)
         case .comparison(let comparison):
             return .comparison(canonicalOrder(comparison) ?? comparison)
-        case .constant, .fullText, .geoWithin:
+        case .constant, .fullText, .geoWithin, .matches:
             return predicate
         }
     }
@@ -91,7 +91,7 @@ public struct Normalization: Pass {
             return Logic.connect(Logic.flatten(operands.map { negate($0, schema: schema) }, and: true), and: true)
         case .comparison(let comparison):
             return inverse(of: comparison, schema: schema).map { .comparison($0) } ?? .not(predicate)
-        case .fullText, .geoWithin:
+        case .fullText, .geoWithin, .matches:
             return .not(predicate)
         }
     }

@@ -1,0 +1,128 @@
+import Foundation
+import RQLCore
+@_spi(RQL) import RQLDSL
+
+// Querying a map's values: a map of (optional) objects is queried by the engine over the objects
+// it holds, in key order, skipping null values; a map of plain values aggregates its values.
+
+extension Map {
+    /// The realm of the object the map belongs to; nil while unmanaged.
+    public var realm: Realm? { managedOwner.map { Realm(context: $0.accessor.context) } }
+
+    /// Whether the map is a frozen snapshot.
+    public var isFrozen: Bool { managedOwner?.accessor.isFrozen ?? false }
+
+    /// The objects the map's values link to, as results; nil while unmanaged or for plain values.
+    var _rqlValueResults: Results<Value>? {
+        guard let (accessor, ordinal) = managedOwner, let optional = Value.self as? any _RQLOptionalObject.Type,
+            let info = accessor.context.classInfo(named: optional._rqlObjectType.className())
+        else { return nil }
+        return Results(
+            context: accessor.context,
+            source: .collection(info, owner: accessor, ordinal: ordinal),
+            make: { optional._rqlWrap($0) as! Value }
+        )
+    }
+
+    private var queryableValues: Results<Value> {
+        guard let results = _rqlValueResults else {
+            preconditionFailure("This method may only be called on managed maps of objects")
+        }
+        return results
+    }
+
+    /// The objects among the map's values that match `predicateFormat`, in key order.
+    ///
+    /// ```swift
+    /// toyBox.toysByRoom.filter("name BEGINSWITH %@", "T")
+    /// ```
+    public func filter(_ predicateFormat: String, _ args: Any...) -> Results<Value> {
+        do {
+            return try queryableValues.query(predicateFormat, arguments: args)
+        } catch {
+            preconditionFailure("Invalid query:\n\(error.description)")
+        }
+    }
+
+    /// The objects among the map's values that match a type-safe query.
+    ///
+    /// ```swift
+    /// toyBox.toysByRoom.where { $0.name == "Rope" }
+    /// ```
+    public func `where`(_ isIncluded: (Query<Value>) -> Query<Bool>) -> Results<Value> {
+        queryableValues.where(isIncluded)
+    }
+
+    /// The objects among the map's values, sorted by a key path.
+    public func sorted(byKeyPath keyPath: String, ascending: Bool = true) -> Results<Value> {
+        queryableValues.sorted(byKeyPath: keyPath, ascending: ascending)
+    }
+
+    /// The objects among the map's values, sorted by each descriptor in turn.
+    public func sorted<S: Sequence>(by sortDescriptors: S) -> Results<Value> where S.Element == SortDescriptor {
+        queryableValues.sorted(by: sortDescriptors)
+    }
+
+    /// The least value of `property` among the map's objects.
+    public func min<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
+        queryableValues.min(ofProperty: property)
+    }
+
+    /// The greatest value of `property` among the map's objects.
+    public func max<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
+        queryableValues.max(ofProperty: property)
+    }
+
+    /// The sum of `property` over the map's objects.
+    public func sum<T: _Persistable>(ofProperty property: String) -> T where T.PersistedType: AddableType {
+        queryableValues.sum(ofProperty: property)
+    }
+
+    /// The mean of `property` over the map's objects.
+    public func average<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: AddableType {
+        queryableValues.average(ofProperty: property)
+    }
+}
+
+extension Map where Value.PersistedType: MinMaxType {
+    /// The least value (nulls ignored), or nil when there is none.
+    ///
+    /// ```swift
+    /// scores.totals.min()   // Map<String, Int>
+    /// ```
+    public func min() -> Value? {
+        PlainValues.aggregate(values, ValueAggregation.minimum)
+    }
+
+    /// The greatest value (nulls ignored), or nil when there is none.
+    public func max() -> Value? {
+        PlainValues.aggregate(values, ValueAggregation.maximum)
+    }
+}
+
+extension Map where Value.PersistedType: AddableType {
+    /// The sum of the values (0 when there are none).
+    public func sum() -> Value {
+        PlainValues.aggregate(values, ValueAggregation.sum) ?? Value._rlmDefaultValue()
+    }
+
+    /// The mean of the values, or nil when there are none.
+    public func average<T: _Persistable>() -> T? {
+        AggregateConversion.convert(
+            ValueAggregation.average(PlainValues.values(of: values)),
+            to: T.self,
+            owner: PlainValues.owner
+        )
+    }
+}
+
+/// `Optional<Object>`, the value type of a map of objects, with what results of it need.
+protocol _RQLOptionalObject {
+    static var _rqlObjectType: ObjectBase.Type { get }
+    static func _rqlWrap(_ object: ObjectBase) -> Any
+}
+
+extension Optional: _RQLOptionalObject where Wrapped: RealmFetchable {
+    static var _rqlObjectType: ObjectBase.Type { Wrapped._rqlObjectType }
+    static func _rqlWrap(_ object: ObjectBase) -> Any { Wrapped?.some(Wrapped._rqlMake(object)) as Any }
+}

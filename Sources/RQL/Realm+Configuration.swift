@@ -1,0 +1,136 @@
+import Foundation
+import Synchronization
+
+extension Realm {
+    /// Where a realm's data lives and which classes it holds.
+    ///
+    /// ```swift
+    /// var config = Realm.Configuration(inMemoryIdentifier: "scratch")
+    /// config.objectTypes = [Person.self, Dog.self]
+    /// let realm = try Realm(configuration: config)
+    ///
+    /// let onDisk = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: "/tmp/dogs.realm")))
+    /// ```
+    ///
+    /// `fileURL` and `inMemoryIdentifier` exclude each other: setting one clears the other.
+    /// Without `objectTypes`, the schema is every class the realm is used with and every class
+    /// those link to (Linux has no list of all classes to start from).
+    public struct Configuration: @unchecked Sendable, Equatable, CustomStringConvertible {
+        private var location: Location
+
+        private enum Location: Hashable {
+            case file(URL)
+            case memory(String)
+        }
+
+        /// The file the realm is stored in (nil for an in-memory realm).
+        public var fileURL: URL? {
+            get {
+                if case .file(let url) = location { return url }
+                return nil
+            }
+            set {
+                location = .file(newValue ?? Configuration.defaultFileURL)
+            }
+        }
+
+        /// The name of an in-memory realm: its data lives while some realm with this identifier
+        /// is open, and is shared by every realm opened with it.
+        public var inMemoryIdentifier: String? {
+            get {
+                if case .memory(let identifier) = location { return identifier }
+                return nil
+            }
+            set {
+                location = newValue.map(Location.memory) ?? .file(Configuration.defaultFileURL)
+            }
+        }
+
+        /// Open the realm for reading only: writes fail, and a missing file is an error.
+        public var readOnly: Bool
+        /// The version of the schema; opening a file last used with a higher version fails, and
+        /// with a different schema fails until migrations exist.
+        public var schemaVersion: UInt64
+        /// The classes the realm holds (each link target must be among them); nil for every
+        /// class the realm is used with.
+        public var objectTypes: [ObjectBase.Type]?
+
+        /// A configuration; the defaults are a file named `default.realm` in the current
+        /// directory, writable, schema version 0, every class used.
+        public init(
+            fileURL: URL? = nil,
+            inMemoryIdentifier: String? = nil,
+            readOnly: Bool = false,
+            schemaVersion: UInt64 = 0,
+            objectTypes: [ObjectBase.Type]? = nil
+        ) {
+            if let inMemoryIdentifier {
+                location = .memory(inMemoryIdentifier)
+            } else {
+                location = .file(fileURL ?? Configuration.defaultFileURL)
+            }
+            self.readOnly = readOnly
+            self.schemaVersion = schemaVersion
+            self.objectTypes = objectTypes
+        }
+
+        /// `default.realm` in the current directory.
+        public static var defaultFileURL: URL {
+            URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("default.realm")
+        }
+
+        private static let defaultStorage = Mutex(Configuration())
+
+        /// The configuration `Realm()` uses.
+        ///
+        /// ```swift
+        /// Realm.Configuration.defaultConfiguration = Realm.Configuration(inMemoryIdentifier: "tests")
+        /// let realm = try Realm()
+        /// ```
+        public static var defaultConfiguration: Configuration {
+            get { defaultStorage.withLock { $0 } }
+            set { defaultStorage.withLock { $0 = newValue } }
+        }
+
+        /// The key of the store this configuration opens.
+        var storeKey: StoreKey {
+            switch location {
+            case .file(let url): .file(url.standardizedFileURL.path)
+            case .memory(let identifier): .memory(identifier)
+            }
+        }
+
+        public static func == (lhs: Configuration, rhs: Configuration) -> Bool {
+            lhs.location == rhs.location && lhs.readOnly == rhs.readOnly && lhs.schemaVersion == rhs.schemaVersion
+                && lhs.objectTypes.map { $0.map(ObjectIdentifier.init) }
+                    == rhs.objectTypes.map {
+                        $0.map(ObjectIdentifier.init)
+                    }
+        }
+
+        public var description: String {
+            let place =
+                switch location {
+                case .file(let url): "fileURL = \(url.path)"
+                case .memory(let identifier): "inMemoryIdentifier = \(identifier)"
+                }
+            let types =
+                objectTypes.map { "[" + $0.map { $0.className() }.joined(separator: ", ") + "]" } ?? "(all used)"
+            return "Realm.Configuration {\n\t\(place);\n\treadOnly = \(readOnly);\n\tschemaVersion = "
+                + "\(schemaVersion);\n\tobjectTypes = \(types);\n}"
+        }
+    }
+}
+
+/// Which store a configuration opens: a file path, or an in-memory identifier.
+enum StoreKey: Hashable, Sendable, CustomStringConvertible {
+    case file(String)
+    case memory(String)
+
+    var description: String {
+        switch self {
+        case .file(let path): path
+        case .memory(let identifier): "in-memory realm '\(identifier)'"
+        }
+    }
+}

@@ -1,0 +1,238 @@
+import Foundation
+import RQLCore
+import RQLStorage
+
+/// A realm: one store of objects, read at a consistent version and written in transactions.
+///
+/// ```swift
+/// let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "pets"))
+/// try realm.write {
+///     realm.add(Dog(value: ["name": "Rex", "age": 10]))
+/// }
+/// let puppies = realm.objects(Dog.self).where { $0.age < 2 }
+/// ```
+///
+/// `Realm()` on one thread gives the same realm each time (its writes and reads agree); a
+/// realm reads the newest version when it is opened, when it commits, and on `refresh()`.
+public struct Realm {
+    let context: RealmContext
+
+    init(context: RealmContext) {
+        self.context = context
+    }
+
+    /// The realm of `Realm.Configuration.defaultConfiguration`.
+    ///
+    /// ```swift
+    /// let realm = try Realm()
+    /// ```
+    public init(queue: DispatchQueue? = nil) throws {
+        try self.init(configuration: Configuration.defaultConfiguration, queue: queue)
+    }
+
+    /// The realm of `configuration`: its store is opened (created unless read-only) and the
+    /// configured classes are checked against it.
+    ///
+    /// ```swift
+    /// let realm = try Realm(configuration: Realm.Configuration(objectTypes: [Dog.self, DogToy.self]))
+    /// ```
+    public init(configuration: Configuration, queue: DispatchQueue? = nil) throws {
+        context = try RealmContext.open(configuration)
+    }
+
+    /// The realm stored in the file at `fileURL`, with the default configuration otherwise.
+    public init(fileURL: URL) throws {
+        var configuration = Configuration.defaultConfiguration
+        configuration.fileURL = fileURL
+        try self.init(configuration: configuration)
+    }
+
+    /// The configuration the realm was opened with.
+    public var configuration: Configuration { context.configuration }
+
+    /// The classes the realm holds.
+    public var schema: Schema {
+        let version = context.current
+        return Schema(classes: version.schema.classes.compactMap { context.classInfo(named: $0.name) })
+    }
+
+    /// Whether the realm holds no objects.
+    public var isEmpty: Bool {
+        let version = context.current
+        return version.schema.classes.indices.allSatisfy { (version.table($0)?.rowCount ?? 0) == 0 }
+    }
+
+    // MARK: Reading
+
+    /// Every object of `type`, as live results.
+    ///
+    /// ```swift
+    /// let dogs = realm.objects(Dog.self)
+    /// dogs.count
+    /// ```
+    public func objects<Element: RealmFetchable>(_ type: Element.Type) -> Results<Element> {
+        let info = context.classInfo(for: Element._rqlObjectType)
+        precondition(!info.isEmbedded, "Embedded objects (\(info.className)) cannot be queried on their own")
+        return Results(context: context, source: .table(info), make: Element._rqlMake)
+    }
+
+    /// The object of `type` whose primary key is `key`, or nil. The class must have a primary
+    /// key, and `key` must be of its type (the program stops otherwise, as in Realm Swift).
+    ///
+    /// ```swift
+    /// let person = realm.object(ofType: Person.self, forPrimaryKey: 12345)
+    /// ```
+    public func object<Element: Object, KeyType>(ofType type: Element.Type, forPrimaryKey key: KeyType) -> Element? {
+        let info = context.classInfo(for: type)
+        guard let primaryKey = info.primaryKey, let ordinal = info.propertyIndex(named: primaryKey) else {
+            preconditionFailure("'\(info.className)' does not have a primary key")
+        }
+        let stored = PrimaryKeyConversion.value(key, for: info.properties[ordinal])
+        guard let stored else {
+            preconditionFailure(
+                "Invalid value '\(key)' of type '\(KeyType.self)' for '\(info.className).\(primaryKey)' primary key"
+            )
+        }
+        guard let found = context.current.key(of: info.className, primaryKey: stored) else { return nil }
+        return context.object(for: ObjectLink(className: info.className, key: found)) as? Element
+    }
+
+    // MARK: Transactions
+
+    /// Whether a write transaction is open.
+    public var isInWriteTransaction: Bool { context.isInWriteTransaction }
+
+    /// Runs `block` in a write transaction and commits it, returning what `block` returns. If
+    /// `block` throws, the transaction is rolled back and the error rethrown; if anything in
+    /// it broke a constraint, the transaction is rolled back and that error thrown.
+    ///
+    /// ```swift
+    /// let rex = try realm.write { realm.create(Dog.self, value: ["name": "Rex"]) }
+    /// ```
+    @discardableResult
+    public func write<Result>(
+        withoutNotifying tokens: [NotificationToken] = [],
+        _ block: () throws -> Result
+    ) throws -> Result {
+        try checkedBeginWrite()
+        let result: Result
+        do {
+            result = try block()
+        } catch {
+            if isInWriteTransaction { cancelWrite() }
+            throw error
+        }
+        if isInWriteTransaction { try commitWrite() }
+        return result
+    }
+
+    /// Starts a write transaction (waiting while another thread writes) and moves the realm to
+    /// the newest version. Writing inside a write is an error: the program stops, as in Realm Swift.
+    public func beginWrite() {
+        do {
+            try context.beginWrite()
+        } catch {
+            preconditionFailure(error.description)
+        }
+    }
+
+    /// Beginning a write, as a thrown error rather than a stop (a read-only realm, a nested write).
+    func checkedBeginWrite() throws {
+        try context.beginWrite()
+    }
+
+    /// Commits the write transaction. If anything in it broke a constraint (a duplicate primary
+    /// key, a deleted object, a value of the wrong type), nothing is committed: the transaction
+    /// is rolled back and the first such error thrown.
+    public func commitWrite(withoutNotifying tokens: [NotificationToken] = []) throws {
+        try context.commitWrite()
+    }
+
+    /// Discards the write transaction: objects it changed read their previous values again and
+    /// objects it created are invalidated.
+    public func cancelWrite() {
+        context.cancelWrite()
+    }
+
+    /// Moves the realm to the newest version written by any realm of the same store. Returns
+    /// whether there was a newer version.
+    @discardableResult
+    public func refresh() -> Bool {
+        context.refresh()
+    }
+
+    /// Always true: a realm reads newer versions when it writes or is refreshed; there is no
+    /// run loop on which to refresh it in between.
+    public var autorefresh: Bool {
+        get { true }
+        nonmutating set {}
+    }
+
+    // MARK: Freezing
+
+    /// Whether the realm is a frozen snapshot.
+    public var isFrozen: Bool { context.isFrozen }
+
+    /// A frozen snapshot of the realm's current version: it, its objects and results never change.
+    public func freeze() -> Realm {
+        Realm(context: context.frozen())
+    }
+
+    /// The live realm of a frozen one.
+    public func thaw() -> Realm {
+        guard context.isFrozen else { return self }
+        do {
+            return Realm(context: try RealmContext.open(context.configuration))
+        } catch {
+            preconditionFailure(error.description)
+        }
+    }
+
+    /// A frozen copy of a managed object of this realm.
+    public func freeze<T: ObjectBase>(_ object: T) -> T {
+        object.freeze()
+    }
+
+    /// The live object of a frozen one, or nil if it was deleted since.
+    public func thaw<T: ObjectBase>(_ object: T) -> T? {
+        object.thaw()
+    }
+
+    /// Invalidates nothing: RQL's realms hold no read lock. Present for source compatibility.
+    public func invalidate() {}
+}
+
+extension Realm {
+    /// The store version the realm reads now, for benchmarks and tests that compare the object
+    /// model with the engine under it.
+    @_spi(Testing) public var _snapshot: BlockSnapshot { context.current.snapshot }
+}
+
+extension Realm: Equatable {
+    /// Realms are equal when they are the same realm on the same thread (or the same frozen copy).
+    public static func == (lhs: Realm, rhs: Realm) -> Bool { lhs.context === rhs.context }
+}
+
+/// A token for a change notification. Notifications are not available yet; the type exists so
+/// that `write(withoutNotifying:)` compiles.
+public final class NotificationToken {
+    /// A token that was never registered.
+    public init() {}
+    /// Stops the notifications.
+    public func invalidate() {}
+}
+
+/// Converting a primary key given as a Swift value to the stored value of its property.
+enum PrimaryKeyConversion {
+    static func value(_ key: Any, for property: PersistedProperty) -> RQLCore.Value? {
+        let unwrapped = ObjectBase.unwrapped(key)
+        guard let unwrapped else { return property.core.isOptional ? .null : nil }
+        switch property.core.type {
+        case .int: return NumberConversion.integer(unwrapped).map { .int($0) }
+        case .string: return (unwrapped as? String).map { .string($0) }
+        case .objectId: return (unwrapped as? ObjectId).map { .objectId($0.core) }
+        case .uuid: return (unwrapped as? UUID).map { .uuid($0) }
+        default: return nil
+        }
+    }
+}

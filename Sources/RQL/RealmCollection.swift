@@ -1,0 +1,278 @@
+import Foundation
+import RQLCore
+@_spi(RQL) import RQLDSL
+
+/// What `Results`, `List`, `MutableSet` and `LinkingObjects` share: a random-access collection
+/// of a realm's values or objects that can be queried, sorted and aggregated. A managed
+/// collection of objects is queried by the engine (the query runs over its elements, in its
+/// order); a collection of plain values aggregates and sorts its values.
+///
+/// ```swift
+/// func oldest<C: RealmCollection>(_ dogs: C) -> Dog? where C.Element == Dog {
+///     dogs.sorted(byKeyPath: "age", ascending: false).first
+/// }
+/// let olderDogs = person.dogs.filter("age > %@", 5)
+/// let names = person.dogs.sorted(by: \.name).map(\.name)
+/// ```
+public protocol RealmCollection: RandomAccessCollection, CustomStringConvertible
+where Index == Int, Element: RealmCollectionValue {
+    /// The realm the collection belongs to; nil while unmanaged.
+    var realm: Realm? { get }
+    /// Whether the object the collection belongs to was deleted.
+    var isInvalidated: Bool { get }
+    /// Whether the collection is a frozen snapshot.
+    var isFrozen: Bool { get }
+    /// The collection's objects as results, for querying; nil while unmanaged or for plain values.
+    var _rqlResults: Results<Element>? { get }
+}
+
+extension RealmCollection where Element: RealmFetchable {
+    /// The results of a query over the collection's objects; the program stops for an
+    /// unmanaged collection, as in Realm Swift.
+    var _rqlQueryable: Results<Element> {
+        guard let results = _rqlResults else {
+            preconditionFailure("This method may only be called on collections of managed objects")
+        }
+        return results
+    }
+
+    /// The collection's objects that match `predicateFormat` (NSPredicate format or RQL), in
+    /// the collection's order.
+    ///
+    /// ```swift
+    /// person.dogs.filter("age > %@", 5)
+    /// ```
+    public func filter(_ predicateFormat: String, _ args: Any...) -> Results<Element> {
+        do {
+            return try _rqlQueryable.query(predicateFormat, arguments: args)
+        } catch {
+            preconditionFailure("Invalid query:\n\(error.description)")
+        }
+    }
+
+    /// The checked twin of `filter(_:_:)`: throws `Realm.QueryError` instead of stopping.
+    public func query(_ predicateFormat: String, _ args: Any...) throws -> Results<Element> {
+        try _rqlQueryable.query(predicateFormat, arguments: args)
+    }
+
+    /// The collection's objects that match a type-safe query.
+    ///
+    /// ```swift
+    /// person.dogs.where { $0.age > 5 }
+    /// ```
+    public func `where`(_ isIncluded: (Query<Element>) -> Query<Bool>) -> Results<Element> {
+        _rqlQueryable.where(isIncluded)
+    }
+
+    /// The collection's objects sorted by a key path.
+    public func sorted(byKeyPath keyPath: String, ascending: Bool = true) -> Results<Element> {
+        _rqlQueryable.sorted(byKeyPath: keyPath, ascending: ascending)
+    }
+
+    /// The collection's objects sorted by each descriptor in turn.
+    public func sorted<S: Sequence>(by sortDescriptors: S) -> Results<Element> where S.Element == SortDescriptor {
+        _rqlQueryable.sorted(by: sortDescriptors)
+    }
+
+    /// The first object of each distinct combination of the key paths' values.
+    public func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Element == String {
+        _rqlQueryable.distinct(by: keyPaths)
+    }
+
+    /// The position of the first object that matches the query.
+    public func index(matching predicateFormat: String, _ args: Any...) -> Int? {
+        let matching: Results<Element>
+        do {
+            matching = try _rqlQueryable.query(predicateFormat, arguments: args)
+        } catch {
+            preconditionFailure("Invalid query:\n\(error.description)")
+        }
+        let found = Set(matching.evaluate().keys)
+        return _rqlQueryable.evaluate().keys.firstIndex { found.contains($0) }
+    }
+
+    /// The position of the first object that matches a type-safe query.
+    public func index(matching isIncluded: (Query<Element>) -> Query<Bool>) -> Int? {
+        _rqlQueryable.index(matching: isIncluded)
+    }
+
+    /// The least value of `property` among the objects.
+    public func min<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
+        _rqlQueryable.min(ofProperty: property)
+    }
+
+    /// The greatest value of `property` among the objects.
+    public func max<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
+        _rqlQueryable.max(ofProperty: property)
+    }
+
+    /// The sum of `property` over the objects.
+    public func sum<T: _Persistable>(ofProperty property: String) -> T where T.PersistedType: AddableType {
+        _rqlQueryable.sum(ofProperty: property)
+    }
+
+    /// The mean of `property` over the objects.
+    public func average<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: AddableType {
+        _rqlQueryable.average(ofProperty: property)
+    }
+
+    /// How the engine runs a query over the collection.
+    public func explain() -> String { _rqlQueryable.explain() }
+}
+
+extension RealmCollection where Element: ObjectBase {
+    /// The collection's objects sorted by a typed key path.
+    ///
+    /// ```swift
+    /// person.dogs.sorted(by: \.age, ascending: false)
+    /// ```
+    public func sorted<T>(by keyPath: KeyPath<Element, T>, ascending: Bool = true) -> Results<Element> {
+        sorted(byKeyPath: _name(for: keyPath), ascending: ascending)
+    }
+
+    /// The least value of a typed key path among the objects.
+    public func min<T: _Persistable>(of keyPath: KeyPath<Element, T>) -> T? where T.PersistedType: MinMaxType {
+        min(ofProperty: _name(for: keyPath))
+    }
+
+    /// The greatest value of a typed key path among the objects.
+    public func max<T: _Persistable>(of keyPath: KeyPath<Element, T>) -> T? where T.PersistedType: MinMaxType {
+        max(ofProperty: _name(for: keyPath))
+    }
+
+    /// The sum of a typed key path over the objects.
+    public func sum<T: _Persistable>(of keyPath: KeyPath<Element, T>) -> T where T.PersistedType: AddableType {
+        sum(ofProperty: _name(for: keyPath))
+    }
+
+    /// The mean of a typed key path over the objects.
+    public func average<T: _Persistable>(of keyPath: KeyPath<Element, T>) -> T? where T.PersistedType: AddableType {
+        average(ofProperty: _name(for: keyPath))
+    }
+}
+
+// MARK: Collections of plain values
+
+extension RealmCollection where Element.PersistedType: MinMaxType {
+    /// The least element (nulls ignored), or nil when there is none.
+    ///
+    /// ```swift
+    /// dog.scores.min()   // List<Int>
+    /// ```
+    public func min() -> Element? {
+        PlainValues.aggregate(self, ValueAggregation.minimum)
+    }
+
+    /// The greatest element (nulls ignored), or nil when there is none.
+    public func max() -> Element? {
+        PlainValues.aggregate(self, ValueAggregation.maximum)
+    }
+}
+
+extension RealmCollection where Element.PersistedType: AddableType {
+    /// The sum of the elements (0 when there are none).
+    public func sum() -> Element {
+        PlainValues.aggregate(self, ValueAggregation.sum) ?? Element._rlmDefaultValue()
+    }
+
+    /// The mean of the elements, or nil when there are none.
+    ///
+    /// ```swift
+    /// let mean: Double? = dog.scores.average()
+    /// ```
+    public func average<T: _Persistable>() -> T? {
+        AggregateConversion.convert(
+            ValueAggregation.average(PlainValues.values(of: self)),
+            to: T.self,
+            owner: PlainValues.owner
+        )
+    }
+}
+
+/// Plain values of a collection as the engine's `Value`s, for aggregates.
+enum PlainValues {
+    /// The owner `_rqlRead` is given when bridging a plain value (which never uses it).
+    nonisolated(unsafe) static let owner = ObjectBase()
+
+    static func values<C: Collection>(of collection: C) -> [RQLCore.Value] {
+        collection.map { element in
+            guard let mixed = AnyRealmValue._rqlConvert(element),
+                case .constant(let value) = mixed._rqlQueryConstant
+            else { return .null }
+            return value
+        }
+    }
+
+    static func aggregate<C: Collection>(_ collection: C, _ function: ([RQLCore.Value]) -> RQLCore.Value) -> C.Element?
+    where C.Element: _Persistable {
+        AggregateConversion.convert(function(values(of: collection)), to: C.Element.self, owner: owner)
+    }
+}
+
+// MARK: Conformances
+
+extension Results: RealmCollection {
+    public var _rqlResults: Results<Element>? { self }
+}
+
+extension List: RealmCollection {
+    /// The realm of the object the list belongs to; nil while unmanaged.
+    public var realm: Realm? { storage.owner.map { Realm(context: $0.accessor.context) } }
+
+    /// Whether the list is a frozen snapshot.
+    public var isFrozen: Bool { storage.owner?.accessor.isFrozen ?? false }
+
+    public var _rqlResults: Results<Element>? {
+        guard let (accessor, ordinal) = storage.owner else { return nil }
+        return CollectionResults.results(owner: accessor, ordinal: ordinal)
+    }
+}
+
+extension MutableSet: RealmCollection {
+    /// The realm of the object the set belongs to; nil while unmanaged.
+    public var realm: Realm? { managedOwner.map { Realm(context: $0.accessor.context) } }
+
+    /// Whether the set is a frozen snapshot.
+    public var isFrozen: Bool { managedOwner?.accessor.isFrozen ?? false }
+
+    public var _rqlResults: Results<Element>? {
+        guard let (accessor, ordinal) = managedOwner else { return nil }
+        return CollectionResults.results(owner: accessor, ordinal: ordinal)
+    }
+}
+
+extension LinkingObjects: RealmCollection {
+    /// The realm of the object the linking objects point at; nil while unmanaged.
+    public var realm: Realm? { managedOwner.map { Realm(context: $0.context) } }
+
+    /// Whether the linking objects are a frozen snapshot.
+    public var isFrozen: Bool { managedOwner?.isFrozen ?? false }
+
+    public var _rqlResults: Results<Element>? {
+        guard let owner = managedOwner,
+            let ordinal = owner.classInfo.properties.firstIndex(where: {
+                if case .linkingObjects(_, let property) = $0.core.type, property == propertyName,
+                    $0.target == Element.self
+                {
+                    return true
+                }
+                return false
+            })
+        else { return nil }
+        return CollectionResults.results(owner: owner, ordinal: ordinal)
+    }
+}
+
+/// Results over the objects a collection property holds.
+enum CollectionResults {
+    static func results<Element: RealmCollectionValue>(owner: ObjectAccessor, ordinal: Int) -> Results<Element>? {
+        guard let fetchable = Element.self as? any RealmFetchable.Type,
+            let info = owner.context.classInfo(named: fetchable._rqlObjectType.className())
+        else { return nil }
+        return Results(
+            context: owner.context,
+            source: .collection(info, owner: owner, ordinal: ordinal),
+            make: { fetchable._rqlMake($0) as! Element }
+        )
+    }
+}

@@ -1,0 +1,318 @@
+import Foundation
+import RQLCore
+import RQLStorage
+
+/// What a `Realm` value and every managed object, collection and `Results` of it share: the
+/// configuration, the store's coordinator, the version this realm reads, and its open write
+/// transaction. One per thread and store (`Realm()` twice on a thread gives the same context),
+/// plus one per frozen copy.
+///
+/// ```swift
+/// let context = try RealmContext.open(Realm.Configuration(inMemoryIdentifier: "a"))
+/// context.current.keys(of: "Dog")
+/// ```
+final class RealmContext {
+    let configuration: Realm.Configuration
+    let coordinator: RealmCoordinator
+    /// A frozen context reads `version` forever and never writes.
+    let isFrozen: Bool
+    /// The committed version this context reads outside a write.
+    private(set) var version: StoreVersion
+    /// The open write transaction.
+    private(set) var session: WriteSession?
+    /// Classes this context resolved, by name (registered ones, plus those a write added).
+    private var classes: [String: ClassInfo] = [:]
+    /// The same by Swift class, so that adding an object does not spell its class name.
+    private var classesByType: [ObjectIdentifier: ClassInfo] = [:]
+    /// Each class's index in the store's schema (classes are only added, so indexes stay valid).
+    private var classIndexes: [ObjectIdentifier: Int] = [:]
+    /// The thread table a live context is registered in.
+    private var threadTable: ThreadContexts.Table?
+
+    deinit {
+        session?.rollback()
+        threadTable?.remove(self, for: configuration.storeKey)
+    }
+
+    private init(
+        configuration: Realm.Configuration,
+        coordinator: RealmCoordinator,
+        version: StoreVersion,
+        isFrozen: Bool
+    ) {
+        self.configuration = configuration
+        self.coordinator = coordinator
+        self.version = version
+        self.isFrozen = isFrozen
+    }
+
+    // MARK: Opening
+
+    /// The live context of `configuration` for this thread: the existing one, or a new one after
+    /// the store is opened and the configured classes are checked against it.
+    static func open(_ configuration: Realm.Configuration) throws(Realm.Error) -> RealmContext {
+        let key = configuration.storeKey
+        let table = ThreadContexts.current
+        if let existing = table.context(for: key) {
+            guard existing.configuration == configuration else {
+                throw Realm.Error(
+                    .fail,
+                    "Realm at \(key) already opened on this thread with a different configuration"
+                )
+            }
+            return existing
+        }
+        let coordinator = try StoreRegistry.coordinator(for: configuration)
+        try coordinator.open(schemaVersion: configuration.schemaVersion)
+        if let types = configuration.objectTypes {
+            let discovered: DiscoveredSchema
+            do {
+                discovered = try DiscoveredSchema(types: types, closingOverLinks: false)
+            } catch {
+                throw Realm.Error(.invalidSchema, error.description)
+            }
+            try coordinator.register(discovered.classes, readOnly: configuration.readOnly)
+        }
+        let context = RealmContext(
+            configuration: configuration,
+            coordinator: coordinator,
+            version: StoreVersion(coordinator.store.snapshot),
+            isFrozen: false
+        )
+        table.set(context, for: key)
+        context.threadTable = table
+        return context
+    }
+
+    /// A frozen copy reading this context's current version forever.
+    func frozen() -> RealmContext {
+        if isFrozen { return self }
+        let context = RealmContext(
+            configuration: configuration,
+            coordinator: coordinator,
+            version: current,
+            isFrozen: true
+        )
+        context.classes = classes
+        return context
+    }
+
+    // MARK: Reading
+
+    /// The version reads see now: the write transaction's state inside a write, else `version`.
+    var current: StoreVersion {
+        if let session { return session.current }
+        return version
+    }
+
+    /// `current.serial`, without handing out the version.
+    @inline(__always)
+    var currentSerial: UInt64 {
+        if let session { return session.current.serial }
+        return version.serial
+    }
+
+    /// Moves to the newest committed version. Returns whether it changed.
+    @discardableResult
+    func refresh() -> Bool {
+        guard !isFrozen, session == nil else { return false }
+        let newest = coordinator.store.snapshot
+        guard newest.version != version.version else { return false }
+        version = StoreVersion(newest)
+        return true
+    }
+
+    // MARK: Classes
+
+    /// The class named `className` in this realm's schema.
+    func classInfo(named className: String) -> ClassInfo? {
+        if let info = classes[className] { return info }
+        if let info = coordinator.registeredClass(named: className) {
+            classes[className] = info
+            return info
+        }
+        return session?.addedClasses.first { $0.className == className }
+    }
+
+    /// The class of `type`, adding it (and every class it links to) to the store first when
+    /// the configuration lets the schema grow; a class outside an explicit `objectTypes`, or
+    /// one the schema cannot take, stops with the reason (the program's mistake, not its input).
+    func classInfo(for type: ObjectBase.Type) -> ClassInfo {
+        do {
+            return try checkedClassInfo(for: type)
+        } catch {
+            preconditionFailure(error.description)
+        }
+    }
+
+    /// The class of `type`, or the reason it cannot be used in this realm.
+    func checkedClassInfo(for type: ObjectBase.Type) throws(Realm.Error) -> ClassInfo {
+        if let info = classesByType[ObjectIdentifier(type)] { return info }
+        let info: ClassInfo
+        if let known = classInfo(named: type.className()) {
+            info = known
+        } else {
+            info = try register(type)
+        }
+        if info.type == type { classesByType[ObjectIdentifier(type)] = info }
+        return info
+    }
+
+    /// The index of `info`'s class in the store's schema.
+    func classIndex(of info: ClassInfo) -> Int {
+        if let index = classIndexes[ObjectIdentifier(info)] { return index }
+        guard let index = current.classIndex(named: info.className) else { return 0 }
+        classIndexes[ObjectIdentifier(info)] = index
+        return index
+    }
+
+    private func register(_ type: ObjectBase.Type) throws(Realm.Error) -> ClassInfo {
+        let className = type.className()
+        guard configuration.objectTypes == nil else {
+            throw Realm.Error(
+                .invalidSchema,
+                "Object type '\(className)' is not managed by the Realm: it is not in the configuration's objectTypes"
+            )
+        }
+        let discovered: DiscoveredSchema
+        do {
+            discovered = try DiscoveredSchema(types: [type], closingOverLinks: true)
+        } catch {
+            throw Realm.Error(.invalidSchema, error.description)
+        }
+        if let session {
+            let added = try coordinator.register(discovered.classes, in: session.transaction)
+            session.addedClasses.append(contentsOf: added)
+        } else {
+            guard !isFrozen else {
+                throw Realm.Error(.readOnly, "A frozen realm has no class '\(className)'")
+            }
+            try coordinator.register(discovered.classes, readOnly: configuration.readOnly)
+            refresh()
+        }
+        for info in discovered.classes { classes[info.className] = classInfo(named: info.className) ?? info }
+        guard let info = classInfo(named: className) else {
+            throw Realm.Error(.invalidSchema, "Object type '\(className)' could not be added to the realm")
+        }
+        return info
+    }
+
+    // MARK: Objects
+
+    /// The object a link points at, as an instance of its class bound to this context; nil when
+    /// it does not exist in the current version.
+    func object(for link: ObjectLink) -> ObjectBase? {
+        let version = current
+        guard let info = classInfo(named: link.className), let classIndex = version.classIndex(named: link.className),
+            let row = version.row(of: link.key, classIndex: classIndex)
+        else { return nil }
+        return info.makeManaged(context: self, key: link.key, classIndex: classIndex, version: version, row: row)
+    }
+
+    // MARK: Writing
+
+    var isInWriteTransaction: Bool { session != nil }
+
+    /// Starts the write transaction: waits for another thread's to finish, then reads the newest
+    /// version.
+    func beginWrite() throws(Realm.Error) {
+        guard !isFrozen else { throw Realm.Error(.readOnly, "Cannot write to a frozen realm") }
+        guard !configuration.readOnly else {
+            throw Realm.Error(.readOnly, "Cannot write to the read-only realm \(coordinator.key)")
+        }
+        guard session == nil else {
+            throw Realm.Error(
+                .invalidTransaction,
+                "The Realm is already in a write transaction"
+            )
+        }
+        session = WriteSession(coordinator.store.beginWrite())
+    }
+
+    /// Commits the write transaction, or rolls it back and throws the first error it recorded.
+    func commitWrite() throws(Realm.Error) {
+        guard let session else {
+            throw Realm.Error(.invalidTransaction, "Can't commit a non-existing write transaction")
+        }
+        self.session = nil
+        if let error = session.error {
+            rollBack(session)
+            throw error
+        }
+        let result: CommitResult
+        do {
+            result = try session.commit()
+        } catch {
+            rollBack(session)
+            throw error
+        }
+        coordinator.confirm(session.addedClasses)
+        version = StoreVersion(result.snapshot)
+    }
+
+    /// Discards the write transaction.
+    func cancelWrite() {
+        guard let session else { return }
+        self.session = nil
+        rollBack(session)
+    }
+
+    private func rollBack(_ session: WriteSession) {
+        session.rollback()
+        for info in session.addedClasses where coordinator.registeredClass(named: info.className) == nil {
+            classes[info.className] = nil
+            classesByType[ObjectIdentifier(info.type)] = nil
+            classIndexes[ObjectIdentifier(info)] = nil
+        }
+        version = StoreVersion(coordinator.store.snapshot)
+    }
+
+    /// The session to write through: inside a write, the open one (nil once it failed, so
+    /// the caller skips the write); outside, the program stops as Realm Swift does.
+    func writableSession() -> WriteSession? {
+        guard let session else {
+            preconditionFailure(
+                "Attempting to modify object outside of a write transaction - call beginWrite on a Realm instance first"
+            )
+        }
+        return session.hasFailed ? nil : session
+    }
+}
+
+/// Each thread's live contexts, by store: `Realm()` twice on one thread gives the same context,
+/// so its writes and its reads agree. A context lives while a realm, object or collection of it
+/// does, and takes itself out of its thread's table when it goes. (Not a weak reference: a
+/// weakly referenced object pays for every retain and release, and accessors retain their
+/// context once per object.)
+enum ThreadContexts {
+    final class Table: @unchecked Sendable {
+        private let lock = NSLock()
+        private var contexts: [StoreKey: Unmanaged<RealmContext>] = [:]
+
+        func context(for key: StoreKey) -> RealmContext? {
+            lock.withLock { contexts[key]?.takeUnretainedValue() }
+        }
+
+        func set(_ context: RealmContext, for key: StoreKey) {
+            lock.withLock { contexts[key] = Unmanaged.passUnretained(context) }
+        }
+
+        /// Called by a context's deinit (on whatever thread releases it last).
+        func remove(_ context: RealmContext, for key: StoreKey) {
+            lock.withLock {
+                if contexts[key]?.toOpaque() == Unmanaged.passUnretained(context).toOpaque() { contexts[key] = nil }
+            }
+        }
+    }
+
+    private static let threadKey = "RQL.ThreadContexts"
+
+    /// The current thread's table.
+    static var current: Table {
+        let dictionary = Thread.current.threadDictionary
+        if let table = dictionary[threadKey] as? Table { return table }
+        let table = Table()
+        dictionary[threadKey] = table
+        return table
+    }
+}

@@ -1,0 +1,199 @@
+import Foundation
+import RQLCore
+import RQLStorage
+
+/// Everything realms of one store share, process-wide: the store, the classes checked against
+/// its schema, and the schema version. Every `Realm` of the same file (or in-memory
+/// identifier), on any thread, goes through the same coordinator.
+///
+/// ```swift
+/// let coordinator = try StoreRegistry.coordinator(for: Realm.Configuration(inMemoryIdentifier: "a"))
+/// try coordinator.register([ClassInfo.info(for: Dog.self)], readOnly: false)
+/// ```
+final class RealmCoordinator: @unchecked Sendable {
+    let key: StoreKey
+    let store: BlockStore
+    private let lock = NSLock()
+    /// Classes whose declared schema matches the store's, by class name.
+    private var registered: [String: ClassInfo] = [:]
+    /// The schema version the store was last opened with (nil until the first open).
+    private var schemaVersion: UInt64?
+
+    init(key: StoreKey, store: BlockStore) {
+        self.key = key
+        self.store = store
+    }
+
+    /// Checks the configured schema version against the stored one: lower is an error, higher
+    /// is recorded (a schema change still needs a migration, checked per class).
+    func open(schemaVersion configured: UInt64) throws(Realm.Error) {
+        lock.lock()
+        defer { lock.unlock() }
+        if let stored = schemaVersion, configured < stored {
+            throw Realm.Error(
+                .schemaMismatch,
+                "Provided schema version \(configured) is less than last set version \(stored) of \(key)"
+            )
+        }
+        schemaVersion = Swift.max(configured, schemaVersion ?? 0)
+    }
+
+    /// The registered class of this name.
+    func registeredClass(named className: String) -> ClassInfo? {
+        lock.withLock { registered[className] }
+    }
+
+    /// Every registered class, by name.
+    var registeredClasses: [String: ClassInfo] {
+        lock.withLock { registered }
+    }
+
+    /// Checks `classes` against the store's schema and adds the ones it lacks, in a write
+    /// transaction of their own. The caller must not hold the store's write transaction (inside
+    /// a write, `register(_:in:)` adds them to that transaction instead).
+    func register(_ classes: [ClassInfo], readOnly: Bool) throws(Realm.Error) {
+        lock.lock()
+        defer { lock.unlock() }
+        let missing = try unregistered(classes, in: store.snapshot.schema)
+        guard !missing.isEmpty else { return }
+        guard !readOnly else {
+            throw Realm.Error(
+                .schemaMismatch,
+                "The read-only realm \(key) has no class "
+                    + missing.map { "'\($0.className)'" }.joined(separator: ", ")
+            )
+        }
+        let transaction = store.beginWrite()
+        do {
+            try transaction.addClasses(missing.map(\.objectSchema))
+            _ = try transaction.commit()
+        } catch {
+            transaction.rollback()
+            throw Realm.Error(error)
+        }
+        for info in missing { registered[info.className] = info }
+    }
+
+    /// Adds the classes the open `transaction` lacks to it. They are registered once it commits
+    /// (`confirm`); a rollback forgets them.
+    func register(_ classes: [ClassInfo], in transaction: WriteTransaction) throws(Realm.Error) -> [ClassInfo] {
+        lock.lock()
+        defer { lock.unlock() }
+        let missing = try unregistered(classes, in: transaction.schema)
+        guard !missing.isEmpty else { return [] }
+        do {
+            try transaction.addClasses(missing.map(\.objectSchema))
+        } catch {
+            throw Realm.Error(error)
+        }
+        return missing
+    }
+
+    /// Registers classes added by a committed transaction.
+    func confirm(_ classes: [ClassInfo]) {
+        lock.withLock {
+            for info in classes { registered[info.className] = info }
+        }
+    }
+
+    /// The classes of `classes` the schema lacks; those it has must match it exactly.
+    private func unregistered(_ classes: [ClassInfo], in schema: RQLCore.Schema) throws(Realm.Error) -> [ClassInfo] {
+        var missing: [ClassInfo] = []
+        for info in classes where registered[info.className] !== info {
+            if let stored = schema[info.className] {
+                guard stored == info.objectSchema else {
+                    throw Realm.Error(
+                        .schemaMismatch,
+                        "Migration is required for \(key): class '\(info.className)' is stored as "
+                            + Self.describe(stored) + " but declared as " + Self.describe(info.objectSchema)
+                            + " (migrations are not available yet)"
+                    )
+                }
+                if registered[info.className] == nil { registered[info.className] = info }
+            } else if !missing.contains(where: { $0.className == info.className }) {
+                missing.append(info)
+            }
+        }
+        return missing
+    }
+
+    private static func describe(_ objectSchema: RQLCore.ObjectSchema) -> String {
+        "{" + objectSchema.properties.map { "\($0.name): \($0.typeSyntax)" }.joined(separator: ", ") + "}"
+    }
+}
+
+/// The process-wide table of coordinators, and the one place a store is opened.
+enum StoreRegistry {
+    private final class Weak {
+        weak var coordinator: RealmCoordinator?
+        init(_ coordinator: RealmCoordinator) { self.coordinator = coordinator }
+    }
+
+    private static let lock = NSLock()
+    /// In-memory realms live while a realm holds their coordinator.
+    nonisolated(unsafe) private static var memory: [String: Weak] = [:]
+    /// File-backed realms' coordinators live for the process (a file's schema version is kept
+    /// here until the file format records it).
+    nonisolated(unsafe) private static var files: [String: RealmCoordinator] = [:]
+
+    /// The coordinator of the store `configuration` names, opening the store if needed.
+    static func coordinator(for configuration: Realm.Configuration) throws(Realm.Error) -> RealmCoordinator {
+        lock.lock()
+        defer { lock.unlock() }
+        do {
+            let key = configuration.storeKey
+            switch key {
+            case .memory(let identifier):
+                if let existing = memory[identifier]?.coordinator { return existing }
+                let coordinator = RealmCoordinator(key: key, store: BlockStore(schema: Self.emptySchema))
+                memory[identifier] = Weak(coordinator)
+                return coordinator
+            case .file(let path):
+                if let existing = files[path] { return existing }
+                let store = try openStore(atPath: path, readOnly: configuration.readOnly)
+                let coordinator = RealmCoordinator(key: key, store: store)
+                files[path] = coordinator
+                return coordinator
+            }
+        }
+    }
+
+    /// Makes `store` the in-memory realm `identifier` (which must not be open): a realm over a
+    /// store built elsewhere (a dataset, a bulk import). Tests and tools use it.
+    static func adopt(_ store: BlockStore, inMemoryIdentifier identifier: String) -> RealmCoordinator {
+        lock.lock()
+        defer { lock.unlock() }
+        let coordinator = RealmCoordinator(key: .memory(identifier), store: store)
+        memory[identifier] = Weak(coordinator)
+        return coordinator
+    }
+
+    // MARK: Files
+
+    /// Stores opened by path in this process.
+    nonisolated(unsafe) private static var stores: [String: BlockStore] = [:]
+
+    /// THE function that opens the store of a file-backed realm.
+    ///
+    /// Waiting on the file store (storage phase 2): until `BlockStore` can open a file, a path
+    /// names an in-memory store that lives as long as the process, so a realm written, closed
+    /// and reopened in one process reads its data back, but nothing reaches the disk. When the
+    /// file store lands, this opens (or, unless `readOnly`, creates) the file at `path`.
+    private static func openStore(atPath path: String, readOnly: Bool) throws(Realm.Error) -> BlockStore {
+        if let store = stores[path] { return store }
+        guard !readOnly else {
+            throw Realm.Error(.fileAccess, "Unable to open a realm at path '\(path)': No such file or directory")
+        }
+        let store = BlockStore(schema: emptySchema)
+        stores[path] = store
+        return store
+    }
+
+    private static let emptySchema: RQLCore.Schema = {
+        do {
+            return try RQLCore.Schema([])
+        } catch {
+            fatalError("an empty schema is valid: \(error)")
+        }
+    }()
+}

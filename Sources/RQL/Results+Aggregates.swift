@@ -1,0 +1,157 @@
+import Foundation
+import RQLCore
+import RQLStorage
+
+// Aggregates over one property of every result, with realm-core's rules (`ValueAggregation`:
+// nulls ignored; min/max/average nil when there is nothing to aggregate, sum 0), and key-value
+// coding over every result.
+
+extension Results {
+    /// The least value of `property` among the results, or nil when there are none.
+    ///
+    /// ```swift
+    /// let youngest: Int? = dogs.min(ofProperty: "age")
+    /// ```
+    public func min<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
+        aggregate(property, as: T.self, ValueAggregation.minimum)
+    }
+
+    /// The greatest value of `property` among the results, or nil when there are none.
+    public func max<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
+        aggregate(property, as: T.self, ValueAggregation.maximum)
+    }
+
+    /// The sum of `property` over the results (zero when there are none).
+    ///
+    /// ```swift
+    /// let totalAge: Int = dogs.sum(ofProperty: "age")
+    /// ```
+    public func sum<T: _Persistable>(ofProperty property: String) -> T where T.PersistedType: AddableType {
+        aggregate(property, as: T.self, ValueAggregation.sum) ?? T._rlmDefaultValue()
+    }
+
+    /// The mean of `property` over the results, or nil when there are none.
+    ///
+    /// ```swift
+    /// let averageAge: Double? = dogs.average(ofProperty: "age")
+    /// ```
+    public func average<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: AddableType {
+        aggregate(property, as: T.self, ValueAggregation.average)
+    }
+
+    /// The values of `property` of every result, through the store; the program stops for a
+    /// property the class does not have or one that cannot be aggregated, as in Realm Swift.
+    private func propertyValues(_ property: String) -> [RQLCore.Value] {
+        guard let ordinal = classInfo.propertyIndex(named: property) else {
+            preconditionFailure("Invalid property name '\(property)' for class '\(classInfo.className)'")
+        }
+        let core = classInfo.properties[ordinal].core
+        guard core.collection == .single, core.type.targetClassName == nil else {
+            preconditionFailure(
+                "Cannot aggregate '\(classInfo.className).\(property)': it is not a single value"
+            )
+        }
+        let (version, keys) = evaluate()
+        guard let classIndex = version.classIndex(named: classInfo.className),
+            var cursor = version.cursor(classIndex: classIndex)
+        else { return [] }
+        var values: [RQLCore.Value] = []
+        values.reserveCapacity(keys.count)
+        for key in keys {
+            if let row = cursor.row(of: key) { values.append(row.value(ordinal)) }
+        }
+        return values
+    }
+
+    private func aggregate<T: _Persistable>(
+        _ property: String,
+        as type: T.Type,
+        _ function: ([RQLCore.Value]) -> RQLCore.Value
+    ) -> T? {
+        AggregateConversion.convert(function(propertyValues(property)), to: T.self, owner: classInfo.prototype)
+    }
+
+    // MARK: Key-value coding
+
+    /// The value of `key` of every result, as an array.
+    ///
+    /// ```swift
+    /// dogs.value(forKey: "name") as? [String]   // ["Rex", "Spot"]
+    /// ```
+    public func value(forKey key: String) -> Any? {
+        map { element -> Any in
+            guard let object = element as? ObjectBase else { return element }
+            return object.value(forKey: key) as Any
+        }
+    }
+
+    /// The value at a dotted key path of every result, as an array.
+    public func value(forKeyPath keyPath: String) -> Any? {
+        map { element -> Any in
+            guard let object = element as? ObjectBase else { return element }
+            return object.value(forKeyPath: keyPath) as Any
+        }
+    }
+
+    /// Sets `key` of every result to `value` (inside a write transaction; the program stops
+    /// outside one, as in Realm Swift).
+    ///
+    /// ```swift
+    /// try realm.write { dogs.setValue("Earth", forKey: "planet") }
+    /// ```
+    public func setValue(_ value: Any?, forKey key: String) {
+        for element in Array(self) {
+            (element as? ObjectBase)?.setValue(value, forKey: key)
+        }
+    }
+
+    /// Sets the dotted key path of every result to `value` (inside a write transaction).
+    public func setValue(_ value: Any?, forKeyPath keyPath: String) {
+        for element in Array(self) {
+            (element as? ObjectBase)?.setValue(value, forKeyPath: keyPath)
+        }
+    }
+}
+
+extension Results where Element: ObjectBase {
+    /// The least value of a typed key path among the results.
+    public func min<T: _Persistable>(of keyPath: KeyPath<Element, T>) -> T? where T.PersistedType: MinMaxType {
+        min(ofProperty: _name(for: keyPath))
+    }
+
+    /// The greatest value of a typed key path among the results.
+    public func max<T: _Persistable>(of keyPath: KeyPath<Element, T>) -> T? where T.PersistedType: MinMaxType {
+        max(ofProperty: _name(for: keyPath))
+    }
+
+    /// The sum of a typed key path over the results.
+    ///
+    /// ```swift
+    /// let totalAge = dogs.sum(of: \.age)
+    /// ```
+    public func sum<T: _Persistable>(of keyPath: KeyPath<Element, T>) -> T where T.PersistedType: AddableType {
+        sum(ofProperty: _name(for: keyPath))
+    }
+
+    /// The mean of a typed key path over the results.
+    public func average<T: _Persistable>(of keyPath: KeyPath<Element, T>) -> T? where T.PersistedType: AddableType {
+        average(ofProperty: _name(for: keyPath))
+    }
+}
+
+/// An aggregate's `Value` as the Swift type the caller asked for: read directly when the types
+/// agree, converted as `Object(value:)` converts numbers otherwise (an int sum asked for as a
+/// `Double`, an average asked for as a `Decimal128`).
+enum AggregateConversion {
+    static func convert<T: _Persistable>(_ value: RQLCore.Value, to type: T.Type, owner: ObjectBase) -> T? {
+        if case .null = value { return nil }
+        if let direct = T._rqlRead(value, owner: owner) { return direct }
+        switch value {
+        case .int(let v): return T._rqlConvert(v)
+        case .float(let v): return T._rqlConvert(Double(v))
+        case .double(let v): return T._rqlConvert(v)
+        case .decimal(let v): return T._rqlConvert(Decimal128(v))
+        default: return nil
+        }
+    }
+}

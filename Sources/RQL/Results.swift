@@ -1,0 +1,338 @@
+import Foundation
+import RQLCore
+import RQLIR
+import RQLStorage
+
+/// A lazy, live view of the objects a query selects: `realm.objects(_:)` and every `filter`,
+/// `where`, `sorted`, `distinct` and `prefix` on it. Nothing runs until the results are read;
+/// chained calls build one plan that compiles once; reading again after the realm's version
+/// moved (a write, a refresh) runs it again. Frozen results never change.
+///
+/// ```swift
+/// let puppies = realm.objects(Dog.self).filter("age < %@", 2).sorted(byKeyPath: "name")
+/// puppies.count                               // runs the query
+/// try realm.write { realm.add(Dog(value: ["name": "Ace", "age": 1])) }
+/// puppies.first?.name                         // "Ace": the results are live
+/// ```
+public struct Results<Element: RealmCollectionValue> {
+    let context: RealmContext
+    let source: ResultsSource
+    /// The operators chained so far (bound); compiled on first read.
+    let plan: LogicalPlan
+    let state: ResultsState
+    /// The element for a managed object of the source class (the object itself, a projection of it).
+    let make: (ObjectBase) -> Element
+
+    init(
+        context: RealmContext,
+        source: ResultsSource,
+        plan: LogicalPlan? = nil,
+        make: @escaping (ObjectBase) -> Element
+    ) {
+        self.context = context
+        self.source = source
+        self.plan = plan ?? LogicalPlan(className: source.classInfo.className, operators: [])
+        self.state = ResultsState()
+        self.make = make
+    }
+
+    /// The same source with `plan`.
+    func with(_ plan: LogicalPlan) -> Results {
+        Results(context: context, source: source, plan: plan, make: make)
+    }
+
+    /// The same results with one more operator.
+    func appending(_ op: LogicalPlan.Operator) -> Results {
+        with(plan.appending(op))
+    }
+
+    var classInfo: ClassInfo { source.classInfo }
+
+    // MARK: Evaluation
+
+    /// The compiled plan (compiled once per results value).
+    var compiled: QueryExecution.CompiledPlan {
+        if let compiled = state.compiled { return compiled }
+        let compiled = QueryExecution.compile(plan)
+        state.compiled = compiled
+        return compiled
+    }
+
+    /// The result keys in the realm's current version (run again only when it moved).
+    func evaluate() -> (version: StoreVersion, keys: [RowKey]) {
+        let version = context.current
+        if state.version === version { return (version, state.keys) }
+        let keys: [RowKey]
+        switch source {
+        case .table:
+            keys = QueryExecution.run(compiled, on: version)
+        case .collection(_, let owner, let ordinal):
+            keys =
+                owner.isInvalidated
+                ? []
+                : QueryExecution.run(compiled, on: version, restrictedTo: Self.elementKeys(owner.storedValue(ordinal)))
+        }
+        state.version = version
+        state.keys = keys
+        state.classIndex = version.classIndex(named: classInfo.className) ?? 0
+        return (version, keys)
+    }
+
+    /// The keys of the objects a stored collection holds, in its order (null map values skipped).
+    static func elementKeys(_ stored: RQLCore.Value) -> [RowKey] {
+        let values: [RQLCore.Value]
+        switch stored {
+        case .list(let list): values = list
+        case .map(let map): values = map.values
+        default: values = []
+        }
+        return values.compactMap { value in
+            if case .link(let link) = value { return link.key }
+            return nil
+        }
+    }
+
+    /// The element for a key found in `version`.
+    func element(for key: RowKey, in version: StoreVersion) -> Element {
+        let classIndex =
+            state.version === version ? state.classIndex : (version.classIndex(named: classInfo.className) ?? 0)
+        let row = version.row(of: key, classIndex: classIndex)
+        return make(
+            classInfo.makeManaged(context: context, key: key, classIndex: classIndex, version: version, row: row)
+        )
+    }
+
+    // MARK: Basics
+
+    /// The realm the results belong to.
+    public var realm: Realm? { Realm(context: context) }
+
+    /// Whether the results can no longer be read: the object whose collection they filter was deleted.
+    public var isInvalidated: Bool {
+        if case .collection(_, let owner, _) = source { return owner.isInvalidated }
+        return false
+    }
+
+    /// The number of results. Without DISTINCT or LIMIT it is counted without materializing.
+    public var count: Int {
+        let version = context.current
+        if state.version === version { return state.keys.count }
+        if case .table = source { return QueryExecution.count(compiled, on: version) }
+        return evaluate().keys.count
+    }
+
+    /// Whether there are no results.
+    public var isEmpty: Bool { count == 0 }
+
+    /// The first result.
+    public var first: Element? {
+        let (version, keys) = evaluate()
+        return keys.first.map { element(for: $0, in: version) }
+    }
+
+    /// The last result.
+    public var last: Element? {
+        let (version, keys) = evaluate()
+        return keys.last.map { element(for: $0, in: version) }
+    }
+
+    /// The results at `indexes`, as an array.
+    public func objects(at indexes: IndexSet) -> [Element] {
+        let (version, keys) = evaluate()
+        return indexes.map { index in
+            precondition(
+                index >= 0 && index < keys.count,
+                "Index \(index) is out of bounds (must be less than \(keys.count))"
+            )
+            return element(for: keys[index], in: version)
+        }
+    }
+
+    /// How the engine runs these results. Today the plan merged into one bound query, printed by
+    /// the IR printer (`(query Dog (> Dog.age 2) (sort Dog.name ASC))`); with the VM, its EXPLAIN.
+    ///
+    /// ```swift
+    /// print(realm.objects(Dog.self).filter("age > 2").sorted(byKeyPath: "name").explain())
+    /// ```
+    public func explain() -> String {
+        QueryExecution.explain(compiled)
+    }
+
+    // MARK: Freezing
+
+    /// Whether the results are a frozen snapshot.
+    public var isFrozen: Bool { context.isFrozen }
+
+    /// A frozen snapshot of the results: it, and the objects read from it, never change.
+    public func freeze() -> Results {
+        guard !context.isFrozen else { return self }
+        let frozen = context.frozen()
+        return Results(context: frozen, source: source.rebound(to: frozen), plan: plan, make: make)
+    }
+
+    /// The live results of frozen ones (read in this thread's live realm).
+    public func thaw() -> Results? {
+        guard context.isFrozen else { return self }
+        guard let live = try? RealmContext.open(context.configuration) else { return nil }
+        guard let source = source.thawed(in: live) else { return nil }
+        return Results(context: live, source: source, plan: plan, make: make)
+    }
+}
+
+/// Where results' candidate objects come from.
+enum ResultsSource {
+    /// Every object of the class.
+    case table(ClassInfo)
+    /// The objects that a collection property of `owner` holds, in its order: a list, a set,
+    /// a map's values, linking objects.
+    case collection(ClassInfo, owner: ObjectAccessor, ordinal: Int)
+
+    var classInfo: ClassInfo {
+        switch self {
+        case .table(let info), .collection(let info, _, _): info
+        }
+    }
+
+    /// The same source read through a frozen `context`.
+    func rebound(to context: RealmContext) -> ResultsSource {
+        switch self {
+        case .table: return self
+        case .collection(let info, let owner, let ordinal):
+            let frozen = ObjectAccessor(
+                context: context,
+                classInfo: owner.classInfo,
+                key: owner.key,
+                classIndex: owner.classIndex
+            )
+            return .collection(info, owner: frozen, ordinal: ordinal)
+        }
+    }
+
+    /// The same source in a live `context`, or nil when its owner no longer exists there.
+    func thawed(in context: RealmContext) -> ResultsSource? {
+        switch self {
+        case .table: return self
+        case .collection(let info, let owner, let ordinal):
+            let live = ObjectAccessor(
+                context: context,
+                classInfo: owner.classInfo,
+                key: owner.key,
+                classIndex: owner.classIndex
+            )
+            guard !live.isInvalidated else { return nil }
+            return .collection(info, owner: live, ordinal: ordinal)
+        }
+    }
+}
+
+/// What a `Results` value (and its copies) caches: the compiled plan, and the keys it found in
+/// one version.
+final class ResultsState {
+    var compiled: QueryExecution.CompiledPlan?
+    var version: StoreVersion?
+    var keys: [RowKey] = []
+    var classIndex = 0
+}
+
+// MARK: Collection
+
+extension Results: RandomAccessCollection {
+    public typealias Index = Int
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { count }
+
+    /// The result at `position` (the program stops outside `0 ..< count`, as in Realm Swift).
+    public subscript(position: Int) -> Element {
+        let (version, keys) = evaluate()
+        precondition(
+            position >= 0 && position < keys.count,
+            "Index \(position) is out of bounds (must be less than \(keys.count))"
+        )
+        return element(for: keys[position], in: version)
+    }
+
+    /// Iterates the results as they are when iteration starts.
+    public func makeIterator() -> RLMIterator<Element> {
+        let (version, keys) = evaluate()
+        return RLMIterator(results: self, version: version, keys: keys)
+    }
+}
+
+/// Iterates `Results` (and the collections that forward to them) over the keys found when
+/// iteration started, so changes made while iterating do not disturb it.
+public struct RLMIterator<Element: RealmCollectionValue>: IteratorProtocol {
+    private let context: RealmContext
+    private let classInfo: ClassInfo
+    private let make: (ObjectBase) -> Element
+    private let version: StoreVersion
+    private let keys: [RowKey]
+    private var cursor: RowCursor?
+    private let classIndex: Int
+    private let elementsAreObjects: Bool
+    private var index = 0
+
+    init(results: Results<Element>, version: StoreVersion, keys: [RowKey]) {
+        elementsAreObjects = (Element.self as? ObjectBase.Type).map { results.classInfo.type == $0 } ?? false
+        context = results.context
+        classInfo = results.classInfo
+        make = results.make
+        self.version = version
+        self.keys = keys
+        classIndex = version.classIndex(named: results.classInfo.className) ?? 0
+        cursor = version.cursor(classIndex: classIndex)
+    }
+
+    public mutating func next() -> Element? {
+        guard index < keys.count else { return nil }
+        let key = keys[index]
+        index &+= 1
+        let row = cursor?.row(of: key)
+        let object = classInfo.makeManaged(
+            context: context,
+            key: key,
+            classIndex: classIndex,
+            version: version,
+            row: row
+        )
+        // Results of objects are the objects themselves (made from the element class's info):
+        // no call through `make` per element.
+        return elementsAreObjects ? unsafeBitCast(object, to: Element.self) : make(object)
+    }
+}
+
+extension Results: CustomStringConvertible {
+    /// The results' class and, for each result, its description (at most 100 shown).
+    public var description: String {
+        let shown = Array(prefix(100) as Slice<Results>)
+        var text = ObjectDescription.describe(collection: "Results<\(classInfo.className)>", shown)
+        if count > 100 { text = String(text.dropLast(2)) + ",\n\t... \(count - 100) objects skipped.\n)" }
+        return text
+    }
+}
+
+extension Results: Equatable {
+    /// Results are equal when they are the same query over the same source in the same realm.
+    public static func == (lhs: Results, rhs: Results) -> Bool {
+        guard lhs.context === rhs.context, lhs.plan == rhs.plan else { return false }
+        switch (lhs.source, rhs.source) {
+        case (.table(let a), .table(let b)): return a === b
+        case (.collection(_, let a, let p), .collection(_, let b, let q)): return a.isSameObject(as: b) && p == q
+        default: return false
+        }
+    }
+}
+
+extension Results: Encodable where Element: Encodable {
+    /// The results as an array of their elements.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        for element in self {
+            if let object = element as? ObjectBase {
+                try object._rqlEncode(to: container.superEncoder())
+            } else {
+                try container.encode(element)
+            }
+        }
+    }
+}
