@@ -103,7 +103,7 @@ extension Map where Value.PersistedType: MinMaxType {
 extension Map where Value.PersistedType: AddableType {
     /// The sum of the values (0 when there are none).
     public func sum() -> Value {
-        PlainValues.aggregate(values, ValueAggregation.sum) ?? Value._rlmDefaultValue()
+        PlainValues.aggregate(values, { ValueAggregation.sum($0) }) ?? Value._rlmDefaultValue()
     }
 
     /// The mean of the values, or nil when there are none.

@@ -172,7 +172,7 @@ extension RealmCollection where Element.PersistedType: MinMaxType {
 extension RealmCollection where Element.PersistedType: AddableType {
     /// The sum of the elements (0 when there are none).
     public func sum() -> Element {
-        PlainValues.aggregate(self, ValueAggregation.sum) ?? Element._rlmDefaultValue()
+        PlainValues.aggregate(self, { ValueAggregation.sum($0) }) ?? Element._rlmDefaultValue()
     }
 
     /// The mean of the elements, or nil when there are none.

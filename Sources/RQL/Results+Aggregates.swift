@@ -27,7 +27,7 @@ extension Results {
     /// let totalAge: Int = dogs.sum(ofProperty: "age")
     /// ```
     public func sum<T: _Persistable>(ofProperty property: String) -> T where T.PersistedType: AddableType {
-        aggregate(property, as: T.self, ValueAggregation.sum) ?? T._rlmDefaultValue()
+        aggregate(property, as: T.self, { ValueAggregation.sum($0) }) ?? T._rlmDefaultValue()
     }
 
     /// The mean of `property` over the results, or nil when there are none.
@@ -36,7 +36,7 @@ extension Results {
     /// let averageAge: Double? = dogs.average(ofProperty: "age")
     /// ```
     public func average<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: AddableType {
-        aggregate(property, as: T.self, ValueAggregation.average)
+        aggregate(property, as: T.self, { ValueAggregation.average($0) })
     }
 
     /// The values of `property` of every result, through the store; the program stops for a

@@ -11,9 +11,10 @@ extension ReferenceEvaluator {
     public func run(_ query: BoundQuery, positions: [Int]) -> [RowKey] {
         guard let table = store.table(named: query.className) else { return [] }
         var rows: [ObjectRef] = []
+        let memberships = MembershipSets()
         for position in positions where position >= 0 && position < table.rowCount {
             let object = ObjectRef(table: table, position: position)
-            if holds(query.predicate, in: Context(object: object)) { rows.append(object) }
+            if holds(query.predicate, in: Context(object: object, memberships: memberships)) { rows.append(object) }
         }
         for clause in query.clauses {
             rows = apply(clause, to: rows)
