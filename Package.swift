@@ -11,6 +11,9 @@ let package = Package(
         .library(name: "RQLIR", targets: ["RQLIR"]),
         .library(name: "RQLSema", targets: ["RQLSema"]),
         .library(name: "RQLOptimizer", targets: ["RQLOptimizer"]),
+        .library(name: "RQLBytecode", targets: ["RQLBytecode"]),
+        .library(name: "RQLCodegen", targets: ["RQLCodegen"]),
+        .library(name: "RQLVM", targets: ["RQLVM"]),
         .library(name: "RQLEngine", targets: ["RQLEngine"]),
         .library(name: "RQLStorage", targets: ["RQLStorage"]),
         .library(name: "RQLTools", targets: ["RQLTools"]),
@@ -30,8 +33,22 @@ let package = Package(
         // The optimizer: named, ordered passes from a logical plan to a physical plan, with
         // statistics and a cost model. Never sees storage implementations or bytecode.
         .target(name: "RQLOptimizer", dependencies: ["RQLCore", "RQLIR"]),
-        // The facade: query text (or, later, the DSL) to a bound query, run against a store.
-        .target(name: "RQLEngine", dependencies: ["RQLCore", "RQLSyntax", "RQLIR", "RQLSema", "RQLStorage"]),
+        // Opcodes (the one table), instruction encoding, constant pool, programs, their builder,
+        // verifier and EXPLAIN formatter.
+        .target(name: "RQLBytecode", dependencies: ["RQLCore"]),
+        // Physical plan → program.
+        .target(name: "RQLCodegen", dependencies: ["RQLCore", "RQLIR", "RQLBytecode"]),
+        // The vectorized interpreter: runs a program over a store block by block. Never sees IR.
+        .target(name: "RQLVM", dependencies: ["RQLCore", "RQLBytecode", "RQLStorage"]),
+        // The facade: query text (or the DSL) → bound query → optimized plan → program, run
+        // against a store; explain; the compiled-query cache.
+        .target(
+            name: "RQLEngine",
+            dependencies: [
+                "RQLCore", "RQLSyntax", "RQLIR", "RQLSema", "RQLOptimizer", "RQLBytecode", "RQLCodegen", "RQLVM",
+                "RQLStorage",
+            ]
+        ),
         // The in-memory column store and the JSON dataset format, behind RQLCore's storage protocols.
         .target(name: "RQLStorage", dependencies: ["RQLCore"]),
         // The rqlc commands as a testable library.

@@ -1,0 +1,5 @@
+import RQLBytecode
+import RQLIR
+
+/// RQLCodegen: physical plan → program.
+enum RQLCodegenModule {}

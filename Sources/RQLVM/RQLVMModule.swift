@@ -1,0 +1,5 @@
+import RQLBytecode
+import RQLStorage
+
+/// RQLVM: the vectorized interpreter.
+enum RQLVMModule {}
