@@ -242,9 +242,12 @@ private struct Writer {
         case .integer(let value): output += String(value)
         case .double(let value): output += format(value)
         case .preciseDouble(_, let decimal):
-            // Every digit written, in a form that reads back as a floating-point number.
+            // Every digit written, in a form that reads back as the same literal: an integer
+            // beyond Int64 is read as a precise double whatever its value, so it stays an integer;
+            // any other integral value gets a ".0" so that it does not read back as an Int64.
             let text = decimal.description
-            output += text.contains(where: { $0 == "." || $0 == "E" }) ? text : text + ".0"
+            let isIntegral = !text.contains(where: { $0 == "." || $0 == "E" || $0 == "e" })
+            output += !isIntegral || Int64(text) == nil ? text : text + ".0"
         case .float(let value):
             // An overflowing float literal is the only way to an infinite float; 1e39 overflows again.
             output += value.isFinite ? "\(value)f" : value < 0 ? "-1e39f" : "1e39f"

@@ -54,9 +54,15 @@ struct LiteralTests {
         #expect(try literal("1e400") == .preciseDouble(.infinity, decimal: try Decimal128("1e400")))
         // A number a double holds exactly stays a plain double, and prints back as written.
         #expect(try literal("0.1") == .double(0.1))
-        for text in ["3.141592653589793238", "9223372036854775808", "1e400", "-1.00000000000000000001"] {
+        let texts = [
+            "3.141592653589793238", "9223372036854775808", "1e400", "-1.00000000000000000001",
+            // An integer beyond Int64 that a double holds exactly, and an integral float that it does not.
+            "92239223372000000000000", "9007199254740993.0",
+        ]
+        for text in texts {
             let printed = SyntaxPrinter.print(try Parser.parse("x == \(text)"))
             #expect(try SyntaxPrinter.print(try Parser.parse(printed)) == printed, "\(printed)")
+            #expect(try literal(String(printed.dropFirst("x == ".count))) == literal(text), "\(printed)")
         }
     }
 
