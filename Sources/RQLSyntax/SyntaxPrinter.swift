@@ -270,11 +270,12 @@ private struct Writer {
 
     /// The shortest text that reads back as the same double: Swift's own `description`, which
     /// always has a '.' or an exponent, or `inf`, `-inf`, `nan` (NSPredicate has no such words,
-    /// and only reaches infinity through an overflowing literal, so it gets one back).
+    /// and only reaches infinity through an overflowing literal, so it gets one back: one beyond
+    /// even Decimal128's range, since `1e999` would read back as a precise double).
     private func format(_ value: Double) -> String {
         if value.isNaN { return "nan" }
         if value.isInfinite {
-            return dialect == .rql ? (value < 0 ? "-inf" : "inf") : (value < 0 ? "-1e999" : "1e999")
+            return dialect == .rql ? (value < 0 ? "-inf" : "inf") : (value < 0 ? "-1e99999" : "1e99999")
         }
         return "\(value)"
     }

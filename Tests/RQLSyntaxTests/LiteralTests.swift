@@ -64,6 +64,15 @@ struct LiteralTests {
             #expect(try SyntaxPrinter.print(try Parser.parse(printed)) == printed, "\(printed)")
             #expect(try literal(String(printed.dropFirst("x == ".count))) == literal(text), "\(printed)")
         }
+        // NSPredicate has no word for infinity: an overflowing literal prints as one that overflows
+        // even Decimal128, so it reads back as the same plain double.
+        let infinite = try Parser.parse("x == -1e854775808", dialect: .nsPredicate)
+        let printedInfinity = SyntaxPrinter.print(infinite)
+        #expect(
+            try literal(String(printedInfinity.dropFirst("x == ".count)), .nsPredicate)
+                == literal("-1e854775808", .nsPredicate),
+            "\(printedInfinity)"
+        )
     }
 
     @Test(
