@@ -99,7 +99,7 @@ extension QueryParser {
             guard !digits.isEmpty, digits.allSatisfy({ ("0"..."9").contains($0) }), let value = Double(text),
                 let exact = try? Decimal128(text)
             else { throw error }
-            return .preciseDouble(value, decimal: exact)
+            return preciseIfNeeded(value, exact: exact)
         }
     }
 
@@ -138,15 +138,19 @@ extension QueryParser {
         SyntaxError(.invalidNumber, "the integer \(describe(token)) does not fit in 64 bits", at: token.span)
     }
 
+    /// `value`, keeping the exact decimal when the double loses some of what was written. One rule
+    /// for integer and floating-point spellings, so that a number reads back as the same literal
+    /// whichever way the printer writes it.
+    private func preciseIfNeeded(_ value: Double, exact: Decimal128) -> Literal {
+        exact.compare(to: Decimal128(value)) != 0 ? .preciseDouble(value, decimal: exact) : .double(value)
+    }
+
     private func decodeFloatingPoint(_ token: Token) throws(SyntaxError) -> Literal {
         let text = text(of: token)
         if token.flag, let value = Float(String(text.dropLast())) { return .float(value) }
         if !token.flag, let value = Double(text) {
-            // Keep the exact decimal when the double loses some of what was written.
-            if let exact = try? Decimal128(text), exact.compare(to: Decimal128(value)) != 0 {
-                return .preciseDouble(value, decimal: exact)
-            }
-            return .double(value)
+            guard let exact = try? Decimal128(text) else { return .double(value) }
+            return preciseIfNeeded(value, exact: exact)
         }
         throw SyntaxError(.invalidNumber, "\(describe(token)) is not a valid number", at: token.span)
     }

@@ -58,6 +58,8 @@ struct LiteralTests {
             "3.141592653589793238", "9223372036854775808", "1e400", "-1.00000000000000000001",
             // An integer beyond Int64 that a double holds exactly, and an integral float that it does not.
             "92239223372000000000000", "9007199254740993.0",
+            // More digits than Decimal128 holds: rounded to a value the double holds as well.
+            String(repeating: "9", count: 74),
         ]
         for text in texts {
             let printed = SyntaxPrinter.print(try Parser.parse("x == \(text)"))
