@@ -59,7 +59,7 @@ public struct QueryPlanRow: Hashable, Sendable {
 
     private static func access(_ plan: PhysicalPlan) -> String {
         let name = plan.className
-        let rows = plan.estimatedCandidates.map { " (~\(number($0)) rows)" } ?? ""
+        let rows = plan.estimatedCandidates.map { " (~\(number($0)) \($0 == 1 ? "row" : "rows"))" } ?? ""
         switch plan.access {
         case .fullScan:
             return "SCAN \(name)" + rows
