@@ -84,7 +84,7 @@ let package = Package(
         .testTarget(
             name: "RQLTests",
             dependencies: [
-                "RQL", "RQLCore", "RQLIR", "RQLSema", "RQLSyntax", "RQLStorage", "RQLEngine", "realm-file-helper",
+                "RQL", "RQLCore", "RQLIR", "RQLSema", "RQLSyntax", "RQLStorage", "RQLEngine", "RQLTools", "realm-file-helper",
             ]
         ),
     ]
