@@ -33,7 +33,9 @@ public final class CompiledQueryCache: Sendable {
 
     struct Key: Hashable {
         var source: Source
-        var schema: Schema
+        /// The schema's number in this cache (`schemaID(of:)`): hashing a whole schema on every
+        /// look-up would cost more than the rest of the key.
+        var schemaID: Int
         var options: EngineOptions
     }
 
@@ -49,6 +51,9 @@ public final class CompiledQueryCache: Sendable {
         var syntaxOrder: [SyntaxKey] = []
         var hits = 0
         var misses = 0
+        /// The schemas seen, each with its number and the address of its class list.
+        var schemas: [(schema: Schema, address: UInt?, id: Int)] = []
+        var nextSchemaID = 0
     }
 
     /// The number of compiled queries (and, separately, syntax trees) kept.
@@ -69,6 +74,24 @@ public final class CompiledQueryCache: Sendable {
     /// Forgets everything.
     public func removeAll() {
         state.withLock { $0 = State() }
+    }
+
+    /// A number for `schema`, the same for every equal schema while the cache remembers it. A
+    /// schema whose class list is the very buffer of one seen before (a store's schema, read
+    /// again) is found by its address; any other is compared by value once. The cache holds the
+    /// schemas it numbers, so an address it knows cannot be reused by another schema.
+    func schemaID(of schema: Schema) -> Int {
+        let address = schema.classes.withUnsafeBufferPointer { $0.baseAddress.map { UInt(bitPattern: $0) } }
+        return state.withLock { state in
+            if let address, let known = state.schemas.first(where: { $0.address == address }) { return known.id }
+            if let known = state.schemas.first(where: { $0.schema == schema }) { return known.id }
+            // Numbers are never reused: entries under a forgotten number simply age out.
+            if state.schemas.count >= 32 { state.schemas.removeAll() }
+            let id = state.nextSchemaID
+            state.nextSchemaID += 1
+            state.schemas.append((schema, address, id))
+            return id
+        }
     }
 
     func compiled(_ key: Key) -> CompiledQuery? {

@@ -49,7 +49,8 @@ enum Executable: Sendable {
         switch self {
         case .reference(let bound):
             let countsMatches = bound.clauses.allSatisfy { if case .sort = $0 { true } else { false } }
-            return countsMatches ? ReferenceEvaluator(store: store).count(bound) : ReferenceEvaluator(store: store).run(bound).count
+            return countsMatches
+                ? ReferenceEvaluator(store: store).count(bound) : ReferenceEvaluator(store: store).run(bound).count
         case .plan(let physical, let bound):
             return PhysicalPlanRunner(store: store, plan: physical, fallback: bound).count()
         }

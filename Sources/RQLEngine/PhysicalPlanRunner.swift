@@ -18,13 +18,16 @@ struct PhysicalPlanRunner<Store: StoreReader> {
 
     func run() -> [RowKey] {
         guard let table = store.table(named: plan.className) else { return [] }
-        guard let candidates = candidates(in: table) else { return ReferenceEvaluator(store: store).run(fallback) }
         let evaluator = ReferenceEvaluator(store: store)
         var steps = plan.result
-        if case .limit(let count)? = steps.first {
-            // Table order is the order of the matches: stop at `count` of them.
+        let limitFirst: Int? = if case .limit(let count)? = steps.first { max(0, count) } else { nil }
+        // A whole-table scan needs no list of candidate positions.
+        if case .fullScan = plan.access, limitFirst == nil { return evaluator.run(query(residualPredicate, steps)) }
+        guard let candidates = candidates(in: table) else { return evaluator.run(fallback) }
+        if let limitFirst {
+            // Table order is the order of the matches: stop at `limitFirst` of them.
             steps.removeFirst()
-            let keys = matches(among: candidates, stoppingAfter: max(0, count), evaluator)
+            let keys = matches(among: candidates, stoppingAfter: limitFirst, evaluator)
             guard !steps.isEmpty else { return keys }
             let positions = keys.compactMap { table.position(of: $0) }
             return evaluator.run(query(.constant(true), steps), positions: positions)
@@ -68,7 +71,11 @@ struct PhysicalPlanRunner<Store: StoreReader> {
 
     /// The keys of the first `limit` candidates that pass the residual conditions, testing the
     /// candidates a chunk at a time (doubling) so that a small LIMIT reads few rows.
-    private func matches(among candidates: [Int], stoppingAfter limit: Int, _ evaluator: ReferenceEvaluator<Store>)
+    private func matches(
+        among candidates: [Int],
+        stoppingAfter limit: Int,
+        _ evaluator: ReferenceEvaluator<Store>
+    )
         -> [RowKey]
     {
         var keys: [RowKey] = []

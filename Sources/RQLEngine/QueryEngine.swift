@@ -60,7 +60,7 @@ public struct QueryEngine: Sendable {
     ) throws(QueryError) -> CompiledQuery {
         let key = CompiledQueryCache.Key(
             source: .text(text, dialect, className: className, arguments: arguments),
-            schema: store.schema,
+            schemaID: cache.schemaID(of: store.schema),
             options: options
         )
         if let compiled = cache.compiled(key) { return compiled }
@@ -83,7 +83,11 @@ public struct QueryEngine: Sendable {
 
     /// Compiles a logical plan: a `Results` chain of filters and clauses becomes one plan.
     public func compile<Store: StoreReader>(_ plan: LogicalPlan, store: Store) -> CompiledQuery {
-        let key = CompiledQueryCache.Key(source: .plan(plan), schema: store.schema, options: options)
+        let key = CompiledQueryCache.Key(
+            source: .plan(plan),
+            schemaID: cache.schemaID(of: store.schema),
+            options: options
+        )
         if let compiled = cache.compiled(key) { return compiled }
         let compiled = optimize(plan, bound: plan.query, syntax: nil, source: nil, store: store)
         cache.insert(compiled, for: key)
@@ -134,7 +138,12 @@ public struct QueryEngine: Sendable {
             trace: trace,
             optimizerFailure: failure,
             options: options,
-            executable: Executable.make(backend: options.backend, bound: bound, physical: physical, schema: store.schema)
+            executable: Executable.make(
+                backend: options.backend,
+                bound: bound,
+                physical: physical,
+                schema: store.schema
+            )
         )
     }
 

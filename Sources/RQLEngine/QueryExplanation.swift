@@ -97,11 +97,16 @@ public struct QueryExplanation: Sendable {
         let table =
             [header]
             + rows.map {
-                [String($0.address), $0.opcode, String($0.p1), String($0.p2), String($0.p3), $0.p4, String($0.p5), $0.comment]
+                [
+                    String($0.address), $0.opcode, String($0.p1), String($0.p2), String($0.p3), $0.p4, String($0.p5),
+                    $0.comment,
+                ]
             }
         let widths = header.indices.map { column in table.map { $0[column].count }.max() ?? 0 }
         return table.map { row in
-            var line = zip(row, widths).map { $0 + String(repeating: " ", count: $1 - $0.count) }.joined(separator: "  ")
+            var line = zip(row, widths).map { $0 + String(repeating: " ", count: $1 - $0.count) }.joined(
+                separator: "  "
+            )
             while line.last == " " { line.removeLast() }
             return line
         }
@@ -182,7 +187,8 @@ public struct QueryExplanation: Sendable {
         return .object([
             JSONMember("addr", int(row.address)), JSONMember("opcode", .string(row.opcode)),
             JSONMember("p1", int(row.p1)), JSONMember("p2", int(row.p2)), JSONMember("p3", int(row.p3)),
-            JSONMember("p4", .string(row.p4)), JSONMember("p5", int(row.p5)), JSONMember("comment", .string(row.comment)),
+            JSONMember("p4", .string(row.p4)), JSONMember("p5", int(row.p5)),
+            JSONMember("comment", .string(row.comment)),
         ])
     }
 

@@ -96,7 +96,9 @@ public struct QueryPlanRow: Hashable, Sendable {
 
     private static func sort(_ keys: [BoundSortKey], _ className: String) -> String {
         "SORT("
-            + keys.map { path($0.path, className) + ($0.ascending ? " ASC" : " DESC") + ($0.caseInsensitive ? "[c]" : "") }
+            + keys.map {
+                path($0.path, className) + ($0.ascending ? " ASC" : " DESC") + ($0.caseInsensitive ? "[c]" : "")
+            }
             .joined(separator: ", ") + ")"
     }
 

@@ -71,7 +71,11 @@ public struct ConformanceCase: Sendable, CustomStringConvertible {
             case .string(let category)?:
                 self = .error(category)
             case let error?:
-                if case .string(let category)? = error["category"] { self = .error(category) } else { self = .error("error") }
+                if case .string(let category)? = error["category"] {
+                    self = .error(category)
+                } else {
+                    self = .error("error")
+                }
             case nil:
                 var count: Int64?
                 if case .number(let number)? = json?["count"] { count = number.int64Value }
@@ -113,7 +117,9 @@ public struct ConformanceCase: Sendable, CustomStringConvertible {
             if let count, count != Int64(keys.count) { return "expected \(count) objects, got \(keys.count)" }
             guard let order, let table = store.table(named: className) else { return nil }
             let actual = keys.compactMap { key in
-                table.position(of: key).flatMap { DatasetExporter.object(at: $0, in: table, store: store)[order.property] }
+                table.position(of: key).flatMap {
+                    DatasetExporter.object(at: $0, in: table, store: store)[order.property]
+                }
             }
             guard actual.count == order.values.count, zip(actual, order.values).allSatisfy(Self.sameJSON) else {
                 return "expected \(order.property) order \(JSONValue.array(order.values).serialized()), "

@@ -115,13 +115,17 @@ public enum SeededGenerator {
         switch random.int(below: 12) {
         case 0, 1: return "age \(random.pick(ops)) \(random.pick(["0", "17", "50", "99", "null", "-1"]))"
         case 2: return "age BETWEEN {\(random.int(below: 60)), \(random.int(below: 100))}"
-        case 3: return "age IN {\((0..<(1 + random.int(below: 5))).map { _ in String(random.int(below: 100)) }.joined(separator: ", "))}"
+        case 3:
+            return
+                "age IN {\((0..<(1 + random.int(below: 5))).map { _ in String(random.int(below: 100)) }.joined(separator: ", "))}"
         case 4: return "score \(random.pick(ops)) \(random.pick(["0", "-0.0", "0.5", "2.75", "1e300", "-3.25"]))"
         case 5:
             return "city \(random.pick(["==", "!=", "==[c]", "BEGINSWITH", "CONTAINS[c]", "LIKE"])) "
                 + random.pick(["'Oslo'", "'lima'", "'Tōkyō'", "''", "null", "'Lim*'", "'東京'"])
         case 6: return "city IN {'Oslo', 'Lima', \(random.pick(["'Zürich'", "null", "'x'"]))}"
-        case 7: return "name \(random.pick(["==", "==[c]", "!=", "BEGINSWITH[c]", "ENDSWITH", ">", "<"])) \(random.pick(["'ann'", "'Ann'", "'É'", "''", "'Zoë'"]))"
+        case 7:
+            return
+                "name \(random.pick(["==", "==[c]", "!=", "BEGINSWITH[c]", "ENDSWITH", ">", "<"])) \(random.pick(["'ann'", "'Ann'", "'É'", "''", "'Zoë'"]))"
         case 8:
             if random.chance(40) { return "id IN {1, 4, 7, \(random.int(below: 400)), 1000}" }
             return "id \(random.pick(["==", "==", "<", ">="])) \(random.int(below: 400))"

@@ -34,10 +34,20 @@ struct QueryEngineTests {
         let engine = try QueryEngine(options: EngineOptions(), cache: cache)
         let first = try engine.compile("age > $0", className: "Person", store: Self.store, arguments: [.value(.int(3))])
         #expect(cache.hits == 0 && cache.misses == 1)
-        let second = try engine.compile("age > $0", className: "Person", store: Self.store, arguments: [.value(.int(3))])
+        let second = try engine.compile(
+            "age > $0",
+            className: "Person",
+            store: Self.store,
+            arguments: [.value(.int(3))]
+        )
         #expect(cache.hits == 1)
         #expect(second.bound == first.bound && second.physical == first.physical)
-        let other = try engine.compile("age > $0", className: "Person", store: Self.store, arguments: [.value(.int(90))])
+        let other = try engine.compile(
+            "age > $0",
+            className: "Person",
+            store: Self.store,
+            arguments: [.value(.int(90))]
+        )
         #expect(cache.misses == 2)
         #expect(other.bound != first.bound)
         // Other options are another entry: a plan compiled without passes is not reused with them.

@@ -33,7 +33,9 @@ struct ResultsExplainTests {
         let store = try DatasetLoader.load(json: Self.dataset)
         let coordinator = StoreRegistry.adopt(try BlockStore(importing: store), inMemoryIdentifier: identifier)
         return try withExtendedLifetime(coordinator) {
-            try Realm(configuration: Realm.Configuration(inMemoryIdentifier: identifier, objectTypes: [ExplainedPet.self]))
+            try Realm(
+                configuration: Realm.Configuration(inMemoryIdentifier: identifier, objectTypes: [ExplainedPet.self])
+            )
         }
     }
 
@@ -75,7 +77,10 @@ struct ResultsExplainTests {
         let chained = pets.filter("city == 'City2'").where { $0.age > 5 }.sorted(byKeyPath: "age", ascending: false)
         let explained = chained.explain()
         #expect(explained.contains("\n+ chain-merging (fired): "))
-        #expect(withoutChainMerging(explained) == withoutChainMerging(rqlcExplain("city == 'City2' AND age > 5 SORT(age DESC)")))
+        #expect(
+            withoutChainMerging(explained)
+                == withoutChainMerging(rqlcExplain("city == 'City2' AND age > 5 SORT(age DESC)"))
+        )
     }
 
     @Test("NSPredicate text and an unfiltered prefix explain as rqlc does")

@@ -20,7 +20,9 @@ struct ResultsTests {
         #expect(results.plan.operators.count == 3)
         #expect(
             results.explain()
-                .hasPrefix("== bound IR ==\n(query Dog (and (> Dog.age 2) (!= Dog.color 'brown')) (sort Dog.name ASC))\n")
+                .hasPrefix(
+                    "== bound IR ==\n(query Dog (and (> Dog.age 2) (!= Dog.color 'brown')) (sort Dog.name ASC))\n"
+                )
         )
     }
 

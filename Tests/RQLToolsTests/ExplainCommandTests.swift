@@ -86,9 +86,15 @@ struct ExplainCommandTests {
         "the QUERY PLAN tree names the access path",
         arguments: [
             ("id == 5", "`--SEARCH Person USING PRIMARY KEY (id=?) (~1 row)"),
-            ("id IN {1, 2, 3} AND name BEGINSWITH 'A'", "|--SEARCH Person USING PRIMARY KEY (id IN 3 values) (~3 rows)"),
+            (
+                "id IN {1, 2, 3} AND name BEGINSWITH 'A'",
+                "|--SEARCH Person USING PRIMARY KEY (id IN 3 values) (~3 rows)"
+            ),
             ("city == 'City1'", "`--SEARCH Person USING INDEX city (city=?) (~5 rows)"),
-            ("age BETWEEN {30, 40} AND name BEGINSWITH 'A'", "|--SEARCH Person USING SORTED INDEX age (age>=? AND age<=?) (~5 rows)"),
+            (
+                "age BETWEEN {30, 40} AND name BEGINSWITH 'A'",
+                "|--SEARCH Person USING SORTED INDEX age (age>=? AND age<=?) (~5 rows)"
+            ),
             ("name BEGINSWITH 'A'", "|--SCAN Person (~40 rows)"),
             ("age > 5 AND age < 3", "`--NO ROWS FROM Person (the predicate is always false)"),
             ("name == 'Ann0' SORT(score DESC) LIMIT(2)", "`--USE TOP-N SORT FOR SORT(score DESC) LIMIT(2)"),
@@ -117,13 +123,17 @@ struct ExplainCommandTests {
     func noOptimize() {
         let text = explain(["--no-optimize", "id == 5"]).standardOutput
         #expect(section("optimizer passes", of: text) == "(the optimizer is off: --no-optimize)")
-        #expect(section("physical plan", of: text).hasPrefix("QUERY PLAN\n|--SCAN Person\n`--FILTER (== Person.id 5)\n"))
+        #expect(
+            section("physical plan", of: text).hasPrefix("QUERY PLAN\n|--SCAN Person\n`--FILTER (== Person.id 5)\n")
+        )
     }
 
     @Test("--disable-pass keeps the pass from firing, and says so")
     func disablePass() {
-        let text = explain(["--disable-pass", "top-n", "--disable-pass=access-path-selection", "id == 5 SORT(age ASC) LIMIT(1)"])
-            .standardOutput
+        let text = explain([
+            "--disable-pass", "top-n", "--disable-pass=access-path-selection", "id == 5 SORT(age ASC) LIMIT(1)",
+        ])
+        .standardOutput
         let passes = section("optimizer passes", of: text)
         #expect(passes.contains("x top-n (disabled): "))
         #expect(passes.contains("x access-path-selection (disabled): "))
@@ -160,7 +170,9 @@ struct ExplainCommandTests {
         #expect(document["syntaxTree"] == .string("(and (== city 'City3') (> age 30)) SORT(score DESC) LIMIT(10)"))
         #expect(
             document["boundIR"]
-                == .string("(query Person (and (== Person.city 'City3') (> Person.age 30)) (sort Person.score DESC) (limit 10))")
+                == .string(
+                    "(query Person (and (== Person.city 'City3') (> Person.age 30)) (sort Person.score DESC) (limit 10))"
+                )
         )
         guard case .array(let passes)? = document["passes"], case .array(let plan)? = document["queryPlan"],
             case .array(let residual)? = document["residual"]
@@ -235,7 +247,9 @@ struct ExplainCommandTests {
             for testCase in suite.cases {
                 let arguments = testCase.argumentJSON.flatMap { ["--arg", $0.serialized()] }
                 let result = RQLCommand.run(
-                    ["explain", "--data", "data.json", "--class", testCase.className] + arguments + ["--", testCase.query],
+                    ["explain", "--data", "data.json", "--class", testCase.className] + arguments + [
+                        "--", testCase.query,
+                    ],
                     environment: environment
                 )
                 if case .error = testCase.expectation {
