@@ -1,11 +1,12 @@
 import RQLCore
-import RQLEngine
 import RQLIR
 import RQLOptimizer
 import RQLSema
 import RQLStorage
 import RQLTestSupport
 import Testing
+
+@testable import RQLEngine
 
 /// `QueryEngine`: options, the compiled-query cache, the backends, and what a compiled query keeps.
 @Suite("Query engine")
@@ -55,6 +56,26 @@ struct QueryEngineTests {
         _ = try unoptimized.compile("age > $0", className: "Person", store: Self.store, arguments: [.value(.int(3))])
         #expect(cache.misses == 3)
         #expect(cache.count == 3)
+    }
+
+    @Test("a store with an equal schema shares compiled queries; another schema does not")
+    func schemaIdentity() throws {
+        let cache = CompiledQueryCache()
+        let engine = try QueryEngine(options: EngineOptions(), cache: cache)
+        let twin = try SeededGenerator.people(count: 20, seed: 99)  // same schema, other objects
+        #expect(cache.schemaID(of: twin.schema) == cache.schemaID(of: Self.store.schema))
+        _ = try engine.compile("age > 3", className: "Person", store: Self.store)
+        let shared = try engine.compile("age > 3", className: "Person", store: twin)
+        #expect(cache.hits == 1)
+        // The plan stays right on the other store: the same keys as the reference there.
+        #expect(engine.run(shared, on: twin) == ReferenceEvaluator(store: twin).run(shared.bound))
+        let other = try DatasetLoader.load(
+            json: #"{"schema": {"Person": {"properties": {"age": "int"}}}, "objects": {"Person": [{"age": 5}]}}"#
+        )
+        #expect(cache.schemaID(of: other.schema) != cache.schemaID(of: Self.store.schema))
+        let compiled = try engine.compile("age > 3", className: "Person", store: other)
+        #expect(cache.hits == 1)
+        #expect(engine.run(compiled, on: other).count == 1)
     }
 
     @Test("the cache forgets its oldest entries beyond its capacity")
