@@ -64,8 +64,10 @@ public enum SeededGenerator {
             let active = random.chance(50)
             let tags = (0..<random.int(below: 4)).map { _ in String(random.int(below: 6)) }.joined(separator: ", ")
             let dog = random.chance(30) ? "null" : String(random.int(below: dogCount))
+            let nickname = random.chance(40) ? "null" : "\"\(random.pick(names))\""
+            let mixed = random.pick(["null", "1", "1.0", "-0.0", "\"1\"", "true", "\"Oslo\"", "2.5", "{\"$date\": 0}"])
             people.append(
-                #"{"id": \#(i * 3 + 1), "age": \#(age), "score": \#(score), "name": "\#(name)", "city": \#(city), "active": \#(active), "tags": [\#(tags)], "dog": \#(dog)}"#
+                #"{"id": \#(i * 3 + 1), "age": \#(age), "score": \#(score), "name": "\#(name)", "city": \#(city), "active": \#(active), "tags": [\#(tags)], "dog": \#(dog), "nickname": \#(nickname), "mixed": \#(mixed)}"#
             )
         }
         let dogs = (0..<dogCount).map { i in #"{"name": "Dog\#(i % 7)", "age": \#(i % 15)}"# }
@@ -73,7 +75,8 @@ public enum SeededGenerator {
             {"schema": {
               "Person": {"primaryKey": "id", "indexed": ["age", "city", "score"],
                 "properties": {"id": "int", "age": "int?", "score": "double", "name": "string", "city": "string?",
-                               "active": "bool", "tags": "list<int>", "dog": "Dog?"}},
+                               "active": "bool", "tags": "list<int>", "dog": "Dog?",
+                               "nickname": "string?", "mixed": "mixed"}},
               "Dog": {"properties": {"name": "string", "age": "int"}}
             },
             "objects": {"Person": [\#(people.joined(separator: ",\n"))], "Dog": [\#(dogs.joined(separator: ",\n"))]}}
@@ -112,7 +115,7 @@ public enum SeededGenerator {
 
     private static func comparison(_ random: inout SeededRandom) -> String {
         let ops = ["==", "!=", "<", "<=", ">", ">="]
-        switch random.int(below: 12) {
+        switch random.int(below: 16) {
         case 0, 1: return "age \(random.pick(ops)) \(random.pick(["0", "17", "50", "99", "null", "-1"]))"
         case 2: return "age BETWEEN {\(random.int(below: 60)), \(random.int(below: 100))}"
         case 3:
@@ -131,7 +134,17 @@ public enum SeededGenerator {
             return "id \(random.pick(["==", "==", "<", ">="])) \(random.int(below: 400))"
         case 9: return "active == \(random.pick(["true", "false"]))"
         case 10: return "\(random.pick(["ANY", "ALL", "NONE"])) tags \(random.pick(ops)) \(random.int(below: 6))"
-        default: return "dog.age \(random.pick(ops)) \(random.int(below: 15))"
+        case 11: return "dog.age \(random.pick(ops)) \(random.int(below: 15))"
+        case 12:
+            return "nickname \(random.pick(["==", "!=", "==[c]", "BEGINSWITH[c]"])) "
+                + random.pick(["null", "'ann'", "'Zoë'", "''"])
+        case 13:
+            return
+                "mixed \(random.pick(["==", "!=", ">", "<="])) \(random.pick(["1", "'1'", "null", "true", "0", "2.5"]))"
+        case 14:
+            return "tags.@\(random.pick(["count", "sum", "max", "avg"])) \(random.pick(ops)) \(random.int(below: 6))"
+        default:
+            return random.pick(["dog == null", "dog != null", "dog.name BEGINSWITH 'Dog1'", "mixed.@type == 'string'"])
         }
     }
 }

@@ -12,9 +12,25 @@ enum EngineFlags {
           --engine E          vm (default: the optimized plan) or reference (the reference
                               evaluator, the oracle).
           --disable-pass NAME Skip one optimizer pass (repeatable); the passes are
-                              \(Optimizer.passNames.joined(separator: ", ")).
+        \(passList)
           --no-optimize       Skip the optimizer: a full scan testing the whole query.
         """
+
+    /// The pass names, comma-separated and wrapped under the option's description.
+    private static var passList: String {
+        var lines: [String] = []
+        var line = ""
+        for (index, name) in Optimizer.passNames.enumerated() {
+            let item = name + (index == Optimizer.passNames.count - 1 ? "." : ",")
+            if !line.isEmpty && line.count + 1 + item.count > 70 {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + item
+        }
+        lines.append(line)
+        return lines.map { String(repeating: " ", count: 22) + $0 }.joined(separator: "\n")
+    }
 
     /// The engine the options describe; `recordsTrace` keeps the optimizer's plans for explain.
     static func engine(_ list: ArgumentList, recordsTrace: Bool = false) throws(CommandFailure) -> QueryEngine {
