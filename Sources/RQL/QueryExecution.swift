@@ -43,7 +43,7 @@ enum QueryExecution {
         schema: RQLCore.Schema,
         arguments: [QueryArgument]
     ) throws(RQLEngine.QueryError) -> BoundQuery {
-        try QueryEngine.bind(text, dialect: dialect, className: className, schema: schema, arguments: arguments)
+        try engine.bind(text, dialect: dialect, className: className, schema: schema, arguments: arguments)
     }
 
     /// Compiles a plan once, optimized for `version`'s statistics; runs at later versions reuse it

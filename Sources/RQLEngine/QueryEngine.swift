@@ -174,6 +174,23 @@ public struct QueryEngine: Sendable {
 
     // MARK: Binding only
 
+    /// Parses (through the cache's syntax trees) and binds `text`, with no optimization: what a
+    /// caller that builds its own plan needs (`Results.filter` appends the bound filter to a chain).
+    public func bind(
+        _ text: String,
+        dialect: Dialect = .rql,
+        className: String,
+        schema: Schema,
+        arguments: [QueryArgument] = []
+    ) throws(QueryError) -> BoundQuery {
+        let syntax = try parse(text, dialect: dialect)
+        do {
+            return try Binder(schema: schema).bind(syntax, className: className, arguments: arguments)
+        } catch {
+            throw .binding(error)
+        }
+    }
+
     /// Parses and binds `text` for objects of `className`, with no optimization.
     public static func bind(
         _ text: String,

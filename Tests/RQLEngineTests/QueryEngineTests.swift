@@ -78,6 +78,27 @@ struct QueryEngineTests {
         #expect(engine.run(compiled, on: other).count == 1)
     }
 
+    @Test("binding alone reuses the parsed syntax tree and gives the static binder's query")
+    func bindThroughCache() throws {
+        let cache = CompiledQueryCache()
+        let engine = try QueryEngine(options: EngineOptions(), cache: cache)
+        let text = "age > $0 AND city == 'Oslo'"
+        let first = try engine.bind(text, className: "Person", schema: Self.store.schema, arguments: [.value(.int(1))])
+        #expect(cache.syntax(CompiledQueryCache.SyntaxKey(text: text, dialect: .rql)) != nil)
+        let second = try engine.bind(text, className: "Person", schema: Self.store.schema, arguments: [.value(.int(2))])
+        #expect(first != second)
+        #expect(
+            second
+                == (try QueryEngine.bind(
+                    text,
+                    className: "Person",
+                    schema: Self.store.schema,
+                    arguments: [.value(.int(2))]
+                ))
+        )
+        #expect(throws: QueryError.self) { try engine.bind("age >", className: "Person", schema: Self.store.schema) }
+    }
+
     @Test("the cache forgets its oldest entries beyond its capacity")
     func capacity() throws {
         let cache = CompiledQueryCache(capacity: 2)
