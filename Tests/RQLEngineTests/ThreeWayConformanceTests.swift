@@ -1,5 +1,7 @@
 import RQLCore
 import RQLEngine
+import RQLIR
+import RQLOptimizer
 import RQLSema
 import RQLStorage
 import RQLTestSupport
@@ -57,5 +59,37 @@ struct ThreeWayConformanceTests {
         for failure in failures.prefix(40) { print("  " + failure) }
         #expect(cases > 900)
         #expect(failures.isEmpty, "\(failures.count) problems in \(cases) cases")
+    }
+
+    @Test("every public case gives the reference's keys with each pass disabled alone", arguments: Optimizer.passNames)
+    func eachPassDisabled(pass: String) throws {
+        let suites = try ConformanceSuite.load(from: ConformanceSuite.fixtureURL(fromTestFile: #filePath))
+        let engine = try QueryEngine(
+            options: EngineOptions(disabledPasses: [pass]),
+            cache: CompiledQueryCache(),
+            statisticsCache: StatisticsCache()
+        )
+        var failures: [String] = []
+        for suite in suites {
+            for testCase in suite.cases {
+                guard case .result = testCase.expectation, let arguments = try? testCase.arguments(in: suite.store),
+                    let compiled = try? engine.compile(
+                        testCase.query,
+                        className: testCase.className,
+                        store: suite.store,
+                        arguments: arguments
+                    )
+                else { continue }
+                let keys = engine.run(compiled, on: suite.store)
+                if keys != ReferenceEvaluator(store: suite.store).run(compiled.bound) {
+                    failures.append("\(testCase)")
+                }
+                if let problem = testCase.problem(with: .success(keys), in: suite.store) {
+                    failures.append("\(testCase): \(problem)")
+                }
+            }
+        }
+        for failure in failures.prefix(20) { print("without \(pass): " + failure) }
+        #expect(failures.isEmpty)
     }
 }
