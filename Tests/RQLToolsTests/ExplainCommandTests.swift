@@ -160,6 +160,25 @@ struct ExplainCommandTests {
         #expect(section("bytecode", of: text) == "(none: the reference evaluator runs the bound IR)")
     }
 
+    @Test("NSPredicate text with %@ arguments explains to the same plan as the RQL query")
+    func nsPredicate() {
+        let ns = explain(["--dialect", "nspredicate", "--arg", "\"City3\"", "--arg", "30", "city == %@ AND age > %@"])
+        let rql = explain(["city == 'City3' AND age > 30"])
+        #expect(ns.exitCode == 0, "\(ns.standardError)")
+        #expect(section("bound IR", of: ns.standardOutput) == section("bound IR", of: rql.standardOutput))
+        #expect(section("physical plan", of: ns.standardOutput) == section("physical plan", of: rql.standardOutput))
+    }
+
+    @Test("--schema explains with no objects: a plan without data")
+    func schemaOnly() {
+        let result = RQLCommand.run(
+            ["explain", "--schema", "people.json", "--class", "Person", "city == 'City3'"],
+            environment: CommandEnvironment(files: ["people.json": explainDataset])
+        )
+        #expect(result.exitCode == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("\nQUERY PLAN"))
+    }
+
     @Test("--format json holds every stage")
     func json() throws {
         let result = explain(["--format", "json", "city == 'City3' AND age > 30 SORT(score DESC) LIMIT(10)"])
