@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "RQLTools", targets: ["RQLTools"]),
         .library(name: "RQLDSL", targets: ["RQLDSL"]),
         .library(name: "RQL", targets: ["RQL"]),
+        .library(name: "RQLTestSupport", targets: ["RQLTestSupport"]),
         .executable(name: "rqlc", targets: ["rqlc"]),
     ],
     targets: [
@@ -54,6 +55,9 @@ let package = Package(
         // The rqlc commands as a testable library.
         .target(name: "RQLTools", dependencies: ["RQLCore", "RQLSyntax", "RQLEngine", "RQLStorage"]),
         .executableTarget(name: "rqlc", dependencies: ["RQLTools"]),
+        // What tests (and later Fuzz) share: realm-core's conformance cases, checked through any
+        // executor passed in.
+        .target(name: "RQLTestSupport", dependencies: ["RQLCore", "RQLSema", "RQLEngine", "RQLStorage"]),
         // The type-safe query DSL: `Query<T>` builds unbound IR from key paths and operators.
         .target(name: "RQLDSL", dependencies: ["RQLCore", "RQLIR"]),
         // The Realm-compatible object model: objects, @Persisted, collections, values, schema discovery.
@@ -67,12 +71,12 @@ let package = Package(
         .testTarget(name: "RQLStorageTests", dependencies: ["RQLStorage", "RQLEngine"]),
         .testTarget(name: "RQLIRTests", dependencies: ["RQLIR", "RQLStorage"]),
         .testTarget(name: "RQLSemaTests", dependencies: ["RQLSema", "RQLSyntax", "RQLStorage"]),
-        .testTarget(name: "RQLEngineTests", dependencies: ["RQLEngine"]),
+        .testTarget(name: "RQLEngineTests", dependencies: ["RQLEngine", "RQLTestSupport"]),
         .testTarget(
             name: "RQLOptimizerTests",
             dependencies: ["RQLOptimizer", "RQLIR", "RQLSema", "RQLSyntax", "RQLStorage"]
         ),
-        .testTarget(name: "RQLToolsTests", dependencies: ["RQLTools"]),
+        .testTarget(name: "RQLToolsTests", dependencies: ["RQLTools", "RQLTestSupport"]),
         .testTarget(name: "RQLDSLTests", dependencies: ["RQLDSL", "RQLCore", "RQLIR"]),
         // A realm in a process of its own: RQLTests writes a file-backed realm with it, then reads
         // it back with a second run.
@@ -80,7 +84,7 @@ let package = Package(
         .testTarget(
             name: "RQLTests",
             dependencies: [
-                "RQL", "RQLCore", "RQLIR", "RQLSema", "RQLSyntax", "RQLStorage", "RQLEngine", "realm-file-helper",
+                "RQL", "RQLCore", "RQLIR", "RQLSema", "RQLSyntax", "RQLStorage", "RQLEngine", "RQLTools", "realm-file-helper",
             ]
         ),
     ]

@@ -53,7 +53,7 @@ public struct Results<Element: RealmCollectionValue> {
     /// The compiled plan (compiled once per results value).
     var compiled: QueryExecution.CompiledPlan {
         if let compiled = state.compiled { return compiled }
-        let compiled = QueryExecution.compile(plan)
+        let compiled = QueryExecution.compile(plan, on: context.current)
         state.compiled = compiled
         return compiled
     }
@@ -148,14 +148,19 @@ public struct Results<Element: RealmCollectionValue> {
         }
     }
 
-    /// How the engine runs these results. Today the plan merged into one bound query, printed by
-    /// the IR printer (`(query Dog (> Dog.age 2) (sort Dog.name ASC))`); with the VM, its EXPLAIN.
+    /// How the engine runs these results: every stage, as `rqlc explain` prints it for the same
+    /// query on the same data (without the syntax-tree section: a chain is not text): the bound
+    /// IR of the whole chain, the optimizer's passes, the `QUERY PLAN` tree with its estimates,
+    /// and the bytecode.
     ///
     /// ```swift
     /// print(realm.objects(Dog.self).filter("age > 2").sorted(byKeyPath: "name").explain())
+    /// // == bound IR ==
+    /// // (query Dog (> Dog.age 2) (sort Dog.name ASC))
+    /// // …
     /// ```
     public func explain() -> String {
-        QueryExecution.explain(compiled)
+        QueryExecution.explain(plan, on: context.current)
     }
 
     // MARK: Freezing

@@ -5,6 +5,7 @@ enum CheckCommand: Command {
     static let summary = "Parse and type-check a query against a schema."
     static let help = """
         Usage: rqlc check --class NAME [--arg JSON]... [--dialect rql|nspredicate]
+                          [--engine vm|reference] [--disable-pass NAME]... [--no-optimize]
                           [--data FILE | --schema FILE | --demo] (QUERY | --query-file FILE)
 
         Parses QUERY and checks it against the schema of class NAME: names, types and arguments.
@@ -15,15 +16,17 @@ enum CheckCommand: Command {
           --class NAME        The class to query (required).
           --arg JSON          A value for $0, $1, ... in order, as for 'rqlc run'.
           --dialect D         rql (default) or nspredicate.
+        \(EngineFlags.help)
+                              (check only validates these; it runs nothing.)
         \(QueryInput.help)
         \(DataSource.help)
 
         """
     static let valuedOptions = PreparedQuery.valuedOptions
-    static let flags = DataSource.flags
+    static let flags = DataSource.flags.union(EngineFlags.flags)
 
     static func run(_ list: ArgumentList, _ context: CommandContext) throws(CommandFailure) {
-        _ = try PreparedQuery.prepare(list, need: .schema, context)
+        _ = try PreparedQuery.prepare(list, need: .schema, context).bind()
         try context.output.write("ok\n")
     }
 }

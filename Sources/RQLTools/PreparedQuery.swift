@@ -5,24 +5,32 @@ import RQLSema
 import RQLStorage
 import RQLSyntax
 
-/// What `run` and `check` share: the store, the class, the arguments and the bound query.
+/// What `run`, `check` and `explain` share: the store, the query text, its class, dialect and
+/// arguments, and the engine the options describe.
 struct PreparedQuery {
     var store: ColumnStore
-    var query: BoundQuery
+    var text: String
+    var dialect: Dialect
+    var className: String
+    var arguments: [QueryArgument]
+    var engine: QueryEngine
 
     /// The options of a command that prepares a query.
     static let valuedOptions = DataSource.options.union(QueryInput.options).union(["--class", "--arg", "--dialect"])
+        .union(EngineFlags.valuedOptions)
 
-    /// Reads the query, its arguments and the data source, and binds the query. With `need` at
+    /// Reads the query, its arguments, the engine options and the data source. With `need` at
     /// `.schema` no objects are read, unless an argument links to an object (`$link`), which
     /// needs them to resolve.
     static func prepare(
         _ list: ArgumentList,
         need: DataSource.Need,
+        recordsTrace: Bool = false,
         _ context: CommandContext
     ) throws(CommandFailure) -> PreparedQuery {
         guard let className = try list.value("--class") else { throw .usage("\(context.command) needs --class NAME") }
         let dialect = try DialectOption.parse(list)
+        let engine = try EngineFlags.engine(list, recordsTrace: recordsTrace)
         let text = try QueryInput.read(list, context)
         var argumentJSON: [JSONValue] = []
         for (index, argument) in list.values("--arg").enumerated() {
@@ -43,15 +51,35 @@ struct PreparedQuery {
                 throw argumentFailure(index, error)
             }
         }
+        return PreparedQuery(
+            store: store,
+            text: text,
+            dialect: dialect,
+            className: className,
+            arguments: arguments,
+            engine: engine
+        )
+    }
+
+    /// The query parsed and bound (no optimization): what `check` needs.
+    func bind() throws(CommandFailure) -> BoundQuery {
         do {
-            let query = try QueryEngine.compile(
+            return try QueryEngine.bind(
                 text,
                 dialect: dialect,
                 className: className,
                 schema: store.schema,
                 arguments: arguments
             )
-            return PreparedQuery(store: store, query: query)
+        } catch {
+            throw .invalidInput(error.rendered(in: text) + "\n")
+        }
+    }
+
+    /// The query compiled by the engine, for the store.
+    func compile() throws(CommandFailure) -> CompiledQuery {
+        do {
+            return try engine.compile(text, dialect: dialect, className: className, store: store, arguments: arguments)
         } catch {
             throw .invalidInput(error.rendered(in: text) + "\n")
         }

@@ -9,8 +9,8 @@ enum RunCommand: Command {
     static let summary = "Run a query against a dataset (the built-in demo database by default)."
     static let help = """
         Usage: rqlc run --class NAME [--count] [--arg JSON]... [--format jsonl|table|json|keys]
-                        [--dialect rql|nspredicate] [--data FILE | --schema FILE | --demo]
-                        (QUERY | --query-file FILE)
+                        [--dialect rql|nspredicate] [--engine vm|reference] [--disable-pass NAME]...
+                        [--no-optimize] [--data FILE | --schema FILE | --demo] (QUERY | --query-file FILE)
 
         Runs QUERY against the objects of class NAME and prints the matches, after any SORT,
         DISTINCT and LIMIT in the query.
@@ -26,12 +26,13 @@ enum RunCommand: Command {
           --format F          jsonl (default when not a terminal), table (default on a terminal),
                               json, or keys (primary keys, or positions for classes without one).
           --dialect D         rql (default) or nspredicate.
+        \(EngineFlags.help)
         \(QueryInput.help)
         \(DataSource.help)
 
         """
     static let valuedOptions = PreparedQuery.valuedOptions.union(["--format"])
-    static let flags = DataSource.flags.union(["--count"])
+    static let flags = DataSource.flags.union(EngineFlags.flags).union(["--count"])
 
     static func run(_ list: ArgumentList, _ context: CommandContext) throws(CommandFailure) {
         let name = try list.value("--format") ?? (context.environment.standardOutputIsTerminal ? "table" : "jsonl")
@@ -39,12 +40,13 @@ enum RunCommand: Command {
             throw .usage("unknown format '\(name)'; use jsonl, table, json or keys")
         }
         let prepared = try PreparedQuery.prepare(list, need: .objects, context)
-        let keys = QueryEngine.run(prepared.query, on: prepared.store)
+        let compiled = try prepared.compile()
         if list.has("--count") {
-            try context.output.write("\(keys.count)\n")
+            try context.output.write("\(prepared.engine.count(compiled, on: prepared.store))\n")
             return
         }
-        guard let table = prepared.store.table(named: prepared.query.className) else { return }
+        let keys = prepared.engine.run(compiled, on: prepared.store)
+        guard let table = prepared.store.table(named: compiled.className) else { return }
         try format.write(keys, in: table, store: prepared.store, to: context.output)
     }
 }
