@@ -85,10 +85,19 @@ import Synchronization
 public final class BlockStore: Sendable {
     private let newest: Mutex<BlockSnapshot>
     private let writeLock = WriteLock()
+    /// The file this store reads and commits to, or `nil` for a store in memory.
+    let file: StoreFile?
 
     /// An empty store of `schema` at version 0.
     public init(schema: Schema) {
         newest = Mutex(BlockSnapshot(schema: schema))
+        file = nil
+    }
+
+    /// A store over an open file, at the version read from it.
+    init(file: StoreFile, snapshot: BlockSnapshot) {
+        newest = Mutex(snapshot)
+        self.file = file
     }
 
     /// A store holding every object of `source` (a `ColumnStore` from a dataset, another
@@ -113,12 +122,14 @@ public final class BlockStore: Sendable {
     /// Starts the one write transaction, waiting while another is open (on any thread).
     public func beginWrite() -> WriteTransaction {
         writeLock.acquire()
+        startFileWrite()
         return WriteTransaction(store: self, base: snapshot)
     }
 
     /// Starts a write transaction if none is open, without waiting.
     public func tryBeginWrite() -> WriteTransaction? {
         guard writeLock.tryAcquire() else { return nil }
+        startFileWrite()
         return WriteTransaction(store: self, base: snapshot)
     }
 
@@ -143,6 +154,7 @@ public final class BlockStore: Sendable {
     }
 
     func endWrite() {
+        file?.unlock()
         writeLock.release()
     }
 }
