@@ -64,7 +64,9 @@ let package = Package(
 
         .testTarget(name: "RQLCoreTests", dependencies: ["RQLCore"]),
         .testTarget(name: "RQLSyntaxTests", dependencies: ["RQLSyntax"]),
-        .testTarget(name: "RQLStorageTests", dependencies: ["RQLStorage", "RQLEngine"]),
+        // Commits to a store file until killed: RQLStorageTests' crash test runs it.
+        .executableTarget(name: "store-crash-helper", dependencies: ["RQLStorage", "RQLCore"], path: "Tests/StoreCrashHelper"),
+        .testTarget(name: "RQLStorageTests", dependencies: ["RQLStorage", "RQLEngine", "store-crash-helper"]),
         .testTarget(name: "RQLIRTests", dependencies: ["RQLIR", "RQLStorage"]),
         .testTarget(name: "RQLSemaTests", dependencies: ["RQLSema", "RQLSyntax", "RQLStorage"]),
         .testTarget(name: "RQLEngineTests", dependencies: ["RQLEngine"]),

@@ -10,11 +10,11 @@ import RQLCore
 /// The root record:
 /// ```
 /// u64 version, string schema (the dataset format's JSON), u32 table count, then per table:
-///   i64 next key; u32 blocks, each u64 offset, u64 length, u32 rows;
+///   i64 next key; u32 blocks, each u64 offset, u64 length, u64 checksum, u32 rows;
 ///   u32 indexes, each u32 property, u8 kind (0 int, 1 value), tree;
 ///   u32 full-text indexes, each u32 property, tree;
 ///   u32 backlink origins, each string class, string property; tree (the backlinks)
-/// tree = u64 root offset, u64 root length, u64 element count
+/// tree = u64 root offset, u64 root length, u64 root checksum, u64 element count
 /// ```
 struct CommitWriter {
     let fileID: UInt64
@@ -47,8 +47,14 @@ struct CommitWriter {
         align(64)
         let offset = end
         let (_, storage) = BlockCoding.packed(block)
-        bytes.append(contentsOf: UnsafeRawBufferPointer(start: storage.base, count: storage.capacity))
-        let place = FilePlace(file: fileID, offset: offset, length: UInt64(storage.capacity))
+        let raw = UnsafeRawBufferPointer(start: storage.base, count: storage.capacity)
+        bytes.append(contentsOf: raw)
+        let place = FilePlace(
+            file: fileID,
+            offset: offset,
+            length: UInt64(storage.capacity),
+            checksum: FileChecksum.of(raw)
+        )
         newBlockPlaces.append((block, place))
         return place
     }
@@ -60,7 +66,12 @@ struct CommitWriter {
         let offset = end
         let encoded = TreeCoding.encodeNode(node, children: children)
         bytes.append(contentsOf: encoded)
-        let place = FilePlace(file: fileID, offset: offset, length: UInt64(encoded.count))
+        let place = FilePlace(
+            file: fileID,
+            offset: offset,
+            length: UInt64(encoded.count),
+            checksum: FileChecksum.of(encoded)
+        )
         newNodePlaces.append((node, place))
         return place
     }
@@ -69,6 +80,7 @@ struct CommitWriter {
         let place = write(tree.root)
         root.u64(place.offset)
         root.u64(place.length)
+        root.u64(place.checksum)
         root.u64(UInt64(tree.count))
     }
 
@@ -87,6 +99,7 @@ struct CommitWriter {
                 let place = write(block)
                 root.u64(place.offset)
                 root.u64(place.length)
+                root.u64(place.checksum)
                 root.u32(block.count)
             }
             root.u32(table.indexes.count)

@@ -74,4 +74,6 @@ struct FilePlace: Hashable, Sendable {
     let file: UInt64
     let offset: UInt64
     let length: UInt64
+    /// `FileChecksum` of the `length` bytes: `verify()` checks every reachable block and node.
+    let checksum: UInt64
 }

@@ -63,7 +63,7 @@ extension BacklinkEntry: FileElement {
 }
 
 /// A tree node on disk: `u8` leaf flag, `u32` count `n`; a leaf then holds `n` elements, a branch
-/// `n` child references (`u64` offset, `u64` length) and then its `n` lower bounds. Children are
+/// `n` child references (`u64` offset, `u64` length, `u64` checksum) and then its `n` lower bounds. Children are
 /// always written before their parent, so a child's offset is below its parent's: reading
 /// follows strictly decreasing offsets and cannot loop.
 enum TreeCoding {
@@ -81,6 +81,7 @@ enum TreeCoding {
             for child in children {
                 writer.u64(child.offset)
                 writer.u64(child.length)
+                writer.u64(child.checksum)
             }
             for bound in node.lowerBounds { bound.encode(into: &writer) }
         }
@@ -116,6 +117,9 @@ enum TreeCoding {
             throw .pointerOutOfRange(what: what + " node", offset: place.offset)
         }
         let bytes = try context.mapping.bytes(place.offset, place.length, what: what + " node")
+        if context.checksums && FileChecksum.of(bytes) != place.checksum {
+            throw .malformed(what: what + " node at \(place.offset)", reason: "checksum mismatch")
+        }
         var reader = ByteReader(bytes, base: place.offset, what: what + " node")
         let flag = try reader.u8()
         guard flag <= 1 else { throw .malformed(what: what, reason: "node kind \(flag) at \(place.offset)") }
@@ -134,10 +138,11 @@ enum TreeCoding {
             for _ in 0..<n {
                 let offset = try reader.u64()
                 let length = try reader.u64()
+                let checksum = try reader.u64()
                 guard offset < place.offset else {
                     throw .pointerOutOfRange(what: what + " child", offset: offset)
                 }
-                childPlaces.append(FilePlace(file: context.fileID, offset: offset, length: length))
+                childPlaces.append(FilePlace(file: context.fileID, offset: offset, length: length, checksum: checksum))
             }
             var bounds: [E] = []
             for _ in 0..<n { bounds.append(try E.decode(from: &reader)) }
@@ -156,4 +161,6 @@ enum TreeCoding {
 struct TreeContext {
     let mapping: FileMapping
     let fileID: UInt64
+    /// Check every node's checksum (`verify()`).
+    let checksums: Bool
 }

@@ -52,10 +52,11 @@ struct VersionReader {
     private func place(_ reader: inout ByteReader, what: String) throws(StoreFileError.Problem) -> FilePlace {
         let offset = try reader.u64()
         let length = try reader.u64()
+        let checksum = try reader.u64()
         guard offset >= UInt64(FileHeader.pageSize), offset <= slot.end, length <= slot.end - offset else {
             throw .pointerOutOfRange(what: what, offset: offset)
         }
-        return FilePlace(file: fileID, offset: offset, length: length)
+        return FilePlace(file: fileID, offset: offset, length: length, checksum: checksum)
     }
 
     private mutating func readTable(_ objectSchema: ObjectSchema, _ root: inout ByteReader)
@@ -65,7 +66,7 @@ struct VersionReader {
         var table = TableData(objectSchema: objectSchema)
         table.nextKey = try root.i64()
         let shapes = table.shapes
-        let blockCount = try root.count(minimumSize: 20)
+        let blockCount = try root.count(minimumSize: 28)
         var lastKey: Int64 = -1
         for b in 0..<blockCount {
             let place = try place(&root, what: "block \(b) of '\(name)'")
@@ -74,6 +75,9 @@ struct VersionReader {
                 throw .blockOffsets(className: name, block: b, reason: "offset \(place.offset) is not 64-byte aligned")
             }
             let bytes = try mapping.bytes(place.offset, place.length, what: "block \(b) of '\(name)'")
+            if thorough && FileChecksum.of(bytes) != place.checksum {
+                throw .blockOffsets(className: name, block: b, reason: "checksum mismatch")
+            }
             let block = try BlockCoding.decode(
                 bytes,
                 count: rows,
@@ -93,8 +97,8 @@ struct VersionReader {
         guard table.nextKey > lastKey else {
             throw .malformed(what: "table '\(name)'", reason: "next key \(table.nextKey) is not above key \(lastKey)")
         }
-        let context = TreeContext(mapping: mapping, fileID: fileID)
-        let indexCount = try root.count(minimumSize: 29)
+        let context = TreeContext(mapping: mapping, fileID: fileID, checksums: thorough)
+        let indexCount = try root.count(minimumSize: 37)
         var indexes: [Int: PropertyIndex] = [:]
         for _ in 0..<indexCount {
             let property = Int(try root.u32())
@@ -123,7 +127,7 @@ struct VersionReader {
             }
         }
         table.indexes = indexes
-        let fullTextCount = try root.count(minimumSize: 28)
+        let fullTextCount = try root.count(minimumSize: 36)
         var fullText: [Int: FullTextTree] = [:]
         for _ in 0..<fullTextCount {
             let property = Int(try root.u32())
