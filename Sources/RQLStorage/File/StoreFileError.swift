@@ -48,7 +48,9 @@ public struct StoreFileError: Error, Hashable, Sendable, CustomStringConvertible
     }
 }
 
-extension StoreFileError.Problem {
+extension StoreFileError.Problem: CustomStringConvertible {
+    public var description: String { text }
+
     var text: String {
         switch self {
         case .badMagic: "bad magic (not an RQL store file)"
