@@ -74,7 +74,7 @@ let package = Package(
             name: "RQLOptimizerTests",
             dependencies: ["RQLOptimizer", "RQLIR", "RQLSema", "RQLSyntax", "RQLStorage"]
         ),
-        .testTarget(name: "RQLToolsTests", dependencies: ["RQLTools"]),
+        .testTarget(name: "RQLToolsTests", dependencies: ["RQLTools", "RQLStorage"]),
         .testTarget(name: "RQLDSLTests", dependencies: ["RQLDSL", "RQLCore", "RQLIR"]),
         // A realm in a process of its own: RQLTests writes a file-backed realm with it, then reads
         // it back with a second run.
