@@ -137,21 +137,43 @@ final class StoreFile: @unchecked Sendable {
             HeaderSlot.decode(UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + FileHeader.slotSize]))
         }.filter { $0.rootLength > 0 }.sorted { $0.version > $1.version }
         guard !slots.isEmpty else { throw error(.headerChecksum) }
+        // The version is the one open picks: the newest whose slot, commit checksum and
+        // structure read. `thorough` (verify) then checks that version completely and reports
+        // what it finds, rather than falling back past real damage.
         var firstProblem: StoreFileError.Problem?
         for slot in slots {
             do throws(StoreFileError.Problem) {
                 try slot.checkRanges(fileSize: size)
-                if !slot.pagesSynced || thorough {
+                if !slot.pagesSynced {
                     let written = try mapping.bytes(slot.commitStart, slot.end - slot.commitStart, what: "the commit")
                     guard FileChecksum.of(written) == slot.dataChecksum else {
                         throw StoreFileError.Problem.dataChecksum(version: slot.version)
                     }
                 }
-                var reader = VersionReader(mapping: mapping, fileID: id, slot: slot, thorough: thorough)
+                var reader = VersionReader(mapping: mapping, fileID: id, slot: slot, thorough: false)
+                let snapshot = try reader.read()
+                guard thorough else {
+                    return ReadResult(
+                        slot: slot,
+                        snapshot: snapshot,
+                        fileSize: size,
+                        reachableBytes: reader.reachableBytes
+                    )
+                }
+            } catch {
+                if firstProblem == nil { firstProblem = error }
+                continue
+            }
+            do throws(StoreFileError.Problem) {
+                let written = try mapping.bytes(slot.commitStart, slot.end - slot.commitStart, what: "the commit")
+                guard FileChecksum.of(written) == slot.dataChecksum else {
+                    throw StoreFileError.Problem.dataChecksum(version: slot.version)
+                }
+                var reader = VersionReader(mapping: mapping, fileID: id, slot: slot, thorough: true)
                 let snapshot = try reader.read()
                 return ReadResult(slot: slot, snapshot: snapshot, fileSize: size, reachableBytes: reader.reachableBytes)
             } catch {
-                if firstProblem == nil { firstProblem = error }
+                throw self.error(error)
             }
         }
         throw self.error(firstProblem ?? .headerChecksum)
