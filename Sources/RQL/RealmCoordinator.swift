@@ -184,7 +184,10 @@ enum StoreRegistry {
                 store = try BlockStore.open(path: path, readOnly: readOnly)
             } else {
                 guard !readOnly else {
-                    throw Realm.Error(.fileAccess, "Unable to open a realm at path '\(path)': No such file or directory")
+                    throw Realm.Error(
+                        .fileAccess,
+                        "Unable to open a realm at path '\(path)': No such file or directory"
+                    )
                 }
                 store = try BlockStore.create(path: path, schema: emptySchema)
             }

@@ -131,7 +131,8 @@ public enum DatasetExporter {
     public static func key<Table: TableReader>(at position: Int, in table: Table) -> JSONValue {
         if let keyIndex = table.objectSchema.primaryKeyIndex {
             let keyProperty = table.objectSchema.properties[keyIndex]
-            return element(table.value(at: position, property: keyIndex), type: keyProperty.type, store: nil as ColumnStore?)
+            let value = table.value(at: position, property: keyIndex)
+            return element(value, type: keyProperty.type, store: nil as ColumnStore?)
         }
         return .number(JSONNumber(text: String(position)))
     }

@@ -38,7 +38,9 @@ enum DataSource {
                 throw .invalidInput("error: the demo dataset: \(error)\n")
             }
         }
-        if !onlySchema || data != nil, StoreFileSource.isStoreFile(path.text) { return try StoreFileSource.load(path.text) }
+        if !onlySchema || data != nil, StoreFileSource.isStoreFile(path.text) {
+            return try StoreFileSource.load(path.text)
+        }
         let input: ByteInput
         do {
             input = try context.environment.open(path.bytes)

@@ -3,7 +3,7 @@ import RQLCore
 import RQLStorage
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// Store files on the command line: `--data STORE` (recognised by its magic bytes, whatever its

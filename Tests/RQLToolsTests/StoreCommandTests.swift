@@ -28,7 +28,11 @@ struct StoreCommandTests {
     }
 
     /// Imports `json` into a fresh store, checks export and verify, and returns the store's path.
-    static func importChecked(_ json: String, name: String, in directory: Directory) throws -> (json: String, store: String) {
+    static func importChecked(
+        _ json: String,
+        name: String,
+        in directory: Directory
+    ) throws -> (json: String, store: String) {
         let jsonPath = directory.path("\(name).json")
         let storePath = directory.path("\(name).rql")
         try json.write(toFile: jsonPath, atomically: false, encoding: .utf8)
@@ -135,14 +139,20 @@ struct StoreCommandTests {
         try #"{"schema": {"Dog": {"properties": {"name": "string"}}}, "objects": {"Dog": [{"name": "Rex"}]}}"#
             .write(toFile: first, atomically: false, encoding: .utf8)
         try #"""
-            {"schema": {"Dog": {"properties": {"name": "string"}}, "Cat": {"properties": {"name": "string"}}},
-             "objects": {"Dog": [{"name": "Fido"}], "Cat": [{"name": "Tom"}]}}
-            """#.write(toFile: second, atomically: false, encoding: .utf8)
+        {"schema": {"Dog": {"properties": {"name": "string"}}, "Cat": {"properties": {"name": "string"}}},
+         "objects": {"Dog": [{"name": "Fido"}], "Cat": [{"name": "Tom"}]}}
+        """#.write(toFile: second, atomically: false, encoding: .utf8)
         #expect(RQLCommand.run(["import", first, store]).exitCode == 0)
         let added = RQLCommand.run(["import", second, store])
         #expect(added.exitCode == 0, "\(added.standardError)")
         #expect(added.standardOutput.hasSuffix("version 2, 3 objects\n"))
-        #expect(RQLCommand.run(["run", "--data", store, "--class", "Dog", "--count", "TRUEPREDICATE"]).standardOutput == "2\n")
-        #expect(RQLCommand.run(["run", "--data", store, "--class", "Cat", "name == 'Tom'"]).standardOutput == "{\"name\":\"Tom\"}\n")
+        #expect(
+            RQLCommand.run(["run", "--data", store, "--class", "Dog", "--count", "TRUEPREDICATE"]).standardOutput
+                == "2\n"
+        )
+        #expect(
+            RQLCommand.run(["run", "--data", store, "--class", "Cat", "name == 'Tom'"]).standardOutput
+                == "{\"name\":\"Tom\"}\n"
+        )
     }
 }

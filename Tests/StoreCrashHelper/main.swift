@@ -25,7 +25,10 @@ do {
         let version = Int64(t.reader.version)
         let id = try t.insert(
             "Item",
-            ["id": .int(version), "text": .string(String(repeating: "x", count: Int(version % 50))), "history": .list([])]
+            [
+                "id": .int(version), "text": .string(String(repeating: "x", count: Int(version % 50))),
+                "history": .list([]),
+            ]
         )
         if version == 1 {
             _ = try t.insert("Counter", ["value": .int(version)])

@@ -34,13 +34,25 @@ extension Registry {
         for (id, scan) in BlockScans.all {
             let text = BenchmarkQuery.all.first { $0.id == id }?.text
             add(
-                Benchmark(suite: "storage-file", name: "\(id)-memory", text: text, fields: fields, setUp: { try state.prepareScans() }) {
+                Benchmark(
+                    suite: "storage-file",
+                    name: "\(id)-memory",
+                    text: text,
+                    fields: fields,
+                    setUp: { try state.prepareScans() }
+                ) {
                     iterations in
                     for _ in 0..<iterations { blackHole(scan(state.memoryTable!)) }
                 }
             )
             add(
-                Benchmark(suite: "storage-file", name: "\(id)-file", text: text, fields: fields, setUp: { try state.prepareScans() }) {
+                Benchmark(
+                    suite: "storage-file",
+                    name: "\(id)-file",
+                    text: text,
+                    fields: fields,
+                    setUp: { try state.prepareScans() }
+                ) {
                     iterations in
                     for _ in 0..<iterations { blackHole(scan(state.fileTable!)) }
                 }
@@ -84,7 +96,6 @@ public final class StoreFileState {
         let path = freshPath()
         defer {
             try? FileManager.default.removeItem(atPath: path)
-            try? FileManager.default.removeItem(atPath: path + ".lock")
         }
         do {
             let store = try BlockStore.create(path: path, schema: storage.schema!)
@@ -123,7 +134,9 @@ public final class StoreFileState {
         lookups = (lookups &* 6_364_136_223_846_793_005 &+ 1) & 0xFFFFF
         do {
             let store = try BlockStore.open(path: path!, readOnly: true)
-            return store.snapshot.table(named: "Person")!.position(ofPrimaryKey: .int(lookups % Int64(storage.rowCount))) ?? -1
+            return store.snapshot.table(named: "Person")!.position(
+                ofPrimaryKey: .int(lookups % Int64(storage.rowCount))
+            ) ?? -1
         } catch {
             fatalError("open: \(error)")
         }

@@ -43,7 +43,6 @@ public enum StoreFileCheck {
         guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { return nil }
         defer {
             try? FileManager.default.removeItem(atPath: path)
-            try? FileManager.default.removeItem(atPath: path + ".lock")
         }
         var openedVersion: UInt64?
         do {

@@ -19,7 +19,10 @@ struct StoreFileReplayTests {
         Array(try Data(contentsOf: fuzzDirectory.appendingPathComponent(file)))
     }
 
-    @Test("Minimized crashers no longer break a store file invariant", arguments: inputs(in: "Regressions/FuzzStoreFile"))
+    @Test(
+        "Minimized crashers no longer break a store file invariant",
+        arguments: inputs(in: "Regressions/FuzzStoreFile")
+    )
     func regression(file: String) throws {
         let violation = StoreFileCheck.violation(in: try Self.bytes(of: file))
         #expect(violation == nil, "\(file): \(violation ?? "")")
@@ -40,7 +43,6 @@ struct StoreFileReplayTests {
             let path = NSTemporaryDirectory() + "/rql-seed-\(UUID().uuidString).rql"
             defer {
                 try? FileManager.default.removeItem(atPath: path)
-                try? FileManager.default.removeItem(atPath: path + ".lock")
             }
             try Data(try Self.bytes(of: file)).write(to: URL(fileURLWithPath: path))
             _ = try BlockStore.verify(path: path)

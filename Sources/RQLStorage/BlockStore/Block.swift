@@ -110,15 +110,18 @@ final class Block: @unchecked Sendable {
 
     func appendColumn(_ segment: Segment) {
         place = nil
-        columns.append(segment) }
+        columns.append(segment)
+    }
 
     func removeColumn(_ column: Int) {
         place = nil
-        columns.remove(at: column) }
+        columns.remove(at: column)
+    }
 
     func replaceColumn(_ column: Int, with segment: Segment) {
         place = nil
-        columns[column] = segment }
+        columns[column] = segment
+    }
 }
 
 extension Block {

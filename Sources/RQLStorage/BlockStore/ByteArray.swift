@@ -134,7 +134,9 @@ struct ByteArray: @unchecked Sendable {
     /// Bytes `range` made writable in place, keeping their contents (the array is copied first,
     /// whole, if anything else references its storage).
     mutating func mutableBytes(_ range: Range<Int>, used: Int) -> UnsafeMutableRawPointer {
-        if !isKnownUniquelyReferenced(&storage) || storage.isMapped { self = copy(used: used, capacity: Swift.max(capacity, used)) }
+        if !isKnownUniquelyReferenced(&storage) || storage.isMapped {
+            self = copy(used: used, capacity: Swift.max(capacity, used))
+        }
         return pointer + range.lowerBound
     }
 }

@@ -26,9 +26,17 @@ enum BlockCoding {
     ) throws(StoreFileError.Problem) -> Block {
         guard count > 0, count <= TableBlock.capacity else {
             let (className, index) = context()
-            throw .blockOffsets(className: className, block: index, reason: "row count \(count) outside 1...\(TableBlock.capacity)")
+            throw .blockOffsets(
+                className: className,
+                block: index,
+                reason: "row count \(count) outside 1...\(TableBlock.capacity)"
+            )
         }
-        let storage = ByteStorage(mapped: bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 64)!, capacity: bytes.count, mapping: mapping)
+        let storage = ByteStorage(
+            mapped: bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 64)!,
+            capacity: bytes.count,
+            mapping: mapping
+        )
         var reader = ArrayReader(storage: storage, checkValues: checkValues)
         do throws(ArrayReader.Failure) {
             let keys = try reader.fixed(.int, optional: false, count: count)
@@ -36,7 +44,8 @@ enum BlockCoding {
                 throw ArrayReader.Failure("row keys are not ascending at row \(i)")
             }
             guard keys.values.load(0, as: Int64.self) >= 0 else { throw ArrayReader.Failure("negative row key") }
-            let columns = try shapes.map { shape throws(ArrayReader.Failure) in try reader.segment(shape, count: count) }
+            let columns = try shapes.map { shape throws(ArrayReader.Failure) in try reader.segment(shape, count: count)
+            }
             return Block(count: count, keys: keys, columns: columns)
         } catch {
             let (className, index) = context()
@@ -120,7 +129,9 @@ private struct ArrayReader {
         case .bytes(let isString, let optional):
             return .bytes(try bytes(isString: isString, optional: optional, count: count))
         case .mixed:
-            return .mixed(MixedSegment(encoded: try bytes(isString: false, optional: false, count: count), cache: MixedCache()))
+            return .mixed(
+                MixedSegment(encoded: try bytes(isString: false, optional: false, count: count), cache: MixedCache())
+            )
         case .collection(let kind, let element):
             let (offsets, elementCount) = try offsets(count: count)
             guard elementCount <= storage.capacity else { throw Failure("\(elementCount) elements cannot fit") }

@@ -16,7 +16,8 @@ extension BlockStore {
                     what: "slot"
                 )
                 guard let version = try? reader.u64(), let rootOffset = try? reader.u64(),
-                    let rootLength = try? reader.u64(), let commitStart = try? reader.u64(), let end = try? reader.u64(),
+                    let rootLength = try? reader.u64(), let commitStart = try? reader.u64(),
+                    let end = try? reader.u64(),
                     let dataChecksum = try? reader.u64(), let flags = try? reader.u64()
                 else { return }
                 var checksum = dataChecksum

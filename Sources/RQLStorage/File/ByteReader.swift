@@ -41,7 +41,10 @@ struct ByteReader {
         guard count.multipliedReportingOverflow(by: Swift.max(minimumSize, 1)).partialValue <= remaining,
             count <= remaining * 8 + 1
         else {
-            throw .malformed(what: what, reason: "count \(raw) at offset \(base + UInt64(position - 4)) exceeds its record")
+            throw .malformed(
+                what: what,
+                reason: "count \(raw) at offset \(base + UInt64(position - 4)) exceeds its record"
+            )
         }
         return count
     }

@@ -15,8 +15,11 @@ enum FileChecksum {
             i += 2
         }
         if i < words {
-            a = rotate((a ^ UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self)))
-                &* 0x1000_0000_01B3, 29)
+            a = rotate(
+                (a ^ UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self)))
+                    &* 0x1000_0000_01B3,
+                29
+            )
         }
         var tail: UInt64 = UInt64(bytes.count)
         for k in (words * 8)..<bytes.count { tail = (tail << 8) | UInt64(bytes[k]) }

@@ -112,7 +112,8 @@ struct HeaderSlot: Equatable {
             throw .pointerOutOfRange(what: "version \(version)'s commit start", offset: commitStart)
         }
         guard end <= size else { throw .truncated(expected: end, actual: size) }
-        guard rootOffset >= commitStart, rootLength <= end - rootOffset, rootOffset <= end else {
+        // Each comparison before the subtraction it guards.
+        guard rootOffset >= commitStart, rootOffset <= end, rootLength <= end - rootOffset else {
             throw .pointerOutOfRange(what: "version \(version)'s root", offset: rootOffset)
         }
     }

@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// A read-only, shared mapping of the first `size` bytes of a file. Blocks read from the file
@@ -32,7 +32,11 @@ final class FileMapping: @unchecked Sendable {
     var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: size) }
 
     /// Bytes `range` of the file, checked against the mapping.
-    func bytes(_ offset: UInt64, _ length: UInt64, what: String) throws(StoreFileError.Problem) -> UnsafeRawBufferPointer {
+    func bytes(
+        _ offset: UInt64,
+        _ length: UInt64,
+        what: String
+    ) throws(StoreFileError.Problem) -> UnsafeRawBufferPointer {
         guard offset <= UInt64(size), length <= UInt64(size) - offset else {
             throw .pointerOutOfRange(what: what, offset: offset)
         }
@@ -61,7 +65,12 @@ enum FileSystem {
         return UInt64(info.st_size)
     }
 
-    static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: UInt64, _ path: String)
+    static func write(
+        _ fd: Int32,
+        _ bytes: UnsafeRawBufferPointer,
+        at offset: UInt64,
+        _ path: String
+    )
         throws(StoreFileError)
     {
         var done = 0
@@ -85,7 +94,9 @@ enum FileSystem {
         var buffer = [UInt8](repeating: 0, count: count)
         var done = 0
         while done < count {
-            let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done)) }
+            let n = buffer.withUnsafeMutableBytes {
+                pread(fd, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done))
+            }
             if n < 0 && errno == EINTR { continue }
             guard n >= 0 else { throw failure(path, "pread") }
             if n == 0 { break }

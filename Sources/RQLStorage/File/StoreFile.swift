@@ -3,11 +3,12 @@ import RQLCore
 import Synchronization
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
-/// One open store file: its descriptor, the lock file that serialises writers across
-/// processes, and the newest version's header slot (where the next commit appends).
+/// One open store file: its descriptor (whose `flock` serialises writers across processes, so
+/// there is no separate lock file; readers never lock), and the newest version's header slot
+/// (where the next commit appends).
 ///
 /// Pages are never overwritten: a commit appends after the newest version's end, so every
 /// version that any snapshot, in this process or another, can read stays intact. Space is
@@ -17,17 +18,15 @@ final class StoreFile: @unchecked Sendable {
     let id: UInt64
     let isReadOnly: Bool
     private let descriptor: Int32
-    private let lockDescriptor: Int32
     /// The slot of the newest version this process read or wrote. Changed under the store's
     /// write lock (and the file lock), read under `state`'s mutex.
     private let state: Mutex<HeaderSlot>
 
     private static let nextID = Atomic<UInt64>(1)
 
-    private init(path: String, descriptor: Int32, lockDescriptor: Int32, isReadOnly: Bool, slot: HeaderSlot) {
+    private init(path: String, descriptor: Int32, isReadOnly: Bool, slot: HeaderSlot) {
         self.path = path
         self.descriptor = descriptor
-        self.lockDescriptor = lockDescriptor
         self.isReadOnly = isReadOnly
         id = Self.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
         state = Mutex(slot)
@@ -35,7 +34,6 @@ final class StoreFile: @unchecked Sendable {
 
     deinit {
         close(descriptor)
-        close(lockDescriptor)
     }
 
     var newestSlot: HeaderSlot { state.withLock { $0 } }
@@ -44,20 +42,11 @@ final class StoreFile: @unchecked Sendable {
         StoreFileError(path: path, problem: problem)
     }
 
-    static func lockPath(_ path: String) -> String { path + ".lock" }
-
     // MARK: Creating and opening
 
     /// Creates a new file holding `snapshot` (version 0 of an empty store) and returns it open.
     static func create(path: String, schema: Schema) throws(StoreFileError) -> (StoreFile, BlockSnapshot) {
         let fd = try FileSystem.open(path, flags: O_RDWR | O_CREAT | O_EXCL)
-        let lock: Int32
-        do {
-            lock = try FileSystem.open(lockPath(path), flags: O_RDWR | O_CREAT)
-        } catch {
-            close(fd)
-            throw error
-        }
         var header = FileHeader.prologue()
         header.append(contentsOf: repeatElement(0, count: FileHeader.pageSize - header.count))
         let empty = HeaderSlot(
@@ -69,7 +58,7 @@ final class StoreFile: @unchecked Sendable {
             dataChecksum: 0,
             pagesSynced: true
         )
-        let file = StoreFile(path: path, descriptor: fd, lockDescriptor: lock, isReadOnly: false, slot: empty)
+        let file = StoreFile(path: path, descriptor: fd, isReadOnly: false, slot: empty)
         try FileSystem.write(fd, header, at: 0, path)
         let snapshot = BlockSnapshot(schema: schema)
         file.lock()
@@ -81,15 +70,9 @@ final class StoreFile: @unchecked Sendable {
     /// Opens an existing file and reads its newest valid version.
     static func open(path: String, readOnly: Bool) throws(StoreFileError) -> (StoreFile, BlockSnapshot) {
         let fd = try FileSystem.open(path, flags: readOnly ? O_RDONLY : O_RDWR)
-        let lock: Int32
-        do {
-            // A read-only opener may not be able to create the lock file; it never writes.
-            lock = (try? FileSystem.open(lockPath(path), flags: readOnly ? O_RDONLY : O_RDWR | O_CREAT)) ?? -1
-        }
         let file = StoreFile(
             path: path,
             descriptor: fd,
-            lockDescriptor: lock,
             isReadOnly: readOnly,
             slot: HeaderSlot(
                 version: 0,
@@ -213,13 +196,11 @@ final class StoreFile: @unchecked Sendable {
 
     /// Takes the cross-process writer lock (waits while another process writes).
     func lock() {
-        guard lockDescriptor >= 0 else { return }
-        while flock(lockDescriptor, LOCK_EX) != 0 && errno == EINTR {}
+        while flock(descriptor, LOCK_EX) != 0 && errno == EINTR {}
     }
 
     func unlock() {
-        guard lockDescriptor >= 0 else { return }
-        flock(lockDescriptor, LOCK_UN)
+        flock(descriptor, LOCK_UN)
     }
 
     /// Makes `snapshot` (whose version is one more than `baseVersion`) the newest version on disk.

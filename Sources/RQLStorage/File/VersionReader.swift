@@ -59,7 +59,10 @@ struct VersionReader {
         return FilePlace(file: fileID, offset: offset, length: length, checksum: checksum)
     }
 
-    private mutating func readTable(_ objectSchema: ObjectSchema, _ root: inout ByteReader)
+    private mutating func readTable(
+        _ objectSchema: ObjectSchema,
+        _ root: inout ByteReader
+    )
         throws(StoreFileError.Problem) -> TableData
     {
         let name = objectSchema.name

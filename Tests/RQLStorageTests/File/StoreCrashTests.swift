@@ -5,7 +5,7 @@ import Testing
 @testable import RQLStorage
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// A writer killed with SIGKILL at a random moment (`store-crash-helper`, a process of its
@@ -39,7 +39,10 @@ struct StoreCrashTests {
             #expect(items.position(ofPrimaryKey: .int(version)) == Int(version) - 1)
             let history: [Value] = version >= 2 ? (2...version).map { .int($0) } : []
             #expect(items.value(at: 0, property: 2) == .list(history))
-            #expect(items.value(at: items.rowCount - 1, property: 1) == .string(String(repeating: "x", count: Int(version % 50))))
+            #expect(
+                items.value(at: items.rowCount - 1, property: 1)
+                    == .string(String(repeating: "x", count: Int(version % 50)))
+            )
         }
     }
 
@@ -75,7 +78,9 @@ struct StoreCrashTests {
                 _ = try t.insert("Item", ["id": .int(-1), "text": .string("after"), "history": .list([])])
             }
             #expect(try BlockStore.verify(path: path).version == store.snapshot.version)
-            #expect(try BlockStore.open(path: path).snapshot.table(named: "Item")?.position(ofPrimaryKey: .int(-1)) != nil)
+            #expect(
+                try BlockStore.open(path: path).snapshot.table(named: "Item")?.position(ofPrimaryKey: .int(-1)) != nil
+            )
         }
         #expect(sawMidway, "no kill landed while the writer was committing")
     }

@@ -50,7 +50,8 @@ struct StoreFileTests {
             try t.insert(
                 "Person",
                 [
-                    "id": .int(Int64(i)), "name": .string("n\(i % 37)"), "age": i % 5 == 0 ? .null : .int(Int64(i % 90)),
+                    "id": .int(Int64(i)), "name": .string("n\(i % 37)"),
+                    "age": i % 5 == 0 ? .null : .int(Int64(i % 90)),
                     "bio": .string(i % 2 == 0 ? "apple pie" : "cherry tart"),
                 ]
             )
@@ -66,11 +67,26 @@ struct StoreFileTests {
         let bio = schema.propertyIndex(named: "bio")!
         #expect(people.position(ofPrimaryKey: .int(4_321)) == written.position(ofPrimaryKey: .int(4_321)))
         #expect(people.position(ofPrimaryKey: .int(4_321)) == 4_321)
-        #expect(people.indexLookup(property: name, equalTo: .string("n3")) == written.indexLookup(property: name, equalTo: .string("n3")))
+        #expect(
+            people.indexLookup(property: name, equalTo: .string("n3"))
+                == written.indexLookup(property: name, equalTo: .string("n3"))
+        )
         #expect(people.indexLookup(property: age, equalTo: .null)?.count == 1_000)
         #expect(
-            people.indexRange(property: age, lower: .int(10), lowerInclusive: true, upper: .int(20), upperInclusive: false)
-                == written.indexRange(property: age, lower: .int(10), lowerInclusive: true, upper: .int(20), upperInclusive: false)
+            people.indexRange(
+                property: age,
+                lower: .int(10),
+                lowerInclusive: true,
+                upper: .int(20),
+                upperInclusive: false
+            )
+                == written.indexRange(
+                    property: age,
+                    lower: .int(10),
+                    lowerInclusive: true,
+                    upper: .int(20),
+                    upperInclusive: false
+                )
         )
         #expect(people.fullTextLookup(property: bio, token: "apple", prefix: false)?.count == 2_500)
         // A write on the reopened store: the mapped blocks are copied, never written.
