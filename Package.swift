@@ -68,7 +68,9 @@ let package = Package(
 
         .testTarget(name: "RQLCoreTests", dependencies: ["RQLCore"]),
         .testTarget(name: "RQLSyntaxTests", dependencies: ["RQLSyntax"]),
-        .testTarget(name: "RQLStorageTests", dependencies: ["RQLStorage", "RQLEngine"]),
+        // Commits to a store file until killed: RQLStorageTests' crash test runs it.
+        .executableTarget(name: "store-crash-helper", dependencies: ["RQLStorage", "RQLCore"], path: "Tests/StoreCrashHelper"),
+        .testTarget(name: "RQLStorageTests", dependencies: ["RQLStorage", "RQLEngine", "store-crash-helper"]),
         .testTarget(name: "RQLIRTests", dependencies: ["RQLIR", "RQLStorage"]),
         .testTarget(name: "RQLSemaTests", dependencies: ["RQLSema", "RQLSyntax", "RQLStorage"]),
         .testTarget(name: "RQLEngineTests", dependencies: ["RQLEngine", "RQLTestSupport"]),
@@ -76,7 +78,7 @@ let package = Package(
             name: "RQLOptimizerTests",
             dependencies: ["RQLOptimizer", "RQLIR", "RQLSema", "RQLSyntax", "RQLStorage"]
         ),
-        .testTarget(name: "RQLToolsTests", dependencies: ["RQLTools", "RQLTestSupport"]),
+        .testTarget(name: "RQLToolsTests", dependencies: ["RQLTools", "RQLTestSupport", "RQLStorage"]),
         .testTarget(name: "RQLDSLTests", dependencies: ["RQLDSL", "RQLCore", "RQLIR"]),
         // A realm in a process of its own: RQLTests writes a file-backed realm with it, then reads
         // it back with a second run.

@@ -24,6 +24,8 @@ let package = Package(
         .executableTarget(name: "FuzzQuery", dependencies: ["FuzzCommon"]),
         // libFuzzer entry point for the dataset loader and exporter; a shim over DatasetCheck.
         .executableTarget(name: "FuzzDataset", dependencies: ["FuzzCommon"]),
+        // libFuzzer entry point for store files: open + read + verify; a shim over StoreFileCheck.
+        .executableTarget(name: "FuzzStoreFile", dependencies: ["FuzzCommon"]),
 
         // Replays Regressions/ and Corpus/ through the same checks, without sanitizers.
         .testTarget(

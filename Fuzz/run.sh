@@ -2,14 +2,15 @@
 # Builds the fuzz harnesses with libFuzzer + ASan and fuzzes each named harness, one after the
 # other, on a scratch copy of its seed corpus.
 #
-#   Fuzz/run.sh                              # FuzzParse, FuzzQuery, FuzzDataset: 60 s each
+#   Fuzz/run.sh                              # FuzzParse, FuzzQuery, FuzzDataset, FuzzStoreFile: 60 s each
 #   Fuzz/run.sh FuzzQuery                    # one harness
 #   SECONDS_TO_FUZZ=600 Fuzz/run.sh FuzzDataset
 #   Fuzz/run.sh FuzzParse -runs=100000       # arguments starting with '-' go to libFuzzer
 #
 # Harnesses (Sources/<name>/): FuzzParse (query text, both dialects), FuzzQuery (compile and run
 # against the demo dataset; bytes laid out as in Sources/FuzzCommon/QueryInput.swift), FuzzDataset
-# (JSON dataset load → export → load round trip).
+# (JSON dataset load → export → load round trip), FuzzStoreFile (a store file, usually damaged:
+# open, read every block, value and index, verify; see Sources/FuzzCommon/StoreFileCheck.swift).
 #
 # Exits non-zero if the build fails, a binary is not instrumented, or libFuzzer finds a crash,
 # leak, timeout or out-of-memory in any harness (the others still run). Crash artifacts and the
@@ -21,7 +22,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 
-all_harnesses=(FuzzParse FuzzQuery FuzzDataset)
+all_harnesses=(FuzzParse FuzzQuery FuzzDataset FuzzStoreFile)
 harnesses=()
 fuzzer_arguments=()
 for argument in "$@"; do
@@ -45,6 +46,7 @@ max_len_for() {
         FuzzParse) echo 4096 ;;
         FuzzQuery) echo 2052 ;;
         FuzzDataset) echo 12288 ;;
+        FuzzStoreFile) echo 32768 ;;
     esac
 }
 dicts_for() {
@@ -52,6 +54,7 @@ dicts_for() {
         FuzzParse) echo Fuzz/Dicts/rql.dict ;;
         FuzzQuery) echo Fuzz/Dicts/rql.dict Fuzz/Dicts/demo-schema.dict ;;
         FuzzDataset) echo Fuzz/Dicts/dataset.dict ;;
+        FuzzStoreFile) echo Fuzz/Dicts/store.dict ;;
     esac
 }
 

@@ -173,18 +173,31 @@ enum StoreRegistry {
     /// Stores opened by path in this process.
     nonisolated(unsafe) private static var stores: [String: BlockStore] = [:]
 
-    /// THE function that opens the store of a file-backed realm.
-    ///
-    /// Waiting on the file store (storage phase 2): until `BlockStore` can open a file, a path
-    /// names an in-memory store that lives as long as the process, so a realm written, closed
-    /// and reopened in one process reads its data back, but nothing reaches the disk. When the
-    /// file store lands, this opens (or, unless `readOnly`, creates) the file at `path`.
+    /// THE function that opens the store of a file-backed realm: the store file at `path`,
+    /// created empty unless it exists or `readOnly` is set. One store per path per process;
+    /// other processes see its commits when they open it (or refresh).
     private static func openStore(atPath path: String, readOnly: Bool) throws(Realm.Error) -> BlockStore {
         if let store = stores[path] { return store }
-        guard !readOnly else {
-            throw Realm.Error(.fileAccess, "Unable to open a realm at path '\(path)': No such file or directory")
+        let store: BlockStore
+        do {
+            if FileManager.default.fileExists(atPath: path) {
+                store = try BlockStore.open(path: path, readOnly: readOnly)
+            } else {
+                guard !readOnly else {
+                    throw Realm.Error(
+                        .fileAccess,
+                        "Unable to open a realm at path '\(path)': No such file or directory"
+                    )
+                }
+                store = try BlockStore.create(path: path, schema: emptySchema)
+            }
+        } catch let error as StoreFileError {
+            throw Realm.Error(.fileAccess, "Unable to open a realm at path '\(path)': \(error.problem.description)")
+        } catch let error as Realm.Error {
+            throw error
+        } catch {
+            throw Realm.Error(.fileAccess, "Unable to open a realm at path '\(path)': \(error)")
         }
-        let store = BlockStore(schema: emptySchema)
         stores[path] = store
         return store
     }

@@ -18,12 +18,12 @@ import RQLCore
 /// ```
 public enum DatasetExporter {
     /// The whole store (schema and objects) as JSON text.
-    public static func export(_ store: ColumnStore, pretty: Bool = true) -> String {
+    public static func export<Store: StoreReader>(_ store: Store, pretty: Bool = true) -> String {
         document(store).serialized(pretty: pretty)
     }
 
     /// The whole store as a JSON document.
-    public static func document(_ store: ColumnStore) -> JSONValue {
+    public static func document<Store: StoreReader>(_ store: Store) -> JSONValue {
         var objects: [JSONMember] = []
         for objectSchema in store.schema.classes where !objectSchema.isEmbedded {
             guard let table = store.table(named: objectSchema.name), table.rowCount > 0 else { continue }
@@ -38,7 +38,7 @@ public enum DatasetExporter {
 
     /// One object as the dataset format writes it (what `rqlc run` prints a line for): stored
     /// properties in schema order, links as primary keys or positions, embedded objects inline.
-    public static func object(at position: Int, in table: ColumnTable, store: ColumnStore) -> JSONValue {
+    public static func object<Store: StoreReader>(at position: Int, in table: Store.Table, store: Store) -> JSONValue {
         var members: [JSONMember] = []
         for (index, property) in table.objectSchema.properties.enumerated() where !property.isBacklink {
             let value = table.value(at: position, property: index)
@@ -47,7 +47,7 @@ public enum DatasetExporter {
         return .object(members)
     }
 
-    private static func json(_ value: Value, property: Property, store: ColumnStore) -> JSONValue {
+    private static func json<Store: StoreReader>(_ value: Value, property: Property, store: Store) -> JSONValue {
         switch (property.collection, value) {
         case (.list, .list(let items)), (.set, .list(let items)):
             return .array(items.map { element($0, type: property.type, store: store) })
@@ -58,7 +58,7 @@ public enum DatasetExporter {
         }
     }
 
-    private static func element(_ value: Value, type: PropertyType, store: ColumnStore?) -> JSONValue {
+    private static func element<Store: StoreReader>(_ value: Value, type: PropertyType, store: Store?) -> JSONValue {
         if type == .mixed { return mixed(value, store: store) }
         switch value {
         case .null: return .null
@@ -95,7 +95,7 @@ public enum DatasetExporter {
         return .number(JSONNumber(text: text))
     }
 
-    private static func mixed(_ value: Value, store: ColumnStore?) -> JSONValue {
+    private static func mixed<Store: StoreReader>(_ value: Value, store: Store?) -> JSONValue {
         func tag(_ name: String, _ payload: JSONValue) -> JSONValue { .object([JSONMember(name, payload)]) }
         switch value {
         case .null: return .null
@@ -128,15 +128,16 @@ public enum DatasetExporter {
     /// An embedded object inline; otherwise the target's primary key, or its position.
     /// How a link to the object at `position` is written: its primary key, or its position in
     /// the class's array when the class has none (`rqlc run --format keys`).
-    public static func key(at position: Int, in table: ColumnTable) -> JSONValue {
+    public static func key<Table: TableReader>(at position: Int, in table: Table) -> JSONValue {
         if let keyIndex = table.objectSchema.primaryKeyIndex {
             let keyProperty = table.objectSchema.properties[keyIndex]
-            return element(table.value(at: position, property: keyIndex), type: keyProperty.type, store: nil)
+            let value = table.value(at: position, property: keyIndex)
+            return element(value, type: keyProperty.type, store: nil as ColumnStore?)
         }
         return .number(JSONNumber(text: String(position)))
     }
 
-    private static func linkJSON(_ link: ObjectLink, store: ColumnStore?) -> JSONValue {
+    private static func linkJSON<Store: StoreReader>(_ link: ObjectLink, store: Store?) -> JSONValue {
         guard let store, let (table, position) = store.resolve(link) else { return .null }
         if table.objectSchema.isEmbedded { return object(at: position, in: table, store: store) }
         return key(at: position, in: table)

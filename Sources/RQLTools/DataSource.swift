@@ -10,8 +10,8 @@ enum DataSource {
 
     /// The help lines for the data options, shared by every command that reads data.
     static let help = """
-          --data FILE         A dataset (schema and objects) in the JSON dataset format;
-                              '-' is standard input.
+          --data FILE         A dataset (schema and objects) in the JSON dataset format,
+                              or a store file; '-' is standard input.
           --schema FILE       A dataset file of which only the schema is read.
           --demo              The built-in demo database (the default).
         """
@@ -37,6 +37,9 @@ enum DataSource {
             } catch {
                 throw .invalidInput("error: the demo dataset: \(error)\n")
             }
+        }
+        if !onlySchema || data != nil, StoreFileSource.isStoreFile(path.text) {
+            return try StoreFileSource.load(path.text)
         }
         let input: ByteInput
         do {

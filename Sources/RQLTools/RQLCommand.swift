@@ -14,10 +14,9 @@ public enum RQLCommand {
     public static let version = "0.1.0"
 
     /// Every command, in the order `rqlc --help` lists them. A new command adds one line.
-    static let commands: [any Command.Type] = [
-        RunCommand.self, CheckCommand.self, FormatCommand.self,
-        ExplainCommand.self,
-    ]
+    static let commands: [any Command.Type] =
+        [RunCommand.self, CheckCommand.self, FormatCommand.self, ExplainCommand.self]
+        + StoreCommands.all
 
     /// The options whose value names a file to read; at most one of them may be `-`, standard
     /// input (new commands that read files add theirs).

@@ -76,12 +76,6 @@ struct FileRealmTests {
         #expect(written.status == 0, "\(written.output)")
         let read = try Self.runHelper(["read", path])
         #expect(read.status == 0, "\(read.output)")
-        // Waiting on the file store (storage phase 2): until `BlockStore` opens files, a
-        // fileURL names an in-memory store of the process, so the second process finds an
-        // empty realm. When the file store is wired into `StoreRegistry.openStore`, this known
-        // issue stops occurring and Swift Testing reports it: remove `withKnownIssue` then.
-        withKnownIssue("waits for the file-backed BlockStore (storage phase 2)") {
-            #expect(read.output.trimmingCharacters(in: .whitespacesAndNewlines) == Self.expected)
-        }
+        #expect(read.output.trimmingCharacters(in: .whitespacesAndNewlines) == Self.expected)
     }
 }

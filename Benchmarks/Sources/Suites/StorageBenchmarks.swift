@@ -89,6 +89,8 @@ public final class StorageState {
     }
 
     /// Generates the dataset's columns and a `ColumnStore` of them, once.
+    public var rowCount: Int { rows }
+
     public func prepare() throws {
         guard columns == nil else { return }
         let schema = try Schema([
@@ -156,9 +158,12 @@ public final class StorageState {
     }
 
     /// One transaction inserting one new Person.
-    public func commitInsert() {
+    public func commitInsert() { commitInsert(into: store!) }
+
+    /// One transaction inserting one new Person into `store` (in memory, or a file: durable).
+    public func commitInsert(into store: BlockStore) {
         nextID += 1
-        let transaction = store!.beginWrite()
+        let transaction = store.beginWrite()
         do {
             try transaction.insert(
                 "Person",
@@ -174,9 +179,12 @@ public final class StorageState {
     }
 
     /// One transaction setting the age of a random Person of the original rows.
-    public func commitUpdate() {
+    public func commitUpdate() { commitUpdate(in: store!) }
+
+    /// One transaction setting the age of a random Person of the original rows of `store`.
+    public func commitUpdate(in store: BlockStore) {
         let key = RowKey(Int64(random.next() % UInt64(rows)))
-        let transaction = store!.beginWrite()
+        let transaction = store.beginWrite()
         do {
             try transaction.set(
                 "age",

@@ -31,6 +31,7 @@ registry.registerParseBenchmarks()
 registry.registerPrintBenchmarks()
 registry.registerBaselineBenchmarks(rows: options.rows, seed: options.seed)
 registry.registerStorageBenchmarks(rows: options.rows, seed: options.seed)
+registry.registerStoreFileBenchmarks(rows: options.rows, seed: options.seed)
 registry.registerObjectModelBenchmarks()
 
 let selected = registry.selected(by: options.filter)

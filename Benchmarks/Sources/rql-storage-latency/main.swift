@@ -26,7 +26,7 @@ do {
     exit(1)
 }
 
-func measure(_ name: String, _ body: () -> Void) {
+func measure(_ name: String, commits: Int = commits, _ body: () -> Void) {
     for _ in 0..<200 { body() }  // warm-up
     var samples: [Double] = []
     samples.reserveCapacity(commits)
@@ -41,5 +41,32 @@ func measure(_ name: String, _ body: () -> Void) {
     )
 }
 
-measure("insert one object") { state.commitInsert() }
-measure("update one property") { state.commitUpdate() }
+measure("insert one object (in memory)") { state.commitInsert() }
+measure("update one property (in memory)") { state.commitUpdate() }
+
+// The same on the dataset in a store file: every commit durable (its pages and header slot
+// written, one fdatasync). Then the file's size, and opening it with a first key lookup.
+let file = StoreFileState(storage: state)
+do {
+    var start = MonotonicClock.now()
+    try file.prepareFile()
+    print("bulk insert of \(rows) objects to a file, sync included, and reopen: \(Double(MonotonicClock.now() &- start) / 1e6) ms")
+    print("file size after the bulk insert: \(file.fileSize) bytes")
+    var opens: [Double] = []
+    for _ in 0..<50 {
+        start = MonotonicClock.now()
+        blackHole(file.openAndLookUp())
+        opens.append(Double(MonotonicClock.now() &- start))
+    }
+    let stats = Statistics(opens)
+    print("open + first primary-key lookup: median \(Int(stats.median)) ns, p99 \(Int(stats.percentile(99))) ns")
+} catch {
+    printError("rql-storage-latency: \(error)")
+    exit(1)
+}
+// Each durable commit appends the blocks it changed (a whole block: up to 4,096 rows), and the
+// file does not reuse space yet, so fewer of them are timed.
+let durableCommits = min(commits, 1_000)
+measure("insert one object (durable)", commits: durableCommits) { file.commitInsert() }
+measure("update one property (durable)", commits: durableCommits) { file.commitUpdate() }
+print("file size after the durable commits: \(file.fileSize) bytes")

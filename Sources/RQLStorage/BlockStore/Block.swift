@@ -11,6 +11,9 @@ final class Block: @unchecked Sendable {
     /// The row keys, as `int` values.
     private(set) var keys: FixedSegment
     private(set) var columns: [Segment]
+    /// Where this exact block content is stored in a file, if it is: a commit writes only blocks
+    /// without one. Every change clears it (a copy starts without one).
+    var place: FilePlace?
 
     init(count: Int, keys: FixedSegment, columns: [Segment]) {
         self.count = count
@@ -62,6 +65,7 @@ final class Block: @unchecked Sendable {
 
     /// Appends a row; `values` has one value per column (ignored for backlinks).
     func append(key: Int64, values: [Value]) {
+        place = nil
         keys.replace(count..<count, with: [.int(key)], count: count, limit: TableBlock.capacity)
         for c in columns.indices {
             columns[c].replace(count..<count, with: [values[c]], count: count, limit: TableBlock.capacity)
@@ -71,6 +75,7 @@ final class Block: @unchecked Sendable {
 
     /// Appends rows (keys ascending, above every key here), column by column.
     func append(keys newKeys: [Int64], columns newColumns: [[Value]]) {
+        place = nil
         keys.replace(count..<count, with: newKeys.map { .int($0) }, count: count, limit: TableBlock.capacity)
         for c in columns.indices {
             columns[c].replace(count..<count, with: newColumns[c], count: count, limit: TableBlock.capacity)
@@ -79,31 +84,44 @@ final class Block: @unchecked Sendable {
     }
 
     func removeRows(_ range: Range<Int>) {
+        place = nil
         keys.replace(range, with: [], count: count, limit: TableBlock.capacity)
         for c in columns.indices { columns[c].replace(range, with: [], count: count, limit: TableBlock.capacity) }
         count -= range.count
     }
 
     func set(_ value: Value, row: Int, column: Int) {
+        place = nil
         columns[column].replace(row..<row + 1, with: [value], count: count, limit: TableBlock.capacity)
     }
 
     func replaceElements(row: Int, column: Int, range: Range<Int>, with values: [Value], keys: [String]?) {
+        place = nil
         columns[column].replaceElements(row: row, range: range, with: values, keys: keys, rowCount: count)
     }
 
     /// Appends rows with `newKeys`, each column filled by `fill(column, &segment, count)`.
     func appendRows(keys newKeys: [Int64], _ fill: (Int, inout Segment, Int) -> Void) {
+        place = nil
         keys.append(raw: newKeys.withUnsafeBytes { Array($0) }, nulls: nil, count: count)
         for c in columns.indices { fill(c, &columns[c], count) }
         count += newKeys.count
     }
 
-    func appendColumn(_ segment: Segment) { columns.append(segment) }
+    func appendColumn(_ segment: Segment) {
+        place = nil
+        columns.append(segment)
+    }
 
-    func removeColumn(_ column: Int) { columns.remove(at: column) }
+    func removeColumn(_ column: Int) {
+        place = nil
+        columns.remove(at: column)
+    }
 
-    func replaceColumn(_ column: Int, with segment: Segment) { columns[column] = segment }
+    func replaceColumn(_ column: Int, with segment: Segment) {
+        place = nil
+        columns[column] = segment
+    }
 }
 
 extension Block {

@@ -182,6 +182,11 @@ struct FullTextTree: Sendable {
 
     init() {}
 
+    /// An index over an existing tree (read back from a file).
+    init(tree: PersistentBTree<TokenEntry>) {
+        self.tree = tree
+    }
+
     /// An index of `texts` (text, row key), in any order.
     init(texts: [(String, Int64)]) {
         var entries: [TokenEntry] = []
@@ -240,6 +245,12 @@ struct BacklinkIndex: Sendable {
     private(set) var origins: [BacklinkOrigin] = []
 
     init() {}
+
+    /// An index over an existing tree (read back from a file); every entry's origin indexes `origins`.
+    init(origins: [BacklinkOrigin], tree: PersistentBTree<BacklinkEntry>) {
+        self.origins = origins
+        self.tree = tree
+    }
 
     init(origins: [BacklinkOrigin], sortedEntries: [BacklinkEntry]) {
         self.origins = origins

@@ -64,19 +64,18 @@ import Synchronization
 ///   finds every incoming link; `linkingObjects` columns are built per block from it on demand
 ///   and cached for that table version (`TableCaches`).
 ///
-/// **Phase 2: the file.** The file is pages; a version's root page holds the schema and, per
-/// table, the block list (each block's key range, count, and its arrays' page offsets), the
-/// next key, and the root page of each index tree. A block's arrays are written exactly as
-/// they are in memory (`packed()`), so a mapped `ByteStorage` (read-only, `base` inside the
-/// mapping, never appended to) backs the same `ByteArray`s and views. Index trees are stored
-/// node per page: a leaf page holds sorted fixed-size entries (integer keys inline; other keys
-/// as offset + length into the page's own byte area), a branch page child page numbers and
-/// lower bounds. Opening reads the header slot and the root page and builds nothing: a table
-/// and its trees are materialised lazily, node by node, as lookups touch them (a
-/// `BTreeNode` that is a page reference decoded on first visit), so open plus a first
-/// primary-key lookup reads about five pages at 1M objects. A commit writes the new and copied
-/// blocks' arrays and the copied tree nodes to free pages (never over a page a live version
-/// uses), then the new root, and publishes it through a checksummed header slot.
+/// **The file** (`Sources/RQLStorage/File`, `BlockStore.create` / `open(path:)`). A header
+/// page with two checksummed slots, then pages appended by commits. A commit writes every block
+/// and index node the file does not hold yet (each carries its `FilePlace` once written; every
+/// change clears it), then the version's root (schema, per table the block list with each
+/// block's offset, length, checksum and row count, the next key, each index tree's root), then
+/// the slot of the other parity, and syncs once: the slot's checksum covers everything the
+/// commit wrote, so open can tell a torn commit and fall back to the other slot. A block is its
+/// `packed()` bytes, so opening maps the file read-only and builds `ByteArray`s pointing into
+/// the mapping (`ByteStorage(mapped:)`, never written: writers copy) after checking every
+/// offsets array; index trees are read node by node into `BTreeNode`s (eagerly, today).
+/// Pages are never overwritten; space is not reused in place (`compact(to:)` writes a fresh
+/// file). A lock file (`flock`) serialises writers across processes.
 ///
 /// **Concurrency.** One writer at a time: `beginWrite()` waits on a semaphore that the
 /// transaction releases at `commit()` or `rollback()` (or when it is released unfinished).
@@ -85,10 +84,19 @@ import Synchronization
 public final class BlockStore: Sendable {
     private let newest: Mutex<BlockSnapshot>
     private let writeLock = WriteLock()
+    /// The file this store reads and commits to, or `nil` for a store in memory.
+    let file: StoreFile?
 
     /// An empty store of `schema` at version 0.
     public init(schema: Schema) {
         newest = Mutex(BlockSnapshot(schema: schema))
+        file = nil
+    }
+
+    /// A store over an open file, at the version read from it.
+    init(file: StoreFile, snapshot: BlockSnapshot) {
+        newest = Mutex(snapshot)
+        self.file = file
     }
 
     /// A store holding every object of `source` (a `ColumnStore` from a dataset, another
@@ -113,12 +121,14 @@ public final class BlockStore: Sendable {
     /// Starts the one write transaction, waiting while another is open (on any thread).
     public func beginWrite() -> WriteTransaction {
         writeLock.acquire()
+        startFileWrite()
         return WriteTransaction(store: self, base: snapshot)
     }
 
     /// Starts a write transaction if none is open, without waiting.
     public func tryBeginWrite() -> WriteTransaction? {
         guard writeLock.tryAcquire() else { return nil }
+        startFileWrite()
         return WriteTransaction(store: self, base: snapshot)
     }
 
@@ -143,6 +153,7 @@ public final class BlockStore: Sendable {
     }
 
     func endWrite() {
+        file?.unlock()
         writeLock.release()
     }
 }

@@ -20,16 +20,31 @@ final class ByteStorage: @unchecked Sendable {
     /// it are read by no version, so the single writer may append there while older snapshots
     /// read the bytes before it. Read and written only by the writer (under the write lock).
     var watermark: Int
+    /// The read-only file mapping these bytes live in, or `nil` for a heap allocation. Mapped
+    /// bytes are never written: every writer path copies them first.
+    let mapping: AnyObject?
 
     init(capacity: Int, isPacked: Bool = false) {
         self.capacity = Swift.max(capacity, 0)
         base = .allocate(byteCount: Swift.max(capacity, 1), alignment: 64)
         self.isPacked = isPacked
         watermark = 0
+        mapping = nil
     }
 
+    /// `capacity` bytes at `base` inside `mapping`, which the storage keeps alive.
+    init(mapped base: UnsafeRawPointer, capacity: Int, mapping: AnyObject) {
+        self.base = UnsafeMutableRawPointer(mutating: base)
+        self.capacity = capacity
+        isPacked = true
+        watermark = capacity
+        self.mapping = mapping
+    }
+
+    var isMapped: Bool { mapping != nil }
+
     deinit {
-        base.deallocate()
+        if mapping == nil { base.deallocate() }
     }
 }
 
@@ -89,7 +104,7 @@ struct ByteArray: @unchecked Sendable {
     mutating func splice(_ range: Range<Int>, insertCount: Int, used: Int, limit: Int = .max) -> UnsafeMutableRawPointer
     {
         let newUsed = used - range.count + insertCount
-        if newUsed <= capacity && isKnownUniquelyReferenced(&storage) {
+        if newUsed <= capacity && isKnownUniquelyReferenced(&storage) && !storage.isMapped {
             let tail = used - range.upperBound
             if tail > 0 && insertCount != range.count {
                 // The ranges may overlap: memmove, not copyMemory.
@@ -119,7 +134,9 @@ struct ByteArray: @unchecked Sendable {
     /// Bytes `range` made writable in place, keeping their contents (the array is copied first,
     /// whole, if anything else references its storage).
     mutating func mutableBytes(_ range: Range<Int>, used: Int) -> UnsafeMutableRawPointer {
-        if !isKnownUniquelyReferenced(&storage) { self = copy(used: used, capacity: Swift.max(capacity, used)) }
+        if !isKnownUniquelyReferenced(&storage) || storage.isMapped {
+            self = copy(used: used, capacity: Swift.max(capacity, used))
+        }
         return pointer + range.lowerBound
     }
 }

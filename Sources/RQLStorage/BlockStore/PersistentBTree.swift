@@ -22,6 +22,12 @@ struct PersistentBTree<Element: Comparable & Sendable>: Sendable {
     private(set) var root: BTreeNode<Element>
     private(set) var count: Int
 
+    /// A tree read back from a file.
+    init(root: BTreeNode<Element>, count: Int) {
+        self.root = root
+        self.count = count
+    }
+
     init() {
         root = BTreeNode(elements: [])
         count = 0
@@ -101,6 +107,8 @@ final class BTreeNode<Element: Comparable & Sendable>: @unchecked Sendable {
     /// `children[i - 1]`. A removal may leave a bound below its child's new minimum; routing
     /// stays correct.
     var lowerBounds: [Element]
+    /// Where this exact node is stored in a file, if it is; every change clears it.
+    var place: FilePlace?
 
     init(elements: [Element]) {
         isLeaf = true
@@ -116,7 +124,7 @@ final class BTreeNode<Element: Comparable & Sendable>: @unchecked Sendable {
         lowerBounds = children.map { $0.minimum! }
     }
 
-    private init(isLeaf: Bool, elements: [Element], children: [BTreeNode], lowerBounds: [Element]) {
+    init(isLeaf: Bool, elements: [Element], children: [BTreeNode], lowerBounds: [Element]) {
         self.isLeaf = isLeaf
         self.elements = elements
         self.children = children
@@ -144,6 +152,7 @@ final class BTreeNode<Element: Comparable & Sendable>: @unchecked Sendable {
 
     /// Inserts after any equal elements; returns a new right sibling if the node split.
     func insert(_ element: Element) -> BTreeNode? {
+        place = nil
         let capacity = PersistentBTree<Element>.nodeCapacity
         if isLeaf {
             var low = 0
@@ -182,6 +191,7 @@ final class BTreeNode<Element: Comparable & Sendable>: @unchecked Sendable {
 
     /// Removes one element equal to `element` from this subtree (which the caller holds alone).
     func remove(_ element: Element) -> Bool {
+        place = nil
         if isLeaf {
             var low = 0
             var high = elements.count
@@ -227,6 +237,7 @@ final class BTreeNode<Element: Comparable & Sendable>: @unchecked Sendable {
         let right = left + 1
         guard children[left].size + children[right].size <= capacity else { return }
         if !isKnownUniquelyReferenced(&children[left]) { children[left] = children[left].copy() }
+        children[left].place = nil
         let absorbed = children[right]
         if children[left].isLeaf {
             children[left].elements.append(contentsOf: absorbed.elements)

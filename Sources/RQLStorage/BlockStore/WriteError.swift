@@ -12,6 +12,8 @@ import RQLCore
 public enum WriteError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The transaction was already committed or rolled back.
     case transactionEnded
+    /// A file-backed store could not write the commit (the file keeps the previous version).
+    case file(StoreFileError)
     /// The schema has no class of this name.
     case unknownClass(String)
     /// Objects of an embedded class are created through their owner's property, not inserted.
@@ -63,6 +65,7 @@ public enum WriteError: Error, Hashable, Sendable, CustomStringConvertible {
         }
         switch self {
         case .transactionEnded: return "the write transaction has already ended"
+        case .file(let error): return error.description
         case .unknownClass(let c): return "unknown class '\(c)'"
         case .embeddedClass(let c): return "class '\(c)' is embedded; create its objects through their owner"
         case .unknownObject(let c, let key): return "class '\(c)' has no object \(key)"

@@ -52,10 +52,20 @@ public final class WriteTransaction {
 
     /// Publishes the transaction as the store's new newest version and ends it.
     ///
-    /// In memory nothing can fail here; the signature throws for the file-backed store.
+    /// In memory nothing can fail here. A file-backed store writes the new version's pages and
+    /// header slot and syncs before publishing; if that fails (`WriteError.file`), the
+    /// transaction is rolled back and the file still holds the previous version.
     public func commit() throws(WriteError) -> CommitResult {
         guard isOpen else { throw .transactionEnded }
         let snapshot = BlockSnapshot(schema: schema, version: baseVersion + 1, tables: tables)
+        if let file = store.file {
+            do {
+                try file.commit(snapshot, baseVersion: baseVersion)
+            } catch {
+                rollback()
+                throw .file(error)
+            }
+        }
         store.publish(snapshot)
         isOpen = false
         store.endWrite()

@@ -47,10 +47,11 @@ struct DifferentialTests {
         var nextID: Int64 = 0
         var boundQueries = 0
 
-        init(seed: UInt64) throws {
+        /// `makeStore` makes the empty store of the schema to run against (in memory by default).
+        init(seed: UInt64, makeStore: (Schema) throws -> BlockStore = { BlockStore(schema: $0) }) throws {
             random = SplitMix(seed: seed)
             let schema = try Fixtures.schema()
-            store = BlockStore(schema: schema)
+            store = try makeStore(schema)
             model = DifferentialModel(schema: schema)
         }
 

@@ -1,0 +1,160 @@
+import BenchmarkKit
+import Foundation
+import RQLCore
+import RQLStorage
+
+/// The store file (`BlockStore.create` / `open(path:)`) on the benchmark dataset's `Person` rows:
+///
+///     rql-bench --filter storage-file/ --samples 5
+///
+/// - `bulk-file`: a new store file loaded from the dataset's columns in one transaction, commit
+///   and its syncs included (rows/s = rows ÷ median); the file size is printed once.
+/// - `open-lookup`: open the 1M-object file and look up one primary key.
+/// - `Q1`…`Q12` `memory` / `file`: each benchmark query as a plain block-by-block scan over the
+///   typed views (`withBlock`), on the in-memory store and on the same rows read from the file
+///   (mapped in place): the same loop over the same layout, so equal within noise.
+///
+/// Durable single-object commits (median and p99) are in `rql-storage-latency`.
+extension Registry {
+    public mutating func registerStoreFileBenchmarks(rows: Int, seed: UInt64) {
+        let state = StoreFileState(storage: StorageState(rows: rows, seed: seed))
+        let fields: [(key: String, value: BenchmarkKit.JSONValue)] = [("n", .int(rows))]
+        add(
+            Benchmark(suite: "storage-file", name: "bulk-file", fields: fields, setUp: { try state.prepare() }) {
+                iterations in
+                for _ in 0..<iterations { blackHole(state.bulkLoadFile()) }
+            }
+        )
+        add(
+            Benchmark(suite: "storage-file", name: "open-lookup", fields: fields, setUp: { try state.prepareFile() }) {
+                iterations in
+                for _ in 0..<iterations { blackHole(state.openAndLookUp()) }
+            }
+        )
+        for (id, scan) in BlockScans.all {
+            let text = BenchmarkQuery.all.first { $0.id == id }?.text
+            add(
+                Benchmark(
+                    suite: "storage-file",
+                    name: "\(id)-memory",
+                    text: text,
+                    fields: fields,
+                    setUp: { try state.prepareScans() }
+                ) {
+                    iterations in
+                    for _ in 0..<iterations { blackHole(scan(state.memoryTable!)) }
+                }
+            )
+            add(
+                Benchmark(
+                    suite: "storage-file",
+                    name: "\(id)-file",
+                    text: text,
+                    fields: fields,
+                    setUp: { try state.prepareScans() }
+                ) {
+                    iterations in
+                    for _ in 0..<iterations { blackHole(scan(state.fileTable!)) }
+                }
+            )
+        }
+    }
+}
+
+/// The file-backed stores of the benchmark dataset, built lazily in a temporary directory that
+/// is removed at exit.
+public final class StoreFileState {
+    public let storage: StorageState
+    public let directory: String
+    private var counter = 0
+    /// The whole dataset in a file, and that file opened (mapped) again.
+    public private(set) var path: String?
+    public private(set) var fileStore: BlockStore?
+    private var memoryStore: BlockStore?
+    var memoryTable: BlockTable? { memoryStore?.snapshot.table(named: "Person") }
+    var fileTable: BlockTable? { fileStore?.snapshot.table(named: "Person") }
+
+    public init(storage: StorageState) {
+        self.storage = storage
+        directory = NSTemporaryDirectory() + "/rql-bench-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let cleanup = directory
+        atexit_b { try? FileManager.default.removeItem(atPath: cleanup) }
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: directory) }
+
+    public func prepare() throws { try storage.prepare() }
+
+    func freshPath() -> String {
+        counter += 1
+        return "\(directory)/bulk-\(counter).rql"
+    }
+
+    /// A new store file of every row, committed (synced); the file is removed afterwards.
+    public func bulkLoadFile() -> Int {
+        let path = freshPath()
+        defer {
+            try? FileManager.default.removeItem(atPath: path)
+        }
+        do {
+            let store = try BlockStore.create(path: path, schema: storage.schema!)
+            let transaction = store.beginWrite()
+            try transaction.insert(columns: storage.columns!, into: "Person")
+            _ = try transaction.commit()
+            return store.snapshot.objectCount
+        } catch {
+            fatalError("bulk load to a file: \(error)")
+        }
+    }
+
+    /// The dataset in a file, once, opened for writing (the durable commits use it).
+    public func prepareFile() throws {
+        try prepare()
+        guard path == nil else { return }
+        let path = "\(directory)/dataset.rql"
+        let store = try BlockStore.create(path: path, schema: storage.schema!)
+        let transaction = store.beginWrite()
+        try transaction.insert(columns: storage.columns!, into: "Person")
+        _ = try transaction.commit()
+        self.path = path
+        fileStore = try BlockStore.open(path: path)
+    }
+
+    /// The file's size in bytes.
+    public var fileSize: Int {
+        guard let path, let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return 0 }
+        return (attributes[.size] as? Int) ?? 0
+    }
+
+    private var lookups: Int64 = 0
+
+    /// Opens the file and looks up one primary key (a different one each time).
+    public func openAndLookUp() -> Int {
+        lookups = (lookups &* 6_364_136_223_846_793_005 &+ 1) & 0xFFFFF
+        do {
+            let store = try BlockStore.open(path: path!, readOnly: true)
+            return store.snapshot.table(named: "Person")!.position(
+                ofPrimaryKey: .int(lookups % Int64(storage.rowCount))
+            ) ?? -1
+        } catch {
+            fatalError("open: \(error)")
+        }
+    }
+
+    func prepareScans() throws {
+        try prepareFile()
+        if memoryStore == nil { memoryStore = storage.bulkLoad() }
+        for (id, scan) in BlockScans.all {
+            let inMemory = scan(memoryTable!)
+            let inFile = scan(fileTable!)
+            guard inMemory == inFile else { throw SuiteError("\(id): \(inMemory) in memory, \(inFile) in the file") }
+        }
+    }
+
+    /// One durable transaction inserting one new Person into the file.
+    public func commitInsert() { storage.commitInsert(into: fileStore!) }
+
+    /// One durable transaction setting the age of a random Person in the file.
+    public func commitUpdate() { storage.commitUpdate(in: fileStore!) }
+}

@@ -1,0 +1,40 @@
+import Foundation
+
+@_spi(Fuzzing)
+extension BlockStore {
+    /// Recomputes the header slots' checksums of a store file's bytes (the slot checksum, and
+    /// the data checksum over the commit's bytes when they are in range), so a fuzzer's mutation
+    /// of the pages reaches the readers instead of stopping at the checksum. Block and node
+    /// checksums (checked only by `verify`) are left as they are.
+    public static func resealHeaderSlots(_ bytes: inout [UInt8]) {
+        for offset in FileHeader.slotOffsets where offset + FileHeader.slotSize <= bytes.count {
+            var slot: HeaderSlot?
+            bytes.withUnsafeBytes { raw in
+                var reader = ByteReader(
+                    UnsafeRawBufferPointer(rebasing: raw[offset..<offset + FileHeader.slotSize]),
+                    base: 0,
+                    what: "slot"
+                )
+                guard let version = try? reader.u64(), let rootOffset = try? reader.u64(),
+                    let rootLength = try? reader.u64(), let commitStart = try? reader.u64(),
+                    let end = try? reader.u64(),
+                    let dataChecksum = try? reader.u64(), let flags = try? reader.u64()
+                else { return }
+                var checksum = dataChecksum
+                if commitStart <= end, end <= UInt64(raw.count) {
+                    checksum = FileChecksum.of(UnsafeRawBufferPointer(rebasing: raw[Int(commitStart)..<Int(end)]))
+                }
+                slot = HeaderSlot(
+                    version: version,
+                    rootOffset: rootOffset,
+                    rootLength: rootLength,
+                    commitStart: commitStart,
+                    end: end,
+                    dataChecksum: checksum,
+                    pagesSynced: flags & 1 == 1
+                )
+            }
+            if let slot { bytes.replaceSubrange(offset..<offset + FileHeader.slotSize, with: slot.encoded()) }
+        }
+    }
+}

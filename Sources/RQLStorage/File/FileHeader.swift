@@ -1,0 +1,120 @@
+/// The first page of a store file: magic, format version, and two slots, each naming one
+/// committed version (its root record and what its commit wrote, with checksums).
+///
+/// ```
+/// 0    "RQLSTOR\0"            8 bytes
+/// 8    format version         u32 (1)
+/// 12   page size              u32 (4096)
+/// 64   slot 0                 64 bytes
+/// 128  slot 1                 64 bytes
+/// 4096 pages: blocks, index nodes and roots, appended by commits
+/// ```
+///
+/// A commit appends its pages and root after the previous version's end, then writes the slot
+/// the newest version does not occupy (version `v` goes to slot `v % 2`), and syncs once. The
+/// slot's `dataChecksum` covers every byte the commit wrote, so a crash that left the slot on
+/// disk but not all of the pages is caught on open, which then takes the other slot: the
+/// previous version, whose pages no commit ever overwrites. A large commit (over
+/// `FileHeader.presyncThreshold` bytes) syncs its pages before writing the slot and marks the
+/// slot `pagesSynced`, so open never checksums megabytes.
+struct FileHeader {
+    static let magic: [UInt8] = Array("RQLSTOR\0".utf8)
+    static let formatVersion: UInt32 = 1
+    static let pageSize = 4096
+    static let slotOffsets = [64, 128]
+    static let slotSize = 64
+    /// Commits writing more than this sync their pages before the slot (two syncs, no open-time checksum).
+    static let presyncThreshold = 1 << 20
+
+    /// The fixed first 16 bytes.
+    static func prologue() -> [UInt8] {
+        var writer = ByteWriter()
+        writer.bytes.append(contentsOf: magic)
+        writer.u32(formatVersion)
+        writer.u32(UInt32(pageSize))
+        return writer.bytes
+    }
+
+    /// Checks the magic and the format version of the first bytes of a file.
+    static func checkPrologue(_ bytes: UnsafeRawBufferPointer) throws(StoreFileError.Problem) {
+        guard bytes.count >= 16 else {
+            throw bytes.starts(with: magic.prefix(bytes.count)) && !bytes.isEmpty
+                ? .truncated(expected: UInt64(pageSize), actual: UInt64(bytes.count)) : .badMagic
+        }
+        guard bytes.prefix(8).elementsEqual(magic) else { throw .badMagic }
+        var reader = ByteReader(bytes, base: 0, at: 8, what: "header")
+        let version = try reader.u32()
+        guard version == formatVersion else { throw .unsupportedFormat(version: version) }
+        let pageSize = try reader.u32()
+        guard pageSize == UInt32(Self.pageSize) else {
+            throw .malformed(what: "header", reason: "page size \(pageSize), expected \(Self.pageSize)")
+        }
+    }
+
+    /// Whether `bytes` start like a store file (rqlc uses it to tell a store from JSON).
+    static func hasMagic(_ bytes: some Sequence<UInt8>) -> Bool {
+        bytes.prefix(8).elementsEqual(magic)
+    }
+}
+
+/// One header slot: a committed version and where its root and its commit's bytes are.
+struct HeaderSlot: Equatable {
+    var version: UInt64
+    var rootOffset: UInt64
+    var rootLength: UInt64
+    /// The bytes this version's commit wrote: `commitStart ..< end`. `end` is also where the
+    /// next commit appends.
+    var commitStart: UInt64
+    var end: UInt64
+    var dataChecksum: UInt64
+    /// The commit synced its pages before writing the slot: open need not checksum them.
+    var pagesSynced: Bool
+
+    func encoded() -> [UInt8] {
+        var writer = ByteWriter()
+        writer.u64(version)
+        writer.u64(rootOffset)
+        writer.u64(rootLength)
+        writer.u64(commitStart)
+        writer.u64(end)
+        writer.u64(dataChecksum)
+        writer.u64(pagesSynced ? 1 : 0)
+        writer.u64(FileChecksum.of(writer.bytes))
+        return writer.bytes
+    }
+
+    /// The slot in `bytes` (64 of them), or `nil` when its checksum does not match (never
+    /// written, torn, or damaged).
+    static func decode(_ bytes: UnsafeRawBufferPointer) -> HeaderSlot? {
+        guard bytes.count >= FileHeader.slotSize else { return nil }
+        var reader = ByteReader(bytes, base: 0, what: "header slot")
+        guard let version = try? reader.u64(), let rootOffset = try? reader.u64(),
+            let rootLength = try? reader.u64(), let commitStart = try? reader.u64(), let end = try? reader.u64(),
+            let dataChecksum = try? reader.u64(), let flags = try? reader.u64(), let checksum = try? reader.u64(),
+            checksum == FileChecksum.of(UnsafeRawBufferPointer(rebasing: bytes[0..<56])),
+            flags <= 1
+        else { return nil }
+        return HeaderSlot(
+            version: version,
+            rootOffset: rootOffset,
+            rootLength: rootLength,
+            commitStart: commitStart,
+            end: end,
+            dataChecksum: dataChecksum,
+            pagesSynced: flags == 1
+        )
+    }
+
+    /// Checks that the slot's ranges lie inside a file of `size` bytes and inside its commit.
+    func checkRanges(fileSize size: UInt64) throws(StoreFileError.Problem) {
+        let headerEnd = UInt64(FileHeader.pageSize)
+        guard commitStart >= headerEnd, commitStart <= end else {
+            throw .pointerOutOfRange(what: "version \(version)'s commit start", offset: commitStart)
+        }
+        guard end <= size else { throw .truncated(expected: end, actual: size) }
+        // Each comparison before the subtraction it guards.
+        guard rootOffset >= commitStart, rootOffset <= end, rootLength <= end - rootOffset else {
+            throw .pointerOutOfRange(what: "version \(version)'s root", offset: rootOffset)
+        }
+    }
+}

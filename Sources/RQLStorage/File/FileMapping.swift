@@ -1,0 +1,111 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A read-only, shared mapping of the first `size` bytes of a file. Blocks read from the file
+/// point into it (their `ByteStorage` keeps it alive); it is unmapped when the last one goes.
+final class FileMapping: @unchecked Sendable {
+    let base: UnsafeRawPointer?
+    let size: Int
+
+    init(descriptor: Int32, size: Int, path: String) throws(StoreFileError) {
+        self.size = size
+        guard size > 0 else {
+            base = nil
+            return
+        }
+        let pointer = mmap(nil, size, PROT_READ, MAP_SHARED, descriptor, 0)
+        guard let pointer, pointer != MAP_FAILED else {
+            throw StoreFileError(path: path, problem: .io(operation: "mmap", reason: String(cString: strerror(errno))))
+        }
+        base = UnsafeRawPointer(pointer)
+    }
+
+    deinit {
+        if let base { munmap(UnsafeMutableRawPointer(mutating: base), size) }
+    }
+
+    var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: size) }
+
+    /// Bytes `range` of the file, checked against the mapping.
+    func bytes(
+        _ offset: UInt64,
+        _ length: UInt64,
+        what: String
+    ) throws(StoreFileError.Problem) -> UnsafeRawBufferPointer {
+        guard offset <= UInt64(size), length <= UInt64(size) - offset else {
+            throw .pointerOutOfRange(what: what, offset: offset)
+        }
+        return UnsafeRawBufferPointer(rebasing: bytes[Int(offset)..<Int(offset + length)])
+    }
+}
+
+/// Thin, throwing wrappers of the system calls the store file uses.
+enum FileSystem {
+    static func failure(_ path: String, _ operation: String) -> StoreFileError {
+        StoreFileError(path: path, problem: .io(operation: operation, reason: String(cString: strerror(errno))))
+    }
+
+    static func open(_ path: String, flags: Int32, mode: mode_t = 0o644) throws(StoreFileError) -> Int32 {
+        let fd = Glibc.open(path, flags | O_CLOEXEC, mode)
+        guard fd >= 0 else {
+            if errno == EEXIST { throw StoreFileError(path: path, problem: .exists) }
+            throw failure(path, "open")
+        }
+        return fd
+    }
+
+    static func size(_ fd: Int32, _ path: String) throws(StoreFileError) -> UInt64 {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw failure(path, "fstat") }
+        return UInt64(info.st_size)
+    }
+
+    static func write(
+        _ fd: Int32,
+        _ bytes: UnsafeRawBufferPointer,
+        at offset: UInt64,
+        _ path: String
+    )
+        throws(StoreFileError)
+    {
+        var done = 0
+        while done < bytes.count {
+            let n = pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw failure(path, "pwrite") }
+            done += n
+        }
+    }
+
+    static func write(_ fd: Int32, _ bytes: [UInt8], at offset: UInt64, _ path: String) throws(StoreFileError) {
+        guard !bytes.isEmpty else { return }
+        let result: Result<Void, StoreFileError> = bytes.withUnsafeBytes { raw in
+            Result { () throws(StoreFileError) in try write(fd, raw, at: offset, path) }
+        }
+        try result.get()
+    }
+
+    static func read(_ fd: Int32, count: Int, at offset: UInt64, _ path: String) throws(StoreFileError) -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let n = buffer.withUnsafeMutableBytes {
+                pread(fd, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done))
+            }
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { throw failure(path, "pread") }
+            if n == 0 { break }
+            done += n
+        }
+        return Array(buffer[0..<done])
+    }
+
+    static func sync(_ fd: Int32, _ path: String) throws(StoreFileError) {
+        guard fdatasync(fd) == 0 else { throw failure(path, "fdatasync") }
+    }
+}

@@ -1,0 +1,233 @@
+import RQLCore
+
+/// Reads one version of a store file from its mapping: the root record, then every table's
+/// blocks (mapped in place, their arrays checked, nothing copied) and index trees.
+///
+/// Everything read is checked against the version's bytes: a reference outside them, a count
+/// that cannot fit, a block whose offsets disagree with its length, an unreadable schema, all
+/// throw a `StoreFileError.Problem`.
+struct VersionReader {
+    let mapping: FileMapping
+    let fileID: UInt64
+    let slot: HeaderSlot
+    /// Also check what reading does not need (`verify()`): index order and counts, link targets.
+    let thorough: Bool
+
+    /// The bytes referenced so far (blocks, nodes, the root): `verify` reports them.
+    private(set) var reachableBytes: UInt64 = 0
+
+    init(mapping: FileMapping, fileID: UInt64, slot: HeaderSlot, thorough: Bool) {
+        self.mapping = mapping
+        self.fileID = fileID
+        self.slot = slot
+        self.thorough = thorough
+    }
+
+    mutating func read() throws(StoreFileError.Problem) -> BlockSnapshot {
+        let rootBytes = try mapping.bytes(slot.rootOffset, slot.rootLength, what: "the root")
+        reachableBytes += slot.rootLength
+        var root = ByteReader(rootBytes, base: slot.rootOffset, what: "root")
+        let version = try root.u64()
+        guard version == slot.version else {
+            throw .malformed(what: "root", reason: "version \(version), the header slot says \(slot.version)")
+        }
+        let schemaText = try root.string()
+        let schema: Schema
+        do {
+            schema = try DatasetSchemaReader.read(try JSONValue.parse(schemaText))
+        } catch {
+            throw .malformed(what: "schema", reason: "\(error)")
+        }
+        let tableCount = try root.count(minimumSize: 8)
+        guard tableCount == schema.classes.count else {
+            throw .malformed(what: "root", reason: "\(tableCount) tables for \(schema.classes.count) classes")
+        }
+        var tables: [TableData] = []
+        for objectSchema in schema.classes {
+            tables.append(try readTable(objectSchema, &root))
+        }
+        return BlockSnapshot(schema: schema, version: version, tables: tables)
+    }
+
+    private func place(_ reader: inout ByteReader, what: String) throws(StoreFileError.Problem) -> FilePlace {
+        let offset = try reader.u64()
+        let length = try reader.u64()
+        let checksum = try reader.u64()
+        guard offset >= UInt64(FileHeader.pageSize), offset <= slot.end, length <= slot.end - offset else {
+            throw .pointerOutOfRange(what: what, offset: offset)
+        }
+        return FilePlace(file: fileID, offset: offset, length: length, checksum: checksum)
+    }
+
+    private mutating func readTable(
+        _ objectSchema: ObjectSchema,
+        _ root: inout ByteReader
+    )
+        throws(StoreFileError.Problem) -> TableData
+    {
+        let name = objectSchema.name
+        var table = TableData(objectSchema: objectSchema)
+        table.nextKey = try root.i64()
+        let shapes = table.shapes
+        let blockCount = try root.count(minimumSize: 28)
+        var lastKey: Int64 = -1
+        for b in 0..<blockCount {
+            let place = try place(&root, what: "block \(b) of '\(name)'")
+            let rows = Int(try root.u32())
+            guard place.offset % 64 == 0 else {
+                throw .blockOffsets(className: name, block: b, reason: "offset \(place.offset) is not 64-byte aligned")
+            }
+            let bytes = try mapping.bytes(place.offset, place.length, what: "block \(b) of '\(name)'")
+            if thorough && FileChecksum.of(bytes) != place.checksum {
+                throw .blockOffsets(className: name, block: b, reason: "checksum mismatch")
+            }
+            let block = try BlockCoding.decode(
+                bytes,
+                count: rows,
+                shapes: shapes,
+                mapping: mapping,
+                checkValues: thorough,
+                context: (name, b)
+            )
+            guard block.firstKey > lastKey else {
+                throw .blockOffsets(className: name, block: b, reason: "row keys overlap the previous block's")
+            }
+            lastKey = block.lastKey
+            block.place = place
+            reachableBytes += place.length
+            table.blocks.append(block)
+        }
+        guard table.nextKey > lastKey else {
+            throw .malformed(what: "table '\(name)'", reason: "next key \(table.nextKey) is not above key \(lastKey)")
+        }
+        let context = TreeContext(mapping: mapping, fileID: fileID, checksums: thorough)
+        let indexCount = try root.count(minimumSize: 37)
+        var indexes: [Int: PropertyIndex] = [:]
+        for _ in 0..<indexCount {
+            let property = Int(try root.u32())
+            let kind = try root.u8()
+            let place = try place(&root, what: "an index of '\(name)'")
+            let count = try root.u64()
+            guard property < objectSchema.properties.count, kind <= 1 else {
+                throw .malformed(what: "table '\(name)'", reason: "an index of property \(property), kind \(kind)")
+            }
+            let what = "index '\(name).\(objectSchema.properties[property].name)'"
+            indexes[property] =
+                kind == 0
+                ? .int(try tree(IntIndexEntry.self, place, count, context, what))
+                : .value(try tree(ValueIndexEntry.self, place, count, context, what))
+        }
+        guard Set(indexes.keys) == Set(table.indexes.keys) else {
+            throw .malformed(what: "table '\(name)'", reason: "its indexes do not match the schema's")
+        }
+        for (property, index) in indexes {
+            let expectsInt = objectSchema.properties[property].type == .int
+            if case .int = index, !expectsInt, index.count > 0 {
+                throw .malformed(what: "table '\(name)'", reason: "an integer index on a non-integer property")
+            }
+            if case .value = index, expectsInt {
+                throw .malformed(what: "table '\(name)'", reason: "a value index on an integer property")
+            }
+        }
+        table.indexes = indexes
+        let fullTextCount = try root.count(minimumSize: 36)
+        var fullText: [Int: FullTextTree] = [:]
+        for _ in 0..<fullTextCount {
+            let property = Int(try root.u32())
+            let place = try place(&root, what: "a full-text index of '\(name)'")
+            let count = try root.u64()
+            guard property < objectSchema.properties.count else {
+                throw .malformed(what: "table '\(name)'", reason: "a full-text index of property \(property)")
+            }
+            fullText[property] = FullTextTree(tree: try tree(TokenEntry.self, place, count, context, "full-text index"))
+        }
+        guard Set(fullText.keys) == Set(table.fullText.keys) else {
+            throw .malformed(what: "table '\(name)'", reason: "its full-text indexes do not match the schema's")
+        }
+        table.fullText = fullText
+        let originCount = try root.count(minimumSize: 8)
+        var origins: [BacklinkOrigin] = []
+        for _ in 0..<originCount {
+            origins.append(BacklinkOrigin(className: try root.string(), property: try root.string()))
+        }
+        let backlinkPlace = try place(&root, what: "the backlinks of '\(name)'")
+        let backlinkCount = try root.u64()
+        let backlinks = try tree(BacklinkEntry.self, backlinkPlace, backlinkCount, context, "backlinks of '\(name)'")
+        // `incoming` indexes `origins` by each entry's origin: check them all (a scan of the
+        // leaves, which `tree` has read anyway).
+        var badOrigin = false
+        backlinks.forEach(from: { _ in false }) { entry in
+            badOrigin = Int(entry.origin) >= origins.count
+            return !badOrigin
+        }
+        guard !badOrigin else { throw .malformed(what: "backlinks of '\(name)'", reason: "an unknown origin") }
+        table.backlinks = BacklinkIndex(origins: origins, tree: backlinks)
+        if thorough { try check(table) }
+        return table
+    }
+
+    private mutating func tree<E: FileElement>(
+        _ type: E.Type,
+        _ place: FilePlace,
+        _ count: UInt64,
+        _ context: TreeContext,
+        _ what: String
+    ) throws(StoreFileError.Problem) -> PersistentBTree<E> {
+        let tree = try TreeCoding.decodeTree(type, root: place, count: count, context: context, what: what)
+        if thorough {
+            var seen = 0
+            var previous: E?
+            var sorted = true
+            tree.forEach(from: { _ in false }) { element in
+                if let previous, element < previous { sorted = false }
+                previous = element
+                seen += 1
+                return sorted
+            }
+            guard sorted else { throw .malformed(what: what, reason: "entries out of order") }
+            guard seen == tree.count else {
+                throw .malformed(what: what, reason: "\(seen) entries, the root says \(tree.count)")
+            }
+            var nodes: [BTreeNode<E>] = [tree.root]
+            while let node = nodes.popLast() {
+                reachableBytes += node.place?.length ?? 0
+                nodes.append(contentsOf: node.children)
+            }
+        }
+        return tree
+    }
+
+    /// The checks only `verify` makes: each index holds one entry per row, pointing at a row.
+    private func check(_ table: TableData) throws(StoreFileError.Problem) {
+        let name = table.objectSchema.name
+        for (property, index) in table.indexes {
+            guard index.count == table.rowCount else {
+                throw .malformed(
+                    what: "index '\(name).\(table.objectSchema.properties[property].name)'",
+                    reason: "\(index.count) entries for \(table.rowCount) rows"
+                )
+            }
+        }
+        var rows: [Int64] = []
+        for (_, index) in table.indexes {
+            switch index {
+            case .int(let tree): rows = tree.elements.map(\.row)
+            case .value(let tree): rows = tree.elements.map(\.row)
+            case .detached: rows = []
+            }
+            for row in rows where table.locate(key: row) == nil {
+                throw .malformed(what: "an index of '\(name)'", reason: "an entry for missing row \(row)")
+            }
+        }
+        for b in table.blocks.indices {
+            let block = table.blocks[b]
+            for c in block.columns.indices {
+                if case .mixed(let segment) = block.columns[c] {
+                    for i in 0..<block.count where MixedCoding.decode(segment.encoded.raw(i)) == nil {
+                        throw .blockOffsets(className: name, block: b, reason: "an undecodable mixed value in row \(i)")
+                    }
+                }
+            }
+        }
+    }
+}

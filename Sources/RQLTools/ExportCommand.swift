@@ -1,0 +1,32 @@
+import RQLCore
+import RQLStorage
+
+/// `rqlc export STORE`: the store's newest version as a JSON dataset on standard output.
+enum ExportCommand: Command {
+    static let name = "export"
+    static let summary = "Print a store file (or dataset) as a JSON dataset."
+    static let help = """
+        Usage: rqlc export STORE
+
+        Prints the newest version of the store file STORE (a JSON dataset is accepted too) in the
+        JSON dataset format: the schema, then every object. `rqlc import` of the output gives the
+        same objects.
+
+        Options:
+          -h, --help          Show this help.
+
+        """
+    static let valuedOptions: Set<String> = []
+    static let flags: Set<String> = []
+
+    static func run(_ list: ArgumentList, _ context: CommandContext) throws(CommandFailure) {
+        guard list.positionals.count == 1 else { throw .usage("give one store file") }
+        let path = list.positionals[0]
+        if StoreFileSource.isStoreFile(path.text) {
+            let store = try StoreFileSource.open(path.text)
+            try context.output.write(DatasetExporter.export(store.snapshot) + "\n")
+        } else {
+            try context.output.write(DatasetExporter.export(try StoreFileSource.loadDataset(path, context)) + "\n")
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import RQLCore
+import RQLStorage
+
+/// `rqlc import DATASET.json STORE`: creates STORE from a dataset, or adds the dataset's objects
+/// to an existing store, in one transaction.
+enum ImportCommand: Command {
+    static let name = "import"
+    static let summary = "Create a store file from a JSON dataset, or add a dataset's objects to one."
+    static let help = """
+        Usage: rqlc import DATASET STORE
+
+        Reads DATASET (the JSON dataset format, or another store file; '-' is standard input)
+        and writes its objects to the store file STORE in one transaction. A missing STORE is
+        created with the dataset's schema; an existing one gets the dataset's classes it lacks
+        and then the objects (the classes it has must have the same properties). Prints the
+        new version and the number of objects.
+
+        Options:
+          -h, --help          Show this help.
+
+        """
+    static let valuedOptions: Set<String> = []
+    static let flags: Set<String> = []
+
+    static func run(_ list: ArgumentList, _ context: CommandContext) throws(CommandFailure) {
+        guard list.positionals.count == 2 else { throw .usage("give a dataset and a store file") }
+        let dataset = try StoreFileSource.loadDataset(list.positionals[0], context)
+        let path = list.positionals[1].text
+        let store: BlockStore
+        do {
+            store =
+                FileManager.default.fileExists(atPath: path)
+                ? try BlockStore.open(path: path)
+                : try BlockStore.create(path: path, schema: dataset.schema)
+        } catch {
+            throw StoreFileSource.failure(error)
+        }
+        let transaction = store.beginWrite()
+        let result: CommitResult
+        do {
+            for objectSchema in dataset.schema.classes where transaction.schema[objectSchema.name] == nil {
+                try transaction.addClass(objectSchema)
+            }
+            try transaction.importObjects(from: dataset)
+            result = try transaction.commit()
+        } catch {
+            transaction.rollback()
+            if case .file(let fileError) = error { throw StoreFileSource.failure(fileError) }
+            throw .invalidInput("error: \(TerminalText.escaped(path)): \(TerminalText.escaped(error.description))\n")
+        }
+        try context.output.write(
+            "\(TerminalText.escaped(path)): version \(result.snapshot.version), \(result.snapshot.objectCount) objects\n"
+        )
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import RQLCore
+import RQLStorage
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Store files on the command line: `--data STORE` (recognised by its magic bytes, whatever its
+/// name) and the `import`, `export`, `info` and `verify` commands.
+enum StoreFileSource {
+    /// Whether `path` names a regular file that starts with the store file magic. Pipes, FIFOs
+    /// and `-` are never store files (a store is mapped, not streamed), so nothing is consumed.
+    static func isStoreFile(_ path: String) -> Bool {
+        guard path != "-" else { return false }
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return false }
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var prefix = [UInt8](repeating: 0, count: 8)
+        let n = prefix.withUnsafeMutableBytes { read(fd, $0.baseAddress, 8) }
+        return n == 8 && BlockStore.isStoreFile(prefix: prefix)
+    }
+
+    /// Opens the store file at `path` read-only; a damaged file is the data's fault (exit 1), a
+    /// file that cannot be opened the command line's (exit 2).
+    static func open(_ path: String) throws(CommandFailure) -> BlockStore {
+        do {
+            return try BlockStore.open(path: path, readOnly: true)
+        } catch {
+            throw failure(error)
+        }
+    }
+
+    static func failure(_ error: StoreFileError) -> CommandFailure {
+        if case .io = error.problem { return .io(error.description) }
+        return .invalidInput("error: \(TerminalText.escaped(error.description))\n")
+    }
+
+    /// The store file at `path` as a column store, the way commands read a dataset: its newest
+    /// version through the dataset format, so every command answers exactly as on the JSON.
+    static func load(_ path: String) throws(CommandFailure) -> ColumnStore {
+        let store = try open(path)
+        do {
+            return try DatasetLoader.load(document: DatasetExporter.document(store.snapshot))
+        } catch {
+            throw .invalidInput("error: \(TerminalText.escaped(path)): \(TerminalText.escaped(error.description))\n")
+        }
+    }
+
+    /// A JSON dataset from `path` through the environment (`-` is standard input), or a store file.
+    static func loadDataset(_ path: CommandArgument, _ context: CommandContext) throws(CommandFailure) -> ColumnStore {
+        if isStoreFile(path.text) { return try load(path.text) }
+        let input: ByteInput
+        do {
+            input = try context.environment.open(path.bytes)
+        } catch {
+            throw .io(error.message)
+        }
+        do {
+            return try DatasetLoader.load(from: input)
+        } catch {
+            if case .unreadable(let failure) = error { throw .io(failure.message) }
+            let name = path.bytes == Array("-".utf8) ? "standard input" : path.text
+            throw .invalidInput("error: \(TerminalText.escaped(name)): \(TerminalText.escaped(error.description))\n")
+        }
+    }
+}
+
+/// The store commands, listed after the query commands in `rqlc --help`.
+enum StoreCommands {
+    static let all: [any Command.Type] = [
+        ImportCommand.self, ExportCommand.self, InfoCommand.self, VerifyCommand.self,
+    ]
+}
