@@ -44,8 +44,10 @@ public enum ExplainFormatter {
     public static func listing(_ program: Program) -> String {
         let header = ["addr", "opcode", "p1", "p2", "p3", "p4", "p5", "comment"]
         let body = rows(program).map { row in
-            [String(row.address), row.opcode, String(row.p1), String(row.p2), String(row.p3), row.p4,
-             String(row.p5), row.comment]
+            [
+                String(row.address), row.opcode, String(row.p1), String(row.p2), String(row.p3), row.p4,
+                String(row.p5), row.comment,
+            ]
         }
         let table = [header] + body
         var widths = [Int](repeating: 0, count: header.count)
@@ -106,15 +108,18 @@ public enum ExplainFormatter {
         let text: String
         switch pool[instruction.p4] {
         case .value(let value): text = value.description
-        case .values(let values): text = "{" + values.prefix(8).map(\.description).joined(separator: ", ")
-            + (values.count > 8 ? ", … \(values.count) values}" : "}")
+        case .values(let values):
+            text =
+                "{" + values.prefix(8).map(\.description).joined(separator: ", ")
+                + (values.count > 8 ? ", … \(values.count) values}" : "}")
         case .text(let string): text = string
         case .predicate: text = "predicate#\(instruction.p4)"
         case .sortKeys(let keys):
             text = keys.map { $0.path.dottedName + ($0.ascending ? " ASC" : " DESC") }.joined(separator: ", ")
         case .paths(let paths): text = paths.map(\.dottedName).joined(separator: ", ")
         case .range(let lower, let lowerInclusive, let upper, let upperInclusive):
-            text = (lower.map { (lowerInclusive ? "[" : "(") + $0.description } ?? "(-inf") + ", "
+            text =
+                (lower.map { (lowerInclusive ? "[" : "(") + $0.description } ?? "(-inf") + ", "
                 + (upper.map { $0.description + (upperInclusive ? "]" : ")") } ?? "+inf)")
         }
         return text.count > 60 ? String(text.prefix(57)) + "..." : text

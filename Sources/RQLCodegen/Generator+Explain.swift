@@ -55,13 +55,15 @@ extension Generator {
         switch step {
         case .sort(let keys): "USE SORT FOR \(sortText(keys))"
         case .topN(let keys, let count): "USE TOP-N SORT FOR \(sortText(keys)) LIMIT(\(count))"
-        case .distinct(let paths): "USE HASH FOR DISTINCT(\(paths.map { Lowering.path($0).dottedName }.joined(separator: ", ")))"
+        case .distinct(let paths):
+            "USE HASH FOR DISTINCT(\(paths.map { Lowering.path($0).dottedName }.joined(separator: ", ")))"
         case .limit(let count): first ? "STOP SCAN AFTER LIMIT(\(count))" : "USE LIMIT(\(count))"
         }
     }
 
     static func sortText(_ keys: [BoundSortKey]) -> String {
-        "SORT(" + keys.map { Lowering.path($0.path).dottedName + ($0.ascending ? " ASC" : " DESC") }
+        "SORT("
+            + keys.map { Lowering.path($0.path).dottedName + ($0.ascending ? " ASC" : " DESC") }
             .joined(separator: ", ") + ")"
     }
 

@@ -78,7 +78,8 @@ extension Generator {
         let property = objectSchema.properties[index]
         guard property.collection == .single, !property.isLink, !property.isBacklink else { return nil }
         switch property.type {
-        case .bool, .int, .float, .double, .string, .data, .date, .decimal128, .objectId, .uuid: return (index, property)
+        case .bool, .int, .float, .double, .string, .data, .date, .decimal128, .objectId, .uuid:
+            return (index, property)
         case .mixed, .object, .linkingObjects: return nil
         }
     }

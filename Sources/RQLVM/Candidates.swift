@@ -35,9 +35,11 @@ extension Execution {
                     found.formUnion(hits)
                 } else {
                     // No index in this store: the equality is tested here instead.
-                    return .positions(scanPositions(table) { v in
-                        values.contains { ValueComparison.evaluate(v, .equal, $0) }
-                    }(column))
+                    return .positions(
+                        scanPositions(table) { v in
+                            values.contains { ValueComparison.evaluate(v, .equal, $0) }
+                        }(column)
+                    )
                 }
             }
             return .positions(found.sorted())
@@ -54,15 +56,21 @@ extension Execution {
             ) {
                 return .positions(hits)
             }
-            return .positions(scanPositions(table) { v in
-                if let lower {
-                    guard ValueComparison.evaluate(v, lowerInclusive ? .greaterOrEqual : .greater, lower) else { return false }
-                }
-                if let upper {
-                    guard ValueComparison.evaluate(v, upperInclusive ? .lessOrEqual : .less, upper) else { return false }
-                }
-                return !v.isNull
-            }(column))
+            return .positions(
+                scanPositions(table) { v in
+                    if let lower {
+                        guard ValueComparison.evaluate(v, lowerInclusive ? .greaterOrEqual : .greater, lower) else {
+                            return false
+                        }
+                    }
+                    if let upper {
+                        guard ValueComparison.evaluate(v, upperInclusive ? .lessOrEqual : .less, upper) else {
+                            return false
+                        }
+                    }
+                    return !v.isNull
+                }(column)
+            )
         case .scanTable:
             return .all
         case .halt, .goto, .explain, .openTable, .nextBatch, .filterRow, .filterInt, .filterDouble, .filterFloat,

@@ -36,7 +36,12 @@ extension Execution {
             for j in 0..<registers.counts[r] {
                 let row = rows[j]
                 rows[m] = row
-                let keep = evaluator.holds(predicate, table: table, position: start + Int(row), memberships: memberships)
+                let keep = evaluator.holds(
+                    predicate,
+                    table: table,
+                    position: start + Int(row),
+                    memberships: memberships
+                )
                 m &+= Kernels.bit(keep)
             }
             if m != registers.counts[r] { registers.dense[r] = false }
@@ -76,15 +81,21 @@ extension Execution {
                 return .next
             }
         case .sort:
-            guard mode == .rows, case .sortKeys(let keys)? = constant(instruction.p4) else { return mode == .rows ? .halt : .next }
+            guard mode == .rows, case .sortKeys(let keys)? = constant(instruction.p4) else {
+                return mode == .rows ? .halt : .next
+            }
             result = sorted(result, by: keys)
             return .next
         case .topN:
-            guard mode == .rows, case .sortKeys(let keys)? = constant(instruction.p4) else { return mode == .rows ? .halt : .next }
+            guard mode == .rows, case .sortKeys(let keys)? = constant(instruction.p4) else {
+                return mode == .rows ? .halt : .next
+            }
             result = top(Int(instruction.p1), of: result, by: keys)
             return .next
         case .distinct:
-            guard mode == .rows, case .paths(let paths)? = constant(instruction.p4) else { return mode == .rows ? .halt : .next }
+            guard mode == .rows, case .paths(let paths)? = constant(instruction.p4) else {
+                return mode == .rows ? .halt : .next
+            }
             result = distinct(result, by: paths)
             return .next
         case .limit:

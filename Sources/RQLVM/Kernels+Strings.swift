@@ -7,8 +7,12 @@ extension Kernels {
     /// `==`); a null row satisfies only `!=`. Plain equality compares bytes directly.
     @inline(never)
     static func filterString(
-        _ view: BytesColumnView, _ op: ComparisonOperator, _ matcher: StringMatcher,
-        _ rows: UnsafeMutablePointer<Int32>, _ count: Int, dense: Bool
+        _ view: BytesColumnView,
+        _ op: ComparisonOperator,
+        _ matcher: StringMatcher,
+        _ rows: UnsafeMutablePointer<Int32>,
+        _ count: Int,
+        dense: Bool
     ) -> Int {
         let negate = op == .notEqual
         let plainEquality = (op == .equal || op == .notEqual) && matcher.options.isEmpty
@@ -42,8 +46,12 @@ extension Kernels {
     /// Rows whose string is one of `set` (null rows when `nullMatches`).
     @inline(never)
     static func filterStringIn(
-        _ view: BytesColumnView, _ set: ByteStringSet, nullMatches: Bool,
-        _ rows: UnsafeMutablePointer<Int32>, _ count: Int, dense: Bool
+        _ view: BytesColumnView,
+        _ set: ByteStringSet,
+        nullMatches: Bool,
+        _ rows: UnsafeMutablePointer<Int32>,
+        _ count: Int,
+        dense: Bool
     ) -> Int {
         var m = 0
         for j in 0..<count {

@@ -27,24 +27,76 @@ enum Kernels {
         var m = 0
         if dense {
             switch op {
-            case .equal: for i in 0..<count { rows[m] = Int32(truncatingIfNeeded: i); m &+= bit(values[i] == k) }
-            case .notEqual: for i in 0..<count { rows[m] = Int32(truncatingIfNeeded: i); m &+= bit(values[i] != k) }
-            case .less: for i in 0..<count { rows[m] = Int32(truncatingIfNeeded: i); m &+= bit(values[i] < k) }
-            case .lessOrEqual: for i in 0..<count { rows[m] = Int32(truncatingIfNeeded: i); m &+= bit(values[i] <= k) }
-            case .greater: for i in 0..<count { rows[m] = Int32(truncatingIfNeeded: i); m &+= bit(values[i] > k) }
+            case .equal:
+                for i in 0..<count {
+                    rows[m] = Int32(truncatingIfNeeded: i)
+                    m &+= bit(values[i] == k)
+                }
+            case .notEqual:
+                for i in 0..<count {
+                    rows[m] = Int32(truncatingIfNeeded: i)
+                    m &+= bit(values[i] != k)
+                }
+            case .less:
+                for i in 0..<count {
+                    rows[m] = Int32(truncatingIfNeeded: i)
+                    m &+= bit(values[i] < k)
+                }
+            case .lessOrEqual:
+                for i in 0..<count {
+                    rows[m] = Int32(truncatingIfNeeded: i)
+                    m &+= bit(values[i] <= k)
+                }
+            case .greater:
+                for i in 0..<count {
+                    rows[m] = Int32(truncatingIfNeeded: i)
+                    m &+= bit(values[i] > k)
+                }
             case .greaterOrEqual:
-                for i in 0..<count { rows[m] = Int32(truncatingIfNeeded: i); m &+= bit(values[i] >= k) }
+                for i in 0..<count {
+                    rows[m] = Int32(truncatingIfNeeded: i)
+                    m &+= bit(values[i] >= k)
+                }
             case .beginsWith, .endsWith, .contains, .like: return 0
             }
         } else {
             switch op {
-            case .equal: for j in 0..<count { let r = rows[j]; rows[m] = r; m &+= bit(values[Int(r)] == k) }
-            case .notEqual: for j in 0..<count { let r = rows[j]; rows[m] = r; m &+= bit(values[Int(r)] != k) }
-            case .less: for j in 0..<count { let r = rows[j]; rows[m] = r; m &+= bit(values[Int(r)] < k) }
-            case .lessOrEqual: for j in 0..<count { let r = rows[j]; rows[m] = r; m &+= bit(values[Int(r)] <= k) }
-            case .greater: for j in 0..<count { let r = rows[j]; rows[m] = r; m &+= bit(values[Int(r)] > k) }
+            case .equal:
+                for j in 0..<count {
+                    let r = rows[j]
+                    rows[m] = r
+                    m &+= bit(values[Int(r)] == k)
+                }
+            case .notEqual:
+                for j in 0..<count {
+                    let r = rows[j]
+                    rows[m] = r
+                    m &+= bit(values[Int(r)] != k)
+                }
+            case .less:
+                for j in 0..<count {
+                    let r = rows[j]
+                    rows[m] = r
+                    m &+= bit(values[Int(r)] < k)
+                }
+            case .lessOrEqual:
+                for j in 0..<count {
+                    let r = rows[j]
+                    rows[m] = r
+                    m &+= bit(values[Int(r)] <= k)
+                }
+            case .greater:
+                for j in 0..<count {
+                    let r = rows[j]
+                    rows[m] = r
+                    m &+= bit(values[Int(r)] > k)
+                }
             case .greaterOrEqual:
-                for j in 0..<count { let r = rows[j]; rows[m] = r; m &+= bit(values[Int(r)] >= k) }
+                for j in 0..<count {
+                    let r = rows[j]
+                    rows[m] = r
+                    m &+= bit(values[Int(r)] >= k)
+                }
             case .beginsWith, .endsWith, .contains, .like: return 0
             }
         }
@@ -53,8 +105,12 @@ enum Kernels {
 
     @inline(never)
     static func filterInt(
-        _ view: FixedWidthColumnView<Int64>, _ op: ComparisonOperator, _ k: Int64,
-        _ rows: UnsafeMutablePointer<Int32>, _ count: Int, dense: Bool
+        _ view: FixedWidthColumnView<Int64>,
+        _ op: ComparisonOperator,
+        _ k: Int64,
+        _ rows: UnsafeMutablePointer<Int32>,
+        _ count: Int,
+        dense: Bool
     ) -> Int {
         guard let base = view.values.baseAddress else { return 0 }
         if view.nulls.hasNulls {
@@ -65,8 +121,12 @@ enum Kernels {
 
     @inline(never)
     static func filterDouble(
-        _ view: FixedWidthColumnView<Double>, _ op: ComparisonOperator, _ k: Double,
-        _ rows: UnsafeMutablePointer<Int32>, _ count: Int, dense: Bool
+        _ view: FixedWidthColumnView<Double>,
+        _ op: ComparisonOperator,
+        _ k: Double,
+        _ rows: UnsafeMutablePointer<Int32>,
+        _ count: Int,
+        dense: Bool
     ) -> Int {
         guard let base = view.values.baseAddress else { return 0 }
         if view.nulls.hasNulls {
@@ -77,8 +137,12 @@ enum Kernels {
 
     @inline(never)
     static func filterFloat(
-        _ view: FixedWidthColumnView<Float>, _ op: ComparisonOperator, _ k: Float,
-        _ rows: UnsafeMutablePointer<Int32>, _ count: Int, dense: Bool
+        _ view: FixedWidthColumnView<Float>,
+        _ op: ComparisonOperator,
+        _ k: Float,
+        _ rows: UnsafeMutablePointer<Int32>,
+        _ count: Int,
+        dense: Bool
     ) -> Int {
         guard let base = view.values.baseAddress else { return 0 }
         if view.nulls.hasNulls {
@@ -89,8 +153,12 @@ enum Kernels {
 
     @inline(never)
     static func filterDate(
-        _ view: FixedWidthColumnView<Timestamp>, _ op: ComparisonOperator, _ k: Timestamp,
-        _ rows: UnsafeMutablePointer<Int32>, _ count: Int, dense: Bool
+        _ view: FixedWidthColumnView<Timestamp>,
+        _ op: ComparisonOperator,
+        _ k: Timestamp,
+        _ rows: UnsafeMutablePointer<Int32>,
+        _ count: Int,
+        dense: Bool
     ) -> Int {
         guard let base = view.values.baseAddress else { return 0 }
         return nullAware(view.nulls, op, rows, count, dense: dense) { compare(base[$0], op, k) }
@@ -98,8 +166,12 @@ enum Kernels {
 
     @inline(never)
     static func filterBool(
-        _ view: FixedWidthColumnView<Bool>, _ op: ComparisonOperator, _ k: Bool,
-        _ rows: UnsafeMutablePointer<Int32>, _ count: Int, dense: Bool
+        _ view: FixedWidthColumnView<Bool>,
+        _ op: ComparisonOperator,
+        _ k: Bool,
+        _ rows: UnsafeMutablePointer<Int32>,
+        _ count: Int,
+        dense: Bool
     ) -> Int {
         guard let base = view.values.baseAddress else { return 0 }
         if view.nulls.hasNulls || (op != .equal && op != .notEqual) {
@@ -111,9 +183,16 @@ enum Kernels {
         let wanted = op == .equal ? k : !k
         var m = 0
         if dense {
-            for i in 0..<count { rows[m] = Int32(truncatingIfNeeded: i); m &+= bit(base[i] == wanted) }
+            for i in 0..<count {
+                rows[m] = Int32(truncatingIfNeeded: i)
+                m &+= bit(base[i] == wanted)
+            }
         } else {
-            for j in 0..<count { let r = rows[j]; rows[m] = r; m &+= bit(base[Int(r)] == wanted) }
+            for j in 0..<count {
+                let r = rows[j]
+                rows[m] = r
+                m &+= bit(base[Int(r)] == wanted)
+            }
         }
         return m
     }
@@ -156,8 +235,11 @@ enum Kernels {
     /// Rows whose column is null (`wantNull`) or not null.
     @inline(never)
     static func filterNull(
-        _ nulls: NullMask, wantNull: Bool,
-        _ rows: UnsafeMutablePointer<Int32>, _ count: Int, dense: Bool
+        _ nulls: NullMask,
+        wantNull: Bool,
+        _ rows: UnsafeMutablePointer<Int32>,
+        _ count: Int,
+        dense: Bool
     ) -> Int {
         guard nulls.hasNulls else {
             if wantNull { return 0 }
@@ -176,8 +258,12 @@ enum Kernels {
     /// Rows whose int value is in `set` (null rows when `nullMatches`).
     @inline(never)
     static func filterIntIn(
-        _ view: FixedWidthColumnView<Int64>, _ set: Set<Int64>, nullMatches: Bool,
-        _ rows: UnsafeMutablePointer<Int32>, _ count: Int, dense: Bool
+        _ view: FixedWidthColumnView<Int64>,
+        _ set: Set<Int64>,
+        nullMatches: Bool,
+        _ rows: UnsafeMutablePointer<Int32>,
+        _ count: Int,
+        dense: Bool
     ) -> Int {
         guard let base = view.values.baseAddress else { return 0 }
         var m = 0

@@ -36,7 +36,13 @@ enum PreparedOperand {
             case .like: operation = .like
             case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual: operation = .equal
             }
-            self = .matcher(StringMatcher(operation, needle: needle, options: StringOptions(rawValue: UInt8(truncatingIfNeeded: instruction.p5))))
+            self = .matcher(
+                StringMatcher(
+                    operation,
+                    needle: needle,
+                    options: StringOptions(rawValue: UInt8(truncatingIfNeeded: instruction.p5))
+                )
+            )
         case (.filterIntIn, .values(let values)):
             self = .intSet(Set(values.compactMap { if case .int(let i) = $0 { i } else { nil } }))
         case (.filterStringIn, .values(let values)):

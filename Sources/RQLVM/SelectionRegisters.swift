@@ -15,6 +15,8 @@ final class SelectionRegisters {
     var dense: [Bool]
     /// Scratch marks by in-block offset, for OR and NOT; all zero between uses.
     let marks: UnsafeMutablePointer<UInt8>
+    /// Scratch offsets for `union`.
+    let scratch: UnsafeMutablePointer<Int32>
 
     init(count: Int) {
         let registers = max(count, 1)
@@ -23,11 +25,13 @@ final class SelectionRegisters {
         dense = [Bool](repeating: false, count: registers)
         marks = .allocate(capacity: Self.capacity)
         marks.initialize(repeating: 0, count: Self.capacity)
+        scratch = .allocate(capacity: Self.capacity)
     }
 
     deinit {
         storage.deallocate()
         marks.deallocate()
+        scratch.deallocate()
     }
 
     /// The offsets of register `r`.
@@ -58,9 +62,12 @@ final class SelectionRegisters {
     func union(_ a: Int, base: Int, into target: Int) {
         mark(a, 1)
         mark(target, 1)
+        // The marks of target's rows are cleared from a copy: keep() overwrites target.
+        scratch.update(from: rows(target), count: counts[target])
+        let marked = counts[target]
         keep(base, into: target, where: 1)
         unmark(a)
-        unmarkAll(of: base)
+        for i in 0..<marked { marks[Int(scratch[i])] = 0 }
     }
 
     /// target := rows of base that are not in a, in base's order.
@@ -79,8 +86,6 @@ final class SelectionRegisters {
         let source = rows(r)
         for i in 0..<counts[r] { marks[Int(source[i])] = 0 }
     }
-
-    private func unmarkAll(of r: Int) { unmark(r) }
 
     /// target := rows of base whose mark is `value` (target may be base: it never runs ahead).
     private func keep(_ base: Int, into target: Int, where value: UInt8) {

@@ -71,7 +71,11 @@ struct ProgramBuilderTests {
         let program = try Self.scanProgram()
         let listing = ExplainFormatter.listing(program)
         let lines = listing.split(separator: "\n")
-        #expect(lines.first?.split(separator: " ").map(String.init) == ["addr", "opcode", "p1", "p2", "p3", "p4", "p5", "comment"])
+        #expect(
+            lines.first?.split(separator: " ").map(String.init) == [
+                "addr", "opcode", "p1", "p2", "p3", "p4", "p5", "comment",
+            ]
+        )
         #expect(lines.count == program.instructions.count + 1)
         #expect(lines[5].contains("FilterInt") && lines[5].contains("30"))
         #expect(ExplainFormatter.planTree(program) == "QUERY PLAN\n`--SCAN Person")

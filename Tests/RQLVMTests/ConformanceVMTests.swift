@@ -52,7 +52,13 @@ struct ConformanceVMTests {
                 arguments.append(argument)
             }
         }
-        guard let bound = try? QueryEngine.compile(query, className: className, schema: store.schema, arguments: arguments)
+        guard
+            let bound = try? QueryEngine.compile(
+                query,
+                className: className,
+                schema: store.schema,
+                arguments: arguments
+            )
         else { return nil }  // error cases are the binder's; ConformanceTests checks them
         let reference = ReferenceEvaluator(store: store).run(bound)
         let referenceCount = ReferenceEvaluator(store: store).count(bound)
