@@ -18,7 +18,7 @@ struct Batch {
 
 extension Execution {
     /// The candidate positions of an access-path instruction.
-    func candidates(for instruction: Instruction, table: Store.Table) -> Candidates {
+    func candidates(for instruction: Op, table: Store.Table) -> Candidates {
         switch instruction.opcode {
         case .scanNothing:
             return .positions([])
@@ -89,18 +89,18 @@ extension Execution {
     func batches(of positions: [Int], table: Store.Table) -> [Batch] {
         var batches: [Batch] = []
         var locator = BlockLocator(table: table)
+        var current: [Int32] = []
+        var currentBlock = -1
         for position in positions where position >= 0 && position < table.rowCount {
             guard let (block, start) = locator.block(containing: position) else { continue }
-            let offset = Int32(position - start)
-            if var last = batches.last, last.block == block, let count = last.offsets?.count,
-                count < SelectionRegisters.capacity
-            {
-                last.offsets?.append(offset)
-                batches[batches.count - 1] = last
-            } else {
-                batches.append(Batch(block: block, offsets: [offset]))
+            if block != currentBlock || current.count == SelectionRegisters.capacity {
+                if !current.isEmpty { batches.append(Batch(block: currentBlock, offsets: current)) }
+                current = []
+                currentBlock = block
             }
+            current.append(Int32(position - start))
         }
+        if !current.isEmpty { batches.append(Batch(block: currentBlock, offsets: current)) }
         return batches
     }
 }

@@ -6,7 +6,7 @@ extension Execution {
     /// loop, nil outside it. The switch is exhaustive, with no `default`: a new opcode does not
     /// compile until the VM handles it.
     func step(_ pc: Int, block: TableBlock?) -> Signal {
-        let instruction = program.instructions[pc]
+        let instruction = ops[pc]
         let r = Int(instruction.p1)
         switch instruction.opcode {
         case .halt:
@@ -76,36 +76,50 @@ extension Execution {
                 let start = block.positions.lowerBound
                 let limited = instruction.p5 == 1
                 let room = limited ? max(0, Int(instruction.p3) - result.count) : count
-                for j in 0..<min(count, room) { result.append(start + Int(rows[j])) }
+                let taken = min(count, room)
+                result.reserveCapacity(result.count + taken)
+                keys.reserveCapacity(keys.count + taken)
+                let rowKeys = block.rowKeys
+                for j in 0..<taken {
+                    let row = Int(rows[j])
+                    result.append(start + row)
+                    keys.append(rowKeys[row])
+                }
                 if limited && result.count >= Int(instruction.p3) { return .jump(Int(instruction.p2)) }
                 return .next
             }
         case .sort:
-            guard mode == .rows, case .sortKeys(let keys)? = constant(instruction.p4) else {
+            guard mode == .rows, case .sortKeys(let sortKeys)? = constant(instruction.p4) else {
                 return mode == .rows ? .halt : .next
             }
-            result = sorted(result, by: keys)
+            reorder(sorted(result, by: sortKeys))
             return .next
         case .topN:
-            guard mode == .rows, case .sortKeys(let keys)? = constant(instruction.p4) else {
+            guard mode == .rows, case .sortKeys(let sortKeys)? = constant(instruction.p4) else {
                 return mode == .rows ? .halt : .next
             }
-            result = top(Int(instruction.p1), of: result, by: keys)
+            reorder(top(Int(instruction.p1), of: result, by: sortKeys))
             return .next
         case .distinct:
             guard mode == .rows, case .paths(let paths)? = constant(instruction.p4) else {
                 return mode == .rows ? .halt : .next
             }
-            result = distinct(result, by: paths)
+            reorder(distinct(result, by: paths))
             return .next
         case .limit:
-            if mode == .rows { result = Array(result.prefix(max(0, Int(instruction.p1)))) }
+            if mode == .rows {
+                let kept = max(0, Int(instruction.p1))
+                if result.count > kept {
+                    result.removeSubrange(kept...)
+                    self.keys.removeSubrange(kept...)
+                }
+            }
             return .next
         }
     }
 
     /// The typed filters: pick the column view, then one kernel call for the whole selection.
-    private func filter(_ instruction: Instruction, _ operand: PreparedOperand, block: TableBlock) {
+    private func filter(_ instruction: Op, _ operand: PreparedOperand, block: TableBlock) {
         let r = Int(instruction.p1)
         let column = Int(instruction.p2)
         let op = ComparisonCode.comparison(instruction.p3) ?? .equal

@@ -19,13 +19,16 @@ final class Execution<Store: StoreReader> {
     let evaluator: RowEvaluator<Store>
     let memberships = MembershipSets()
     let registers: SelectionRegisters
+    /// The instructions without their comments: plain values, copied without reference counting.
+    let ops: [Op]
     /// Per instruction, its constant decoded once for the whole run.
     var prepared: [PreparedOperand]
 
     var table: Store.Table?
     var candidates: Candidates = .all
-    /// The matching positions, in order (rows mode).
+    /// The matching positions, in order (rows mode), and their row keys.
     var result: [Int] = []
+    var keys: [RowKey] = []
     var matchCount = 0
 
     init(program: Program, store: Store, mode: Mode, positions: [Int]?) {
@@ -35,17 +38,12 @@ final class Execution<Store: StoreReader> {
         self.callerPositions = positions
         self.evaluator = RowEvaluator(store: store)
         self.registers = SelectionRegisters(count: program.registerCount)
-        self.prepared = []
+        self.ops = program.instructions.map(Op.init)
         self.prepared = program.instructions.map { PreparedOperand($0, program.constants) }
     }
 
     func constant(_ index: Int32) -> Constant? {
         program.constants.contains(index) ? program.constants[index] : nil
-    }
-
-    func resultKeys() -> [RowKey] {
-        guard let table else { return [] }
-        return result.map { table.rowKey(at: $0) }
     }
 
     /// What one instruction asks of the loop.
@@ -59,7 +57,7 @@ final class Execution<Store: StoreReader> {
 
     /// Runs the program from address 0.
     func execute() {
-        let instructions = program.instructions
+        let instructions = ops
         var pc = 0
         var steps = 0
         while pc >= 0 && pc < instructions.count {
@@ -102,14 +100,14 @@ final class Execution<Store: StoreReader> {
                     registers.fill(register, count: block.count)
                 }
                 var pc = loop + 1
-                while pc > loop && pc < program.instructions.count {
+                while pc > loop && pc < ops.count {
                     switch step(pc, block: block) {
                     case .next: pc += 1
                     case .jump(let target):
                         if target == loop { return nil }
                         pc = target
-                    case .halt: return program.instructions.count
-                    case .batchLoop: return program.instructions.count
+                    case .halt: return ops.count
+                    case .batchLoop: return ops.count
                     }
                 }
                 return pc
@@ -117,5 +115,24 @@ final class Execution<Store: StoreReader> {
             if let outcome { return outcome }
         }
         return exit
+    }
+}
+
+/// An instruction as the dispatch loop reads it: the opcode and operands, no comment.
+struct Op {
+    var opcode: Opcode
+    var p1: Int32
+    var p2: Int32
+    var p3: Int32
+    var p4: Int32
+    var p5: UInt16
+
+    init(_ instruction: Instruction) {
+        opcode = instruction.opcode
+        p1 = instruction.p1
+        p2 = instruction.p2
+        p3 = instruction.p3
+        p4 = instruction.p4
+        p5 = instruction.p5
     }
 }

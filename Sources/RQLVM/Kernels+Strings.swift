@@ -15,6 +15,14 @@ extension Kernels {
         dense: Bool
     ) -> Int {
         let negate = op == .notEqual
+        if matcher.options.isEmpty, let offsets = view.offsets.baseAddress {
+            switch op {
+            case .equal, .notEqual, .beginsWith, .endsWith:
+                return filterBytes(view, offsets, op, matcher.needle, rows, count, dense: dense)
+            case .contains, .like, .less, .lessOrEqual, .greater, .greaterOrEqual:
+                break
+            }
+        }
         let plainEquality = (op == .equal || op == .notEqual) && matcher.options.isEmpty
         var m = 0
         matcher.needle.withUnsafeBufferPointer { needle in
@@ -34,6 +42,53 @@ extension Kernels {
             }
         }
         return m
+    }
+
+    /// `==`, `!=`, BEGINSWITH and ENDSWITH without folding: a length test and one `memcmp` per
+    /// row over the column's raw offsets and bytes.
+    @inline(never)
+    static func filterBytes(
+        _ view: BytesColumnView,
+        _ offsets: UnsafePointer<Int>,
+        _ op: ComparisonOperator,
+        _ needle: [UInt8],
+        _ rows: UnsafeMutablePointer<Int32>,
+        _ count: Int,
+        dense: Bool
+    ) -> Int {
+        let negate = op == .notEqual
+        let hasNulls = view.nulls.hasNulls
+        let n = needle.count
+        guard let bytes = view.bytes.baseAddress else {
+            // No bytes at all: every string is empty (or null).
+            return nullAware(view.nulls, op, rows, count, dense: dense) { _ in
+                switch op {
+                case .equal: n == 0
+                case .notEqual: n != 0
+                default: n == 0
+                }
+            }
+        }
+        return needle.withUnsafeBufferPointer { needleBuffer -> Int in
+            let k = needleBuffer.baseAddress ?? UnsafePointer(bytes)
+            var m = 0
+            for j in 0..<count {
+                let r = dense ? Int32(truncatingIfNeeded: j) : rows[j]
+                rows[m] = r
+                let row = Int(r)
+                let start = offsets[row]
+                let length = offsets[row &+ 1] &- start
+                let hit: Bool
+                switch op {
+                case .beginsWith: hit = length >= n && memcmp(bytes + start, k, n) == 0
+                case .endsWith: hit = length >= n && memcmp(bytes + start + length - n, k, n) == 0
+                default: hit = length == n && memcmp(bytes + start, k, n) == 0
+                }
+                let keep = hasNulls && view.nulls.isNull(row) ? negate : hit != negate
+                m &+= bit(keep)
+            }
+            return m
+        }
     }
 
     @inline(__always)

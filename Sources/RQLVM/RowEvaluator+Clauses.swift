@@ -4,13 +4,7 @@ import RQLCore
 /// SORT, DISTINCT and LIMIT (realm-core's `DescriptorOrdering`), each applied to the result of
 /// the previous one.
 extension RowEvaluator {
-    /// The value of a sort or distinct key for one object.
-    enum KeyValue {
-        /// The path reached this value (null when the value itself is null).
-        case value(Value)
-        /// A to-one link before the last step was null, so there is no value at all.
-        case crossesNullLink
-    }
+    typealias KeyValue = SortKeyValue
 
     /// A stable sort on every key in turn, values in `ValueOrdering` (nulls first ascending);
     /// an object whose key path crosses a null link sorts after every value ascending and before
@@ -71,6 +65,20 @@ extension RowEvaluator {
 
     /// Ascending order of two keys: values by `ValueOrdering`, a crossed null link last.
     static func compare(_ a: KeyValue, _ b: KeyValue, caseInsensitive: Bool = false) -> Int {
+        SortKeyValue.compare(a, b, caseInsensitive: caseInsensitive)
+    }
+}
+
+/// The value of a sort or distinct key for one object (outside the generic evaluator, so that
+/// arrays of them are plain arrays in every specialization).
+enum SortKeyValue {
+    /// The path reached this value (null when the value itself is null).
+    case value(Value)
+    /// A to-one link before the last step was null, so there is no value at all.
+    case crossesNullLink
+
+    /// Ascending order of two keys: values by `ValueOrdering`, a crossed null link last.
+    static func compare(_ a: SortKeyValue, _ b: SortKeyValue, caseInsensitive: Bool = false) -> Int {
         switch (a, b) {
         case (.crossesNullLink, .crossesNullLink): 0
         case (.crossesNullLink, .value): 1

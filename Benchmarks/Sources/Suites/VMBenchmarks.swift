@@ -34,7 +34,7 @@ final class VMState {
     let rows: Int
     let seed: UInt64
     private var plain: ColumnStore?
-    private var indexed: ColumnStore?
+    private var withIndexes: ColumnStore?
 
     init(rows: Int, seed: UInt64) {
         self.rows = rows
@@ -66,9 +66,9 @@ final class VMState {
                 "nickname": .string((0..<rows).map { data.nickname.string(at: $0) }),
             ]
             plain = try ColumnStore(schema: Self.schema(indexed: false), columns: ["Person": columns])
-            indexed = try ColumnStore(schema: Self.schema(indexed: true), columns: ["Person": columns])
+            withIndexes = try ColumnStore(schema: Self.schema(indexed: true), columns: ["Person": columns])
         }
-        return indexed ? self.indexed! : plain!
+        return indexed ? withIndexes! : plain!
     }
 
     static func compile(_ text: String, store: ColumnStore, cache: StatisticsCache) throws -> Program {
@@ -81,7 +81,7 @@ final class VMState {
     func execute(_ query: BenchmarkQuery, indexed: Bool) -> Benchmark {
         var program: Program?
         var store: ColumnStore?
-        var fields: [(key: String, value: JSONValue)] = [("n", .int(rows)), ("indexed", .bool(indexed))]
+        var fields: [(key: String, value: BenchmarkKit.JSONValue)] = [("n", .int(rows)), ("indexed", .bool(indexed))]
         let isContract = rows == 1_000_000 && seed == 42
         if isContract, let count = BaselineState.expectedCounts[query.id] { fields.append(("count", .int(count))) }
         let vm = VirtualMachine()
@@ -132,7 +132,9 @@ final class VMState {
             },
             body: { iterations in
                 guard let store else { return }
-                for _ in 0..<iterations { blackHole((try? Self.compile(query.text, store: store, cache: cache)) != nil) }
+                for _ in 0..<iterations {
+                    blackHole((try? Self.compile(query.text, store: store, cache: cache)) != nil)
+                }
             }
         )
     }
