@@ -77,8 +77,6 @@ extension Execution {
                 let limited = instruction.p5 == 1
                 let room = limited ? max(0, Int(instruction.p3) - result.count) : count
                 let taken = min(count, room)
-                result.reserveCapacity(result.count + taken)
-                keys.reserveCapacity(keys.count + taken)
                 let rowKeys = block.rowKeys
                 for j in 0..<taken {
                     let row = Int(rows[j])
