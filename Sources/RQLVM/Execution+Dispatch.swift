@@ -30,7 +30,7 @@ extension Execution {
             guard let block, let table, case .predicate(let predicate)? = constant(instruction.p4) else {
                 return .halt
             }
-            let rows = registers.rows(r)
+            let rows = registers.ready(r)
             let start = block.positions.lowerBound
             var m = 0
             for j in 0..<registers.counts[r] {
@@ -72,17 +72,25 @@ extension Execution {
                 matchCount += count
                 return .next
             case .rows:
-                let rows = registers.rows(r)
+                let rows = registers.ready(r)
                 let start = block.positions.lowerBound
                 let limited = instruction.p5 == 1
                 let room = limited ? max(0, Int(instruction.p3) - result.count) : count
                 let taken = min(count, room)
                 let rowKeys = block.rowKeys
+                // Appended through locals: each access to a class's stored array is checked for
+                // exclusivity, which would cost more than the append itself.
+                var positions = result
+                var keys = self.keys
+                result = []
+                self.keys = []
                 for j in 0..<taken {
                     let row = Int(rows[j])
-                    result.append(start + row)
+                    positions.append(start &+ row)
                     keys.append(rowKeys[row])
                 }
+                result = positions
+                self.keys = keys
                 if limited && result.count >= Int(instruction.p3) { return .jump(Int(instruction.p2)) }
                 return .next
             }
@@ -150,6 +158,8 @@ extension Execution {
             }
         }
         registers.counts[r] = kept
+        // A dense kernel wrote its survivors' offsets; a sparse one kept the written ones.
+        registers.pending[r] = false
         if kept != count || !dense { registers.dense[r] = false } else { registers.dense[r] = true }
     }
 

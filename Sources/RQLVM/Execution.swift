@@ -96,6 +96,7 @@ final class Execution<Store: StoreReader> {
                     }
                     registers.counts[register] = offsets.count
                     registers.dense[register] = false
+                    registers.pending[register] = false
                 } else {
                     registers.fill(register, count: block.count)
                 }

@@ -13,6 +13,9 @@ final class SelectionRegisters {
     let storage: UnsafeMutablePointer<Int32>
     var counts: [Int]
     var dense: [Bool]
+    /// A dense register whose identity offsets are not written yet: a batch's first filter
+    /// writes its survivors anyway, and counting needs none, so `fill` defers the writing.
+    var pending: [Bool]
     /// Scratch marks by in-block offset, for OR and NOT; all zero between uses.
     let marks: UnsafeMutablePointer<UInt8>
     /// Scratch offsets for `union`.
@@ -23,6 +26,7 @@ final class SelectionRegisters {
         storage = .allocate(capacity: registers * Self.capacity)
         counts = [Int](repeating: 0, count: registers)
         dense = [Bool](repeating: false, count: registers)
+        pending = [Bool](repeating: false, count: registers)
         marks = .allocate(capacity: Self.capacity)
         marks.initialize(repeating: 0, count: Self.capacity)
         scratch = .allocate(capacity: Self.capacity)
@@ -38,17 +42,28 @@ final class SelectionRegisters {
     @inline(__always)
     func rows(_ r: Int) -> UnsafeMutablePointer<Int32> { storage + r * Self.capacity }
 
-    /// r := 0 ..< n.
+    /// r := 0 ..< n (written when first read, see `pending`).
     func fill(_ r: Int, count n: Int) {
-        let out = rows(r)
-        for i in 0..<n { out[i] = Int32(truncatingIfNeeded: i) }
         counts[r] = n
         dense[r] = true
+        pending[r] = true
+    }
+
+    /// The offsets of register `r`, written out first if they were deferred.
+    @inline(__always)
+    func ready(_ r: Int) -> UnsafeMutablePointer<Int32> {
+        let out = rows(r)
+        if pending[r] {
+            for i in 0..<counts[r] { out[i] = Int32(truncatingIfNeeded: i) }
+            pending[r] = false
+        }
+        return out
     }
 
     func copy(_ source: Int, to target: Int) {
         guard source != target else { return }
-        rows(target).update(from: rows(source), count: counts[source])
+        rows(target).update(from: ready(source), count: counts[source])
+        pending[target] = false
         counts[target] = counts[source]
         dense[target] = dense[source]
     }
@@ -56,6 +71,7 @@ final class SelectionRegisters {
     func clear(_ r: Int) {
         counts[r] = 0
         dense[r] = false
+        pending[r] = false
     }
 
     /// target := rows of base that are in a or already in target, in base's order.
@@ -63,7 +79,7 @@ final class SelectionRegisters {
         mark(a, 1)
         mark(target, 1)
         // The marks of target's rows are cleared from a copy: keep() overwrites target.
-        scratch.update(from: rows(target), count: counts[target])
+        scratch.update(from: ready(target), count: counts[target])
         let marked = counts[target]
         keep(base, into: target, where: 1)
         unmark(a)
@@ -78,7 +94,7 @@ final class SelectionRegisters {
     }
 
     private func mark(_ r: Int, _ value: UInt8) {
-        let source = rows(r)
+        let source = ready(r)
         for i in 0..<counts[r] { marks[Int(source[i])] = value }
     }
 
@@ -89,7 +105,7 @@ final class SelectionRegisters {
 
     /// target := rows of base whose mark is `value` (target may be base: it never runs ahead).
     private func keep(_ base: Int, into target: Int, where value: UInt8) {
-        let source = rows(base)
+        let source = ready(base)
         let out = rows(target)
         let n = counts[base]
         var m = 0
@@ -102,5 +118,6 @@ final class SelectionRegisters {
         if m != n { isDense = false }
         counts[target] = m
         dense[target] = isDense
+        pending[target] = false
     }
 }
