@@ -23,6 +23,11 @@ extension Kernels {
                 break
             }
         }
+        if op == .contains, matcher.options == .caseInsensitive, matcher.needle.allSatisfy({ $0 < 0x80 }),
+            !matcher.needle.isEmpty, let offsets = view.offsets.baseAddress, let bytes = view.bytes.baseAddress
+        {
+            return filterContainsFoldingASCII(view, offsets, bytes, matcher, rows, count, dense: dense)
+        }
         let plainEquality = (op == .equal || op == .notEqual) && matcher.options.isEmpty
         var m = 0
         matcher.needle.withUnsafeBufferPointer { needle in
@@ -42,6 +47,58 @@ extension Kernels {
             }
         }
         return m
+    }
+
+    /// `CONTAINS[c]` with an ASCII needle: an ASCII row is searched with its letters lowered on
+    /// the fly (what `StringMatcher` does for ASCII text); a row with other characters goes to
+    /// the matcher, which folds it fully.
+    @inline(never)
+    static func filterContainsFoldingASCII(
+        _ view: BytesColumnView,
+        _ offsets: UnsafePointer<Int>,
+        _ bytes: UnsafePointer<UInt8>,
+        _ matcher: StringMatcher,
+        _ rows: UnsafeMutablePointer<Int32>,
+        _ count: Int,
+        dense: Bool
+    ) -> Int {
+        let hasNulls = view.nulls.hasNulls
+        return matcher.needle.withUnsafeBufferPointer { needle -> Int in
+            let k = needle.baseAddress!
+            let n = needle.count
+            let first = k[0]
+            var m = 0
+            for j in 0..<count {
+                let r = dense ? Int32(truncatingIfNeeded: j) : rows[j]
+                rows[m] = r
+                let row = Int(r)
+                let start = offsets[row]
+                let length = offsets[row &+ 1] &- start
+                let h = bytes + start
+                var high: UInt8 = 0
+                for i in 0..<length { high |= h[i] }
+                var hit = false
+                if high >= 0x80 {
+                    hit = matcher.matches(UnsafeBufferPointer(start: h, count: length))
+                } else if length >= n {
+                    var p = 0
+                    while p <= length &- n {
+                        if StringFolding.lowerASCII(h[p]) == first {
+                            var i = 1
+                            while i < n && StringFolding.lowerASCII(h[p &+ i]) == k[i] { i &+= 1 }
+                            if i == n {
+                                hit = true
+                                break
+                            }
+                        }
+                        p &+= 1
+                    }
+                }
+                let keep = hasNulls && view.nulls.isNull(row) ? false : hit
+                m &+= bit(keep)
+            }
+            return m
+        }
     }
 
     /// `==`, `!=`, BEGINSWITH and ENDSWITH without folding: a length test and one `memcmp` per
@@ -71,24 +128,61 @@ extension Kernels {
         }
         return needle.withUnsafeBufferPointer { needleBuffer -> Int in
             let k = needleBuffer.baseAddress ?? UnsafePointer(bytes)
-            var m = 0
-            for j in 0..<count {
-                let r = dense ? Int32(truncatingIfNeeded: j) : rows[j]
-                rows[m] = r
-                let row = Int(r)
-                let start = offsets[row]
-                let length = offsets[row &+ 1] &- start
-                let hit: Bool
-                switch op {
-                case .beginsWith: hit = length >= n && memcmp(bytes + start, k, n) == 0
-                case .endsWith: hit = length >= n && memcmp(bytes + start + length - n, k, n) == 0
-                default: hit = length == n && memcmp(bytes + start, k, n) == 0
+            switch op {
+            case .beginsWith:
+                return scanBytes(view, offsets, bytes, k, n, negate: false, rows, count, dense: dense, hasNulls) {
+                    length in length >= n ? 0 : -1
                 }
-                let keep = hasNulls && view.nulls.isNull(row) ? negate : hit != negate
-                m &+= bit(keep)
+            case .endsWith:
+                return scanBytes(view, offsets, bytes, k, n, negate: false, rows, count, dense: dense, hasNulls) {
+                    length in length >= n ? length - n : -1
+                }
+            default:
+                return scanBytes(view, offsets, bytes, k, n, negate: negate, rows, count, dense: dense, hasNulls) {
+                    length in length == n ? 0 : -1
+                }
             }
-            return m
         }
+    }
+
+    /// The loop of `filterBytes`: `where(length)` gives the offset in the row where the needle
+    /// must sit, or -1 when it cannot; short needles compare without a call.
+    @inline(__always)
+    static func scanBytes(
+        _ view: BytesColumnView,
+        _ offsets: UnsafePointer<Int>,
+        _ bytes: UnsafePointer<UInt8>,
+        _ k: UnsafePointer<UInt8>,
+        _ n: Int,
+        negate: Bool,
+        _ rows: UnsafeMutablePointer<Int32>,
+        _ count: Int,
+        dense: Bool,
+        _ hasNulls: Bool,
+        _ where: (_ length: Int) -> Int
+    ) -> Int {
+        var m = 0
+        for j in 0..<count {
+            let r = dense ? Int32(truncatingIfNeeded: j) : rows[j]
+            rows[m] = r
+            let row = Int(r)
+            let start = offsets[row]
+            let at = `where`(offsets[row &+ 1] &- start)
+            var hit = false
+            if at >= 0 {
+                let p = bytes + start + at
+                if n <= 16 {
+                    var difference: UInt8 = 0
+                    for i in 0..<n { difference |= p[i] ^ k[i] }
+                    hit = difference == 0
+                } else {
+                    hit = memcmp(p, k, n) == 0
+                }
+            }
+            let keep = hasNulls && view.nulls.isNull(row) ? negate : hit != negate
+            m &+= bit(keep)
+        }
+        return m
     }
 
     @inline(__always)
