@@ -161,6 +161,11 @@ extension Kernels {
         _ hasNulls: Bool,
         _ where: (_ length: Int) -> Int
     ) -> Int {
+        let byteCount = view.bytes.count
+        // The needle as a little-endian word and the mask of its bytes (for needles up to 8 bytes).
+        var needleWord: UInt64 = 0
+        for i in 0..<min(n, 8) { needleWord |= UInt64(k[i]) << (8 * UInt64(i)) }
+        let needleMask: UInt64 = n >= 8 ? ~0 : (1 << (8 * UInt64(n))) &- 1
         var m = 0
         for j in 0..<count {
             let r = dense ? Int32(truncatingIfNeeded: j) : rows[j]
@@ -171,7 +176,11 @@ extension Kernels {
             var hit = false
             if at >= 0 {
                 let p = bytes + start + at
-                if n <= 16 {
+                if n <= 8 && start + at + 8 <= byteCount {
+                    // One unaligned word load, masked to the needle's length.
+                    let word = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self)
+                    hit = (word ^ needleWord) & needleMask == 0
+                } else if n <= 16 {
                     var difference: UInt8 = 0
                     for i in 0..<n { difference |= p[i] ^ k[i] }
                     hit = difference == 0
