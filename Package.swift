@@ -79,6 +79,14 @@ let package = Package(
             dependencies: ["RQLOptimizer", "RQLIR", "RQLSema", "RQLSyntax", "RQLStorage"]
         ),
         .testTarget(name: "RQLToolsTests", dependencies: ["RQLTools", "RQLTestSupport", "RQLStorage"]),
+        .testTarget(name: "RQLBytecodeTests", dependencies: ["RQLBytecode", "RQLCore"]),
+        .testTarget(
+            name: "RQLVMTests",
+            dependencies: [
+                "RQLVM", "RQLCodegen", "RQLBytecode", "RQLOptimizer", "RQLIR", "RQLSema", "RQLSyntax", "RQLStorage",
+                "RQLEngine", "RQLCore",
+            ]
+        ),
         .testTarget(name: "RQLDSLTests", dependencies: ["RQLDSL", "RQLCore", "RQLIR"]),
         // A realm in a process of its own: RQLTests writes a file-backed realm with it, then reads
         // it back with a second run.

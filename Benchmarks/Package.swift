@@ -26,6 +26,12 @@ let package = Package(
                 .product(name: "RQL", package: "RQL"),
                 .product(name: "RQLEngine", package: "RQL"),
                 .product(name: "RQLIR", package: "RQL"),
+                .product(name: "RQLSema", package: "RQL"),
+                .product(name: "RQLOptimizer", package: "RQL"),
+                .product(name: "RQLBytecode", package: "RQL"),
+                .product(name: "RQLCodegen", package: "RQL"),
+                .product(name: "RQLVM", package: "RQL"),
+                .product(name: "RQLCore", package: "RQL"),
             ]
         ),
         .executableTarget(name: "rql-bench", dependencies: ["BenchmarkKit", "Suites"]),

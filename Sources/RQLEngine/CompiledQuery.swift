@@ -37,6 +37,11 @@ public struct CompiledQuery: Sendable {
     /// What the backend runs.
     let executable: Executable
 
+    /// Why codegen refused the physical plan, when it did: a codegen bug (every bound construct
+    /// compiles). The query then runs on the plan interpreter, still correctly; the three-way
+    /// tests require this to be nil.
+    public var codegenFailure: String? { executable.codegenFailure }
+
     /// The class the query selects from.
     public var className: String { bound.className }
 }

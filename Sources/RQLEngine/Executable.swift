@@ -1,47 +1,51 @@
+import RQLBytecode
+import RQLCodegen
 import RQLCore
 import RQLIR
+import RQLVM
 
 /// What a backend runs for one compiled query, and the one place that decides how each backend
-/// runs it: the seam where the VM plugs in.
+/// runs it.
 ///
-/// Today there are two forms:
-/// - `.reference`: `ReferenceEvaluator` on the bound query (`--engine reference`, the oracle);
-/// - `.plan`: the optimized physical plan run step by step (`PhysicalPlanRunner`): candidates
-///   from the access path (primary key, hash or sorted index, full scan), the residual
-///   conditions in the optimizer's order, then the result steps (top-N, LIMIT that stops the
-///   scan early). Each condition is decided by the reference evaluator's rules, so this checks
-///   the optimizer's plans against the oracle before any bytecode exists.
-///
-/// **When the VM lands** (`Codegen.generate(_:schema:)`, `VirtualMachine`), the changes are
-/// all in this file: add `case program(Program, PhysicalPlan, BoundQuery)`, build it in
-/// `make` for `.vm`, run it in `run`/`count`/`run(on:positions:)`, and return the program's
-/// listing and Explain rows from `bytecode` and `queryPlanRows`.
+/// - `.program`: the optimized physical plan compiled to bytecode (`Codegen`) and run by the
+///   `VirtualMachine` block by block: `--engine vm`, the default.
+/// - `.reference`: `ReferenceEvaluator` on the bound query (`--engine reference`, the oracle).
+/// - `.plan`: the physical plan interpreted step by step with the reference evaluator's rules
+///   (`PhysicalPlanRunner`). Only when codegen refuses a plan, which is a codegen bug: the
+///   query still answers correctly, `explain` names the executor and the error, and the
+///   three-way tests fail on it.
 enum Executable: Sendable {
-    /// The bound query, for the reference evaluator.
+    case program(Program, PhysicalPlan, BoundQuery)
     case reference(BoundQuery)
-    /// The physical plan, interpreted; the bound query is kept for collection queries (whose
-    /// candidates are a collection's elements, not an access path) and as the fallback when the
-    /// store lacks an index the plan names.
-    case plan(PhysicalPlan, BoundQuery)
+    case plan(PhysicalPlan, BoundQuery, codegenFailure: String)
 
     /// The form `backend` runs.
     static func make(backend: EngineBackend, bound: BoundQuery, physical: PhysicalPlan, schema: Schema) -> Executable {
         switch backend {
-        case .reference: .reference(bound)
-        // VM SEAM: `.program(program, physical, bound)` with the program from
-        // `Codegen.generate(physical, schema: schema)`. A `CodegenError` is a codegen bug (every
-        // bound construct must compile): keep `.plan(physical, bound)` then, so the query still
-        // runs correctly, and let the three-way tests surface it (as `optimizerFailure` does).
-        case .vm: .plan(physical, bound)
+        case .reference:
+            return .reference(bound)
+        case .vm:
+            do {
+                return .program(try Codegen.generate(physical, schema: schema), physical, bound)
+            } catch {
+                return .plan(physical, bound, codegenFailure: "\(error)")
+            }
         }
+    }
+
+    /// Why codegen refused the plan, when it did (never, unless codegen has a bug).
+    var codegenFailure: String? {
+        if case .plan(_, _, let failure) = self { failure } else { nil }
     }
 
     /// The keys of the results, in order (after SORT, DISTINCT, LIMIT).
     func run<Store: StoreReader>(on store: Store) -> [RowKey] {
         switch self {
+        case .program(let program, _, _):
+            VirtualMachine().run(program, on: store)
         case .reference(let bound):
             ReferenceEvaluator(store: store).run(bound)
-        case .plan(let physical, let bound):
+        case .plan(let physical, let bound, _):
             PhysicalPlanRunner(store: store, plan: physical, fallback: bound).run()
         }
     }
@@ -50,11 +54,15 @@ enum Executable: Sendable {
     /// row list when the result steps cannot change the count.
     func count<Store: StoreReader>(on store: Store) -> Int {
         switch self {
+        case .program(let program, let physical, _):
+            let countsMatches = physical.result.allSatisfy { if case .sort = $0 { true } else { false } }
+            return countsMatches
+                ? VirtualMachine().count(program, on: store) : VirtualMachine().run(program, on: store).count
         case .reference(let bound):
             let countsMatches = bound.clauses.allSatisfy { if case .sort = $0 { true } else { false } }
             return countsMatches
                 ? ReferenceEvaluator(store: store).count(bound) : ReferenceEvaluator(store: store).run(bound).count
-        case .plan(let physical, let bound):
+        case .plan(let physical, let bound, _):
             return PhysicalPlanRunner(store: store, plan: physical, fallback: bound).count()
         }
     }
@@ -63,29 +71,44 @@ enum Executable: Sendable {
     /// order, repeats kept).
     func run<Store: StoreReader>(on store: Store, positions: [Int]) -> [RowKey] {
         switch self {
-        case .reference(let bound), .plan(_, let bound):
+        case .program(let program, _, _):
+            VirtualMachine().run(program, on: store, positions: positions)
+        case .reference(let bound), .plan(_, let bound, _):
             // A collection's elements are the candidates: no access path applies.
             ReferenceEvaluator(store: store).run(bound, positions: positions)
         }
     }
 
-    /// The `QUERY PLAN` rows. VM SEAM: from the program's Explain instructions once it exists,
-    /// so that plan and code cannot disagree; until then from the physical plan.
+    /// The `QUERY PLAN` rows: the program's Explain instructions when there is a program, so
+    /// that plan and code cannot disagree; otherwise the same lines from the physical plan.
     func queryPlanRows(_ physical: PhysicalPlan) -> [QueryPlanRow] {
-        QueryPlanRow.rows(for: physical)
+        if case .program(let program, _, _) = self { return QueryPlanRow.rows(for: program) }
+        return QueryPlanRow.rows(for: physical)
     }
 
-    /// The bytecode listing (`addr opcode p1 p2 p3 p4 p5 comment`). VM SEAM: nil until the VM
-    /// lands; then the program's instructions, one row each.
+    /// The bytecode listing (`addr opcode p1 p2 p3 p4 p5 comment`), when the VM runs the query.
     var bytecode: [BytecodeRow]? {
-        nil
+        guard case .program(let program, _, _) = self else { return nil }
+        return ExplainFormatter.rows(program).map {
+            BytecodeRow(
+                address: $0.address,
+                opcode: $0.opcode,
+                p1: Int($0.p1),
+                p2: Int($0.p2),
+                p3: Int($0.p3),
+                p4: $0.p4,
+                p5: Int($0.p5),
+                comment: $0.comment
+            )
+        }
     }
 
     /// Which executor runs the query, for `explain`.
     var executorName: String {
         switch self {
+        case .program: "vm"
         case .reference: "reference evaluator"
-        case .plan: "physical plan interpreter (reference semantics; the VM has not landed)"
+        case .plan(_, _, let failure): "physical plan interpreter (codegen failed: \(failure))"
         }
     }
 }

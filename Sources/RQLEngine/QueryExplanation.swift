@@ -87,11 +87,10 @@ public struct QueryExplanation: Sendable {
 
     /// The listing in SQLite's EXPLAIN columns, or why there is none.
     var bytecodeText: String {
-        // BYTECODE SEAM: `Executable.bytecode` returns the program's rows once the VM lands.
         guard let rows = bytecode else {
             return compiled.options.backend == .reference
                 ? "(none: the reference evaluator runs the bound IR)"
-                : "(none yet: the VM has not landed; the physical plan above runs)"
+                : "(none: codegen refused the plan; the physical plan above runs)"
         }
         let header = ["addr", "opcode", "p1", "p2", "p3", "p4", "p5", "comment"]
         let table =

@@ -1,5 +1,7 @@
 import Foundation
 import RQLCore
+import RQLBytecode
+import RQLCodegen
 import RQLIR
 
 /// One row of a `QUERY PLAN` tree, in SQLite's EXPLAIN QUERY PLAN shape: an id, the id of its
@@ -10,8 +12,9 @@ import RQLIR
 ///     //  "FILTER (> Person.age 30) (cost=1 selectivity=0.69)",
 ///     //  "USE TOP-N SORT FOR SORT(score DESC) LIMIT(10)"]
 ///
-/// Until the VM lands the rows are derived from the physical plan; then they are the program's
-/// Explain instructions (see `Executable.queryPlanRows`).
+/// When the VM runs the query the rows are its program's Explain instructions (see
+/// `Executable.queryPlanRows`), so plan and code cannot disagree; the reference backend shows the
+/// same lines derived from the physical plan.
 public struct QueryPlanRow: Hashable, Sendable {
     public var id: Int
     public var parent: Int
@@ -24,21 +27,19 @@ public struct QueryPlanRow: Hashable, Sendable {
     }
 
     /// The rows of `plan`: the access path, each residual condition in evaluation order with its
-    /// estimated cost and selectivity, then each result step.
+    /// estimated cost and selectivity, then each result step (`PlanRowText`, the lines codegen
+    /// emits as Explain instructions).
     public static func rows(for plan: PhysicalPlan) -> [QueryPlanRow] {
-        var details = [access(plan)]
-        for condition in plan.residual {
-            var detail = "FILTER " + IRPrinter.print(condition.predicate)
-            var estimates: [String] = []
-            if let cost = condition.cost { estimates.append("cost=\(number(cost))") }
-            if let selectivity = condition.selectivity { estimates.append("selectivity=\(number(selectivity))") }
-            if !estimates.isEmpty { detail += " (" + estimates.joined(separator: " ") + ")" }
-            details.append(detail)
-        }
-        for (index, step) in plan.result.enumerated() {
-            details.append(Self.step(step, className: plan.className, first: index == 0))
-        }
-        return details.enumerated().map { QueryPlanRow(id: $0.offset + 1, parent: 0, detail: $0.element) }
+        rows(details: PlanRowText.details(for: plan))
+    }
+
+    /// The rows a program's `Explain` instructions spell, in program order.
+    public static func rows(for program: Program) -> [QueryPlanRow] {
+        rows(details: ExplainFormatter.planRows(program))
+    }
+
+    private static func rows(details: [String]) -> [QueryPlanRow] {
+        details.enumerated().map { QueryPlanRow(id: $0.offset + 1, parent: 0, detail: $0.element) }
     }
 
     /// The rows drawn as SQLite draws them: `QUERY PLAN`, then `|--` for each row but the last
@@ -57,59 +58,8 @@ public struct QueryPlanRow: Hashable, Sendable {
         return lines.joined(separator: "\n")
     }
 
-    private static func access(_ plan: PhysicalPlan) -> String {
-        let name = plan.className
-        let rows = plan.estimatedCandidates.map { " (~\(number($0)) \($0 == 1 ? "row" : "rows"))" } ?? ""
-        switch plan.access {
-        case .fullScan:
-            return "SCAN \(name)" + rows
-        case .empty:
-            return "NO ROWS FROM \(name) (the predicate is always false)"
-        case .primaryKey(_, let property, _):
-            return "SEARCH \(name) USING PRIMARY KEY (\(property)=?)" + rows
-        case .primaryKeyIn(_, let property, let values):
-            return "SEARCH \(name) USING PRIMARY KEY (\(property) IN \(values.count) values)" + rows
-        case .indexEquality(_, let property, _):
-            return "SEARCH \(name) USING INDEX \(property) (\(property)=?)" + rows
-        case .indexIn(_, let property, let values):
-            return "SEARCH \(name) USING INDEX \(property) (\(property) IN \(values.count) values)" + rows
-        case .indexRange(_, let property, let lower, let upper):
-            var bounds: [String] = []
-            if let lower { bounds.append(property + (lower.isInclusive ? ">=?" : ">?")) }
-            if let upper { bounds.append(property + (upper.isInclusive ? "<=?" : "<?")) }
-            return "SEARCH \(name) USING SORTED INDEX \(property) (\(bounds.joined(separator: " AND ")))" + rows
-        }
-    }
-
-    private static func step(_ step: ResultStep, className: String, first: Bool) -> String {
-        switch step {
-        case .sort(let keys):
-            return "USE SORT FOR " + sort(keys, className)
-        case .distinct(let paths):
-            return "USE DISTINCT FOR DISTINCT(" + paths.map { path($0, className) }.joined(separator: ", ") + ")"
-        case .limit(let count):
-            return "LIMIT(\(count))" + (first ? " (stops the scan early)" : "")
-        case .topN(let keys, let count):
-            return "USE TOP-N SORT FOR " + sort(keys, className) + " LIMIT(\(count))"
-        }
-    }
-
-    private static func sort(_ keys: [BoundSortKey], _ className: String) -> String {
-        "SORT("
-            + keys.map {
-                path($0.path, className) + ($0.ascending ? " ASC" : " DESC") + ($0.caseInsensitive ? "[c]" : "")
-            }
-            .joined(separator: ", ") + ")"
-    }
-
-    /// A path as written in the query: without its root class.
-    private static func path(_ path: BoundPath, _ className: String) -> String {
-        let printed = IRPrinter.print(path)
-        return printed.hasPrefix(className + ".") ? String(printed.dropFirst(className.count + 1)) : printed
-    }
-
     /// Three significant digits, no exponent below a million: `0.0898`, `12`, `1e+06`.
     static func number(_ value: Double) -> String {
-        String(format: "%.3g", value)
+        PlanRowText.number(value)
     }
 }

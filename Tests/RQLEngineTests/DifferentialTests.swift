@@ -37,6 +37,9 @@ struct DifferentialTests {
             }
             for (way, outcome, compiled) in outcomes.dropLast() {
                 if outcome != reference { failures.append("seed \(seed) [\(way)]: \(query)") }
+                if let failure = compiled?.codegenFailure {
+                    failures.append("seed \(seed) [\(way)]: \(query): codegen failed: \(failure)")
+                }
                 if let compiled, case .success(let keys) = outcome {
                     let engine = runner.ways.first { $0.name == way }!.engine
                     if engine.count(compiled, on: store) != keys.count {

@@ -75,10 +75,21 @@ struct ExplainCommandTests {
         |--SEARCH Person USING INDEX city (city=?) (~5 rows)
         |--FILTER (> Person.age 30) (cost=1 selectivity=0.7)
         `--USE TOP-N SORT FOR SORT(score DESC) LIMIT(10)
-        executor: physical plan interpreter (reference semantics; the VM has not landed)
+        executor: vm
 
         == bytecode ==
-        (none yet: the VM has not landed; the physical plan above runs)
+        addr  opcode          p1  p2  p3  p4                                                 p5  comment
+        0     Explain         1   0   0   SEARCH Person USING INDEX city (city=?) (~5 rows)  0
+        1     Explain         2   0   0   FILTER (> Person.age 30) (cost=1 selectivity=0.7)  0
+        2     Explain         3   0   0   USE TOP-N SORT FOR SORT(score DESC) LIMIT(10)      0
+        3     OpenTable       0   0   0   Person                                             0
+        4     SeekIndexEqual  2   0   0   {'City3'}                                          0   city
+        5     NextBatch       0   9   0                                                      0
+        6     FilterInt       0   3   4   30                                                 0   age > 30
+        7     Emit            0   0   0                                                      0
+        8     Goto            0   5   0                                                      0
+        9     TopN            10  0   0   score DESC                                         0
+        10    Halt            0   0   0                                                      0
 
         """
 
@@ -203,7 +214,14 @@ struct ExplainCommandTests {
         #expect(passes.compactMap { $0["name"] } == Optimizer.passNames.map { .string($0) })
         #expect(plan.first?["detail"] == .string("SEARCH Person USING INDEX city (city=?) (~5 rows)"))
         #expect(residual.first?["predicate"] == .string("(> Person.age 30)"))
-        #expect(document["bytecode"] == .null)
+        // The program: its first rows are the plan's Explain instructions, its last is Halt.
+        guard case .array(let bytecode)? = document["bytecode"] else {
+            Issue.record("bytecode missing: \(result.standardOutput)")
+            return
+        }
+        #expect(bytecode.first?["opcode"] == .string("Explain"))
+        #expect(bytecode.first?["p4"] == .string("SEARCH Person USING INDEX city (city=?) (~5 rows)"))
+        #expect(bytecode.last?["opcode"] == .string("Halt"))
     }
 
     @Test(

@@ -1,0 +1,52 @@
+import RQLCore
+
+/// One instruction: an opcode and five operands, SQLite-style. P1–P3 are small integers whose
+/// meaning the opcode's `OpcodeInfo.roles` give (registers, columns, jump targets, counts,
+/// operator codes); P4 is a constant-pool index (-1 for none); P5 holds flag bits.
+///
+///     Instruction(.filterInt, p1: 0, p2: 2, p3: ComparisonCode.code(.greater), p4: 3)
+public struct Instruction: Hashable, Sendable {
+    public var opcode: Opcode
+    public var p1: Int32
+    public var p2: Int32
+    public var p3: Int32
+    /// A constant-pool index, or -1.
+    public var p4: Int32
+    public var p5: UInt16
+    /// What EXPLAIN prints in the comment column (the source of a filter, a label).
+    public var comment: String
+
+    public init(
+        _ opcode: Opcode,
+        p1: Int32 = 0,
+        p2: Int32 = 0,
+        p3: Int32 = 0,
+        p4: Int32 = -1,
+        p5: UInt16 = 0,
+        comment: String = ""
+    ) {
+        self.opcode = opcode
+        self.p1 = p1
+        self.p2 = p2
+        self.p3 = p3
+        self.p4 = p4
+        self.p5 = p5
+        self.comment = comment
+    }
+}
+
+/// The numbering of `ComparisonOperator` in an instruction's operator operand.
+public enum ComparisonCode {
+    /// The operators in code order.
+    public static let operators: [ComparisonOperator] = ComparisonOperator.allCases
+
+    /// The code of `op`.
+    public static func code(_ op: ComparisonOperator) -> Int32 {
+        Int32(operators.firstIndex(of: op) ?? 0)
+    }
+
+    /// The operator of `code`, or nil when it is out of range.
+    public static func comparison(_ code: Int32) -> ComparisonOperator? {
+        code >= 0 && Int(code) < operators.count ? operators[Int(code)] : nil
+    }
+}

@@ -1,0 +1,77 @@
+/// The instructions of the RQL virtual machine. Everything else about an opcode (its operands,
+/// synopsis, documentation, EXPLAIN name) is in the one table, `OpcodeInfo.table`, in this order.
+///
+/// A program scans one class's table batch by batch (a batch is one storage block, at most
+/// 4,096 rows). Selection registers `r0`, `r1`, … hold the in-block row offsets still alive;
+/// filters narrow a selection in place, `SelectUnion` / `SelectExcept` combine them for OR and
+/// NOT, `Emit` appends the survivors to the result, and the result steps run after the loop.
+///
+///     let program = try Codegen.generate(plan, schema: store.schema)
+///     program.instructions[0].opcode   // .explain
+public enum Opcode: UInt8, CaseIterable, Hashable, Sendable {
+    /// Stops the program.
+    case halt
+    /// Jumps to P2.
+    case goto
+    /// A QUERY PLAN row: no effect when run.
+    case explain
+    /// Chooses the table of class K[P4] that the rest of the program reads.
+    case openTable
+    /// Candidates: every row of the table.
+    case scanTable
+    /// Candidates: none.
+    case scanNothing
+    /// Candidates: the rows whose primary key (column P1) equals one of the values K[P4].
+    case seekPrimaryKey
+    /// Candidates: the rows whose indexed column P1 equals one of the values K[P4].
+    case seekIndexEqual
+    /// Candidates: the rows whose sorted-indexed column P1 lies in the range K[P4].
+    case seekIndexRange
+    /// Loads the next batch of candidates into r[P1], or jumps to P2 when there is none.
+    case nextBatch
+    /// Keeps the rows of r[P1] for which the predicate K[P4] holds, row at a time.
+    case filterRow
+    /// Keeps the rows of r[P1] whose int column P2 compares (operator P3) with K[P4].
+    case filterInt
+    /// Keeps the rows of r[P1] whose double column P2 compares (operator P3) with K[P4].
+    case filterDouble
+    /// Keeps the rows of r[P1] whose float column P2 compares (operator P3) with K[P4].
+    case filterFloat
+    /// Keeps the rows of r[P1] whose bool column P2 equals (P3 `==`) or differs from K[P4].
+    case filterBool
+    /// Keeps the rows of r[P1] whose date column P2 compares (operator P3) with K[P4].
+    case filterDate
+    /// Keeps the rows of r[P1] whose string column P2 matches K[P4] under operator P3, options P5.
+    case filterString
+    /// Keeps the rows of r[P1] whose column P2 is null (P3 `==`) or not null (P3 `!=`).
+    case filterNull
+    /// Keeps the rows of r[P1] whose int column P2 is one of the values K[P4].
+    case filterIntIn
+    /// Keeps the rows of r[P1] whose string column P2 is one of the strings K[P4].
+    case filterStringIn
+    /// r[P2] := r[P1].
+    case selectCopy
+    /// r[P3] := the rows of r[P2] that are in r[P1] or in r[P3], in r[P2]'s order.
+    case selectUnion
+    /// r[P3] := the rows of r[P2] that are not in r[P1], in r[P2]'s order.
+    case selectExcept
+    /// r[P1] := no rows.
+    case selectClear
+    /// Appends the rows of r[P1] to the result; with P5 = 1, once P3 rows are there, jumps to P2.
+    case emit
+    /// Sorts the result stably by the keys K[P4].
+    case sort
+    /// Keeps the first P1 rows of the result sorted stably by the keys K[P4].
+    case topN
+    /// Keeps the first result row of each distinct tuple of the paths K[P4].
+    case distinct
+    /// Keeps the first P1 rows of the result.
+    case limit
+}
+
+extension Opcode {
+    /// The opcode's row in `OpcodeInfo.table`.
+    public var info: OpcodeInfo { OpcodeInfo.table[Int(rawValue)] }
+    /// The EXPLAIN name (`FilterInt`).
+    public var name: String { info.name }
+}

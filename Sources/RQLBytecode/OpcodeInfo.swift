@@ -1,0 +1,335 @@
+/// Everything known about one opcode: the single source of truth that the VM's documentation,
+/// EXPLAIN, `rqlc opcodes`, `Opcodes.md` and the verifier read.
+///
+///     Opcode.filterInt.info.synopsis   // "r[P1] := rows of r[P1] where col[P2] P3 K[P4] (int)"
+public struct OpcodeInfo: Sendable {
+    /// What an instruction's operand means, so that the verifier can check it and EXPLAIN
+    /// can comment it.
+    public enum Role: String, Sendable, CaseIterable {
+        /// Not used; must be 0 (P4: -1).
+        case unused
+        /// A selection register number.
+        case register
+        /// A jump target: an instruction address.
+        case jump
+        /// A property (column) number of the open table.
+        case column
+        /// A `ComparisonOperator` number (`ComparisonCode`).
+        case comparison
+        /// A non-negative count.
+        case count
+        /// A constant-pool index.
+        case constant
+        /// `StringOptions` bits.
+        case options
+        /// A plan row number.
+        case planRow
+    }
+
+    /// Facts about an opcode that tools and the verifier use.
+    public struct Flags: OptionSet, Sendable, Hashable {
+        public let rawValue: UInt8
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+        /// May transfer control to P2.
+        public static let jumps = Flags(rawValue: 1)
+        /// Chooses where candidate rows come from; runs once, before the batch loop.
+        public static let accessPath = Flags(rawValue: 2)
+        /// Narrows a selection register.
+        public static let filter = Flags(rawValue: 4)
+        /// Reshapes the result after the scan.
+        public static let resultStep = Flags(rawValue: 8)
+    }
+
+    public let opcode: Opcode
+    /// The EXPLAIN spelling.
+    public let name: String
+    /// Roles of P1, P2, P3, P4 and P5.
+    public let roles: [Role]
+    public let flags: Flags
+    /// A one-line effect, in `r[P1]` / `K[P4]` / `col[P2]` notation.
+    public let synopsis: String
+    /// The reference paragraph.
+    public let doc: String
+
+    init(
+        _ opcode: Opcode,
+        _ name: String,
+        _ roles: [Role],
+        _ flags: Flags = [],
+        _ synopsis: String,
+        _ doc: String
+    ) {
+        self.opcode = opcode
+        self.name = name
+        self.roles = roles
+        self.flags = flags
+        self.synopsis = synopsis
+        self.doc = doc
+    }
+}
+
+extension OpcodeInfo {
+    /// One row per opcode, in `Opcode` order (a test checks the order).
+    public static let table: [OpcodeInfo] = [
+        OpcodeInfo(
+            .halt,
+            "Halt",
+            [.unused, .unused, .unused, .unused, .unused],
+            [],
+            "stop",
+            "Ends the program. The result rows gathered so far, after the result steps that ran, are the answer."
+        ),
+        OpcodeInfo(
+            .goto,
+            "Goto",
+            [.unused, .jump, .unused, .unused, .unused],
+            [.jumps],
+            "goto P2",
+            "Continues at address P2. Closes the batch loop."
+        ),
+        OpcodeInfo(
+            .explain,
+            "Explain",
+            [.planRow, .planRow, .unused, .constant, .unused],
+            [],
+            "plan row P1 under P2: K[P4]",
+            "A QUERY PLAN row (`SCAN Person`, `SEARCH Person USING INDEX city (city=?)`): row P1, child of "
+                + "row P2 (0 at the top), text K[P4]. No effect when run; EXPLAIN builds the plan tree from these "
+                + "rows, so the plan shown is the plan run."
+        ),
+        OpcodeInfo(
+            .openTable,
+            "OpenTable",
+            [.unused, .unused, .unused, .constant, .unused],
+            [],
+            "open table K[P4]",
+            "Opens the table of the class named K[P4] in the store the program runs on. A store without the "
+                + "class yields no rows."
+        ),
+        OpcodeInfo(
+            .scanTable,
+            "ScanTable",
+            [.unused, .unused, .unused, .unused, .unused],
+            [.accessPath],
+            "candidates := all rows",
+            "Every row of the table is a candidate, block by block in table order."
+        ),
+        OpcodeInfo(
+            .scanNothing,
+            "ScanNothing",
+            [.unused, .unused, .unused, .unused, .unused],
+            [.accessPath],
+            "candidates := none",
+            "No row is a candidate: the predicate is statically false."
+        ),
+        OpcodeInfo(
+            .seekPrimaryKey,
+            "SeekPrimaryKey",
+            [.column, .unused, .unused, .constant, .unused],
+            [.accessPath],
+            "candidates := rows with pk col[P1] in K[P4]",
+            "The rows whose primary key (column P1) equals one of the values K[P4] (numbers by value), in "
+                + "ascending position order, each once."
+        ),
+        OpcodeInfo(
+            .seekIndexEqual,
+            "SeekIndexEqual",
+            [.column, .unused, .unused, .constant, .unused],
+            [.accessPath],
+            "candidates := rows with col[P1] in K[P4] (index)",
+            "The rows whose indexed column P1 equals one of the values K[P4], from the store's index, in "
+                + "ascending position order, each once. Without an index the table is scanned instead; the "
+                + "residual filters still decide."
+        ),
+        OpcodeInfo(
+            .seekIndexRange,
+            "SeekIndexRange",
+            [.column, .unused, .unused, .constant, .unused],
+            [.accessPath],
+            "candidates := rows with col[P1] in range K[P4] (sorted index)",
+            "The rows whose sorted-indexed column P1 lies between the bounds of K[P4], in ascending position "
+                + "order. Without a sorted index the table is scanned instead."
+        ),
+        OpcodeInfo(
+            .nextBatch,
+            "NextBatch",
+            [.register, .jump, .unused, .unused, .unused],
+            [.jumps],
+            "r[P1] := next batch of candidates, or goto P2",
+            "Moves to the next storage block that holds candidates and loads their in-block offsets into "
+                + "selection r[P1]; jumps to P2 when every candidate has been seen. A batch never crosses a block."
+        ),
+        OpcodeInfo(
+            .filterRow,
+            "FilterRow",
+            [.register, .unused, .unused, .constant, .unused],
+            [.filter],
+            "r[P1] := rows of r[P1] where K[P4]",
+            "Keeps the rows of r[P1] for which predicate K[P4] holds, testing one row at a time: key paths "
+                + "through links and collections, quantifiers, aggregates, @count, @type, SUBQUERY, TEXT, "
+                + "GEOWITHIN and MATCHES, with Realm's comparison rules."
+        ),
+        OpcodeInfo(
+            .filterInt,
+            "FilterInt",
+            [.register, .column, .comparison, .constant, .unused],
+            [.filter],
+            "r[P1] := rows of r[P1] where col[P2] P3 K[P4]",
+            "Keeps the rows of r[P1] whose int column P2 compares with the int K[P4] under operator P3. "
+                + "A null row satisfies only `!=`. One typed loop over the block's contiguous values."
+        ),
+        OpcodeInfo(
+            .filterDouble,
+            "FilterDouble",
+            [.register, .column, .comparison, .constant, .unused],
+            [.filter],
+            "r[P1] := rows of r[P1] where col[P2] P3 K[P4]",
+            "Keeps the rows of r[P1] whose double column P2 compares with the double K[P4] under operator "
+                + "P3. NaN equals nothing and is unordered; a null row satisfies only `!=`."
+        ),
+        OpcodeInfo(
+            .filterFloat,
+            "FilterFloat",
+            [.register, .column, .comparison, .constant, .unused],
+            [.filter],
+            "r[P1] := rows of r[P1] where col[P2] P3 K[P4]",
+            "Keeps the rows of r[P1] whose float column P2 compares with the float K[P4] under operator P3, "
+                + "as FilterDouble does."
+        ),
+        OpcodeInfo(
+            .filterBool,
+            "FilterBool",
+            [.register, .column, .comparison, .constant, .unused],
+            [.filter],
+            "r[P1] := rows of r[P1] where col[P2] P3 K[P4]",
+            "Keeps the rows of r[P1] whose bool column P2 equals (P3 `==`) or differs from (P3 `!=`) the "
+                + "bool K[P4]; a null row only differs."
+        ),
+        OpcodeInfo(
+            .filterDate,
+            "FilterDate",
+            [.register, .column, .comparison, .constant, .unused],
+            [.filter],
+            "r[P1] := rows of r[P1] where col[P2] P3 K[P4]",
+            "Keeps the rows of r[P1] whose date column P2 compares with the date K[P4] under operator P3; a "
+                + "null row satisfies only `!=`."
+        ),
+        OpcodeInfo(
+            .filterString,
+            "FilterString",
+            [.register, .column, .comparison, .constant, .options],
+            [.filter],
+            "r[P1] := rows of r[P1] where col[P2] P3[P5] K[P4]",
+            "Keeps the rows of r[P1] whose string column P2 matches the string K[P4] under operator P3 "
+                + "(`==`, `!=`, BEGINSWITH, ENDSWITH, CONTAINS, LIKE) with options P5 (`[c]` = 1, `[d]` = 2), "
+                + "comparing UTF-8 bytes. A null row satisfies only `!=`."
+        ),
+        OpcodeInfo(
+            .filterNull,
+            "FilterNull",
+            [.register, .column, .comparison, .unused, .unused],
+            [.filter],
+            "r[P1] := rows of r[P1] where col[P2] P3 NULL",
+            "Keeps the rows of r[P1] whose column P2 is null (P3 `==`, also `<=` and `>=`) or not null "
+                + "(P3 `!=`), reading only the null mask."
+        ),
+        OpcodeInfo(
+            .filterIntIn,
+            "FilterIntIn",
+            [.register, .column, .unused, .constant, .count],
+            [.filter],
+            "r[P1] := rows of r[P1] where col[P2] IN K[P4]",
+            "Keeps the rows of r[P1] whose int column P2 is one of the ints K[P4], by a hash set built "
+                + "once per run; P5 = 1 when the list holds NULL too (null rows then match)."
+        ),
+        OpcodeInfo(
+            .filterStringIn,
+            "FilterStringIn",
+            [.register, .column, .unused, .constant, .count],
+            [.filter],
+            "r[P1] := rows of r[P1] where col[P2] IN K[P4]",
+            "Keeps the rows of r[P1] whose string column P2 is one of the strings K[P4] (bytes equal), by "
+                + "a hash set built once per run; P5 = 1 when the list holds NULL too."
+        ),
+        OpcodeInfo(
+            .selectCopy,
+            "SelectCopy",
+            [.register, .register, .unused, .unused, .unused],
+            [],
+            "r[P2] := r[P1]",
+            "Copies a selection, so that a branch of OR or NOT can narrow its own copy."
+        ),
+        OpcodeInfo(
+            .selectUnion,
+            "SelectUnion",
+            [.register, .register, .register, .unused, .unused],
+            [],
+            "r[P3] := rows of r[P2] in r[P1] or r[P3]",
+            "OR: gathers the rows of a disjunction. Keeps the rows of base selection r[P2] that are in r[P1] "
+                + "(the rows a branch kept) or already in r[P3], in r[P2]'s order, repeats kept."
+        ),
+        OpcodeInfo(
+            .selectExcept,
+            "SelectExcept",
+            [.register, .register, .register, .unused, .unused],
+            [],
+            "r[P3] := rows of r[P2] not in r[P1]",
+            "NOT, and the rows an OR branch still has to test: keeps the rows of r[P2] that are not in r[P1], "
+                + "in r[P2]'s order."
+        ),
+        OpcodeInfo(
+            .selectClear,
+            "SelectClear",
+            [.register, .unused, .unused, .unused, .unused],
+            [],
+            "r[P1] := {}",
+            "Empties a selection (FALSEPREDICATE inside OR or NOT)."
+        ),
+        OpcodeInfo(
+            .emit,
+            "Emit",
+            [.register, .jump, .count, .unused, .count],
+            [.jumps],
+            "result += r[P1]; if P5 and |result| >= P3 goto P2",
+            "Appends the rows of r[P1] to the result in order. With P5 = 1 (LIMIT without an earlier SORT or "
+                + "DISTINCT) the scan stops as soon as P3 rows are there: the result keeps the first P3 and "
+                + "control moves to P2. Counting ignores the limit, as `count` ignores LIMIT, and never "
+                + "builds the result: it adds the selection's size."
+        ),
+        OpcodeInfo(
+            .sort,
+            "Sort",
+            [.unused, .unused, .unused, .constant, .unused],
+            [.resultStep],
+            "result := stable sort of result by K[P4]",
+            "Sorts the result stably by the keys K[P4] in Realm's value order (nulls first ascending; a key "
+                + "path crossing a null link after every value ascending)."
+        ),
+        OpcodeInfo(
+            .topN,
+            "TopN",
+            [.count, .unused, .unused, .constant, .unused],
+            [.resultStep],
+            "result := first P1 of stable sort of result by K[P4]",
+            "SORT then LIMIT fused: keeps the first P1 rows of the stable sort by K[P4] with a bounded "
+                + "selection, never sorting the whole result."
+        ),
+        OpcodeInfo(
+            .distinct,
+            "Distinct",
+            [.unused, .unused, .unused, .constant, .unused],
+            [.resultStep],
+            "result := first row of each distinct K[P4] tuple",
+            "Keeps the first row of each distinct tuple of the values of the paths K[P4], by hashing "
+                + "(`1 == 1.0`, nulls alike); rows whose path crosses a null link are dropped."
+        ),
+        OpcodeInfo(
+            .limit,
+            "Limit",
+            [.count, .unused, .unused, .unused, .unused],
+            [.resultStep],
+            "result := first P1 of result",
+            "Keeps the first P1 rows of the result."
+        ),
+    ]
+}

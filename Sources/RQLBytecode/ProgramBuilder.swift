@@ -1,0 +1,98 @@
+import RQLCore
+
+/// Builds a program instruction by instruction. Forward jumps name a `Label` that is placed
+/// later; `finish()` patches every use with the label's address (and refuses a label never
+/// placed).
+///
+///     var b = ProgramBuilder(className: "Person")
+///     let done = b.makeLabel()
+///     let loop = b.here
+///     b.emit(.nextBatch, p1: 0, jump: done)
+///     b.emit(.goto, jump: b.label(at: loop))
+///     b.place(done)
+///     b.emit(.halt)
+///     let program = try b.finish()
+public struct ProgramBuilder {
+    /// A jump target, placed once.
+    public struct Label: Hashable, Sendable {
+        fileprivate let id: Int
+    }
+
+    /// A label used but never placed.
+    public struct UnplacedLabel: Error, Hashable, Sendable {
+        public let label: Int
+    }
+
+    public private(set) var instructions: [Instruction] = []
+    public private(set) var constants = ConstantPool()
+    public private(set) var registerCount = 0
+    public let className: String
+    private var labelAddresses: [Int?] = []
+    /// Instructions whose P2 waits for a label.
+    private var patches: [(instruction: Int, label: Int)] = []
+
+    public init(className: String) {
+        self.className = className
+    }
+
+    /// The address the next instruction gets.
+    public var here: Int { instructions.count }
+
+    public mutating func makeLabel() -> Label {
+        labelAddresses.append(nil)
+        return Label(id: labelAddresses.count - 1)
+    }
+
+    /// A label already placed at `address` (for backward jumps).
+    public mutating func label(at address: Int) -> Label {
+        labelAddresses.append(address)
+        return Label(id: labelAddresses.count - 1)
+    }
+
+    /// Places `label` at the next instruction.
+    public mutating func place(_ label: Label) {
+        labelAddresses[label.id] = instructions.count
+    }
+
+    /// A fresh selection register.
+    public mutating func makeRegister() -> Int32 {
+        registerCount += 1
+        return Int32(registerCount - 1)
+    }
+
+    public mutating func constant(_ constant: Constant) -> Int32 {
+        constants.add(constant)
+    }
+
+    /// Appends an instruction; with `jump`, its P2 is patched with the label's address.
+    @discardableResult
+    public mutating func emit(
+        _ opcode: Opcode,
+        p1: Int32 = 0,
+        p2: Int32 = 0,
+        p3: Int32 = 0,
+        p4: Int32 = -1,
+        p5: UInt16 = 0,
+        jump: Label? = nil,
+        comment: String = ""
+    ) -> Int {
+        if let jump { patches.append((instructions.count, jump.id)) }
+        instructions.append(Instruction(opcode, p1: p1, p2: p2, p3: p3, p4: p4, p5: p5, comment: comment))
+        return instructions.count - 1
+    }
+
+    /// The program, with every jump patched.
+    public func finish() throws(UnplacedLabel) -> Program {
+        var instructions = instructions
+        for patch in patches {
+            guard let address = labelAddresses[patch.label] else { throw UnplacedLabel(label: patch.label) }
+            instructions[patch.instruction].p2 = Int32(address)
+        }
+        return Program(
+            instructions: instructions,
+            constants: constants,
+            registerCount: registerCount,
+            className: className
+        )
+    }
+}

@@ -1,0 +1,100 @@
+import RQLCore
+
+/// Checks a program's structure before it runs: every operand fits its role in the opcode
+/// table (registers allocated, jumps inside the program, constants of the right kind, known
+/// operators), the program ends in `Halt`, and has exactly one access path before its batch
+/// loop. Returns the problems found; an empty list means the VM can run the program without
+/// meeting a malformed instruction.
+///
+///     ProgramVerifier.verify(program)   // [] for every program codegen makes
+public enum ProgramVerifier {
+    /// One thing wrong with a program.
+    public struct Problem: Hashable, Sendable, CustomStringConvertible {
+        /// The instruction's address, or -1 for the whole program.
+        public let address: Int
+        public let message: String
+
+        public var description: String { address < 0 ? message : "\(address): \(message)" }
+    }
+
+    public static func verify(_ program: Program) -> [Problem] {
+        var problems: [Problem] = []
+        let count = program.instructions.count
+        if program.instructions.last?.opcode != .halt {
+            problems.append(Problem(address: -1, message: "the program does not end in Halt"))
+        }
+        var accessPaths = 0
+        var opened = false
+        for (address, instruction) in program.instructions.enumerated() {
+            func report(_ message: String) {
+                problems.append(Problem(address: address, message: "\(instruction.opcode.name): \(message)"))
+            }
+            let info = instruction.opcode.info
+            let operands: [Int64] = [
+                Int64(instruction.p1), Int64(instruction.p2), Int64(instruction.p3), Int64(instruction.p4),
+                Int64(instruction.p5),
+            ]
+            for (index, role) in info.roles.enumerated() {
+                let operand = operands[index]
+                let name = "P\(index + 1)"
+                switch role {
+                case .unused:
+                    if operand != (index == 3 ? -1 : 0) { report("\(name) is unused but set to \(operand)") }
+                case .register:
+                    if operand < 0 || operand >= program.registerCount { report("\(name) names no register") }
+                case .jump:
+                    if operand < 0 || operand >= count { report("\(name) jumps outside the program") }
+                case .column:
+                    if operand < 0 { report("\(name) is a negative column") }
+                case .comparison:
+                    if ComparisonCode.comparison(Int32(operand)) == nil { report("\(name) is not an operator") }
+                case .count, .options, .planRow:
+                    if operand < 0 { report("\(name) is negative") }
+                case .constant:
+                    if !program.constants.contains(Int32(operand)) { report("\(name) names no constant") }
+                }
+            }
+            if info.flags.contains(.accessPath) {
+                accessPaths += 1
+                if !opened { report("an access path before OpenTable") }
+            }
+            if let problem = constantProblem(instruction, program.constants) { report(problem) }
+            switch instruction.opcode {
+            case .openTable:
+                opened = true
+            case .nextBatch:
+                if accessPaths != 1 { report("the batch loop needs exactly one access path before it") }
+            case .halt, .goto, .explain, .scanTable, .scanNothing, .seekPrimaryKey, .seekIndexEqual,
+                .seekIndexRange, .filterRow, .filterInt, .filterDouble, .filterFloat, .filterBool, .filterDate,
+                .filterString, .filterNull, .filterIntIn, .filterStringIn, .selectCopy, .selectUnion, .selectExcept,
+                .selectClear, .emit, .sort, .topN, .distinct, .limit:
+                break
+            }
+        }
+        if accessPaths > 1 { problems.append(Problem(address: -1, message: "more than one access path")) }
+        return problems
+    }
+
+    /// Whether P4 holds the kind of constant the opcode reads.
+    private static func constantProblem(_ instruction: Instruction, _ pool: ConstantPool) -> String? {
+        guard pool.contains(instruction.p4) else { return nil }
+        let constant = pool[instruction.p4]
+        let fits: Bool
+        switch (instruction.opcode, constant) {
+        case (.explain, .text), (.openTable, .text): fits = true
+        case (.seekPrimaryKey, .values), (.seekIndexEqual, .values): fits = true
+        case (.seekIndexRange, .range): fits = true
+        case (.filterRow, .predicate): fits = true
+        case (.filterInt, .value(.int)), (.filterDouble, .value(.double)), (.filterFloat, .value(.float)),
+            (.filterBool, .value(.bool)), (.filterDate, .value(.date)), (.filterString, .value(.string)):
+            fits = true
+        case (.filterIntIn, .values(let values)):
+            fits = values.allSatisfy { if case .int = $0 { true } else { false } }
+        case (.filterStringIn, .values(let values)):
+            fits = values.allSatisfy { if case .string = $0 { true } else { false } }
+        case (.sort, .sortKeys), (.topN, .sortKeys), (.distinct, .paths): fits = true
+        default: fits = false
+        }
+        return fits ? nil : "P4 holds the wrong kind of constant"
+    }
+}

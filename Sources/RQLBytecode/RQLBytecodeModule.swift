@@ -1,2 +1,0 @@
-/// RQLBytecode: the opcode table, instruction encoding, constant pool, `Program`, its builder and verifier.
-enum RQLBytecodeModule {}

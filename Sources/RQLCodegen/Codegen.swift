@@ -1,0 +1,110 @@
+import RQLBytecode
+import RQLCore
+import RQLIR
+
+/// Physical plan → program. The program opens the plan's table, sets up the access path's
+/// candidates, then runs the residual conditions over each batch: comparisons of a column
+/// of the class with a constant become one typed filter instruction each; AND narrows one
+/// selection register; OR and NOT work on copies that `SelectUnion` / `SelectExcept` combine;
+/// everything else (paths through links and collections, aggregates, SUBQUERY, TEXT, …) is a
+/// `FilterRow` that tests its predicate row at a time. The result steps follow the loop.
+/// The QUERY PLAN rows are `Explain` instructions at the start.
+///
+///     let (plan, _) = try Optimizer.optimize(LogicalPlan(bound), store: store)
+///     let program = try Codegen.generate(plan, schema: store.schema)
+///     print(ExplainFormatter.planTree(program))   // QUERY PLAN / `--SCAN Person
+public enum Codegen {
+    public static func generate(_ plan: PhysicalPlan, schema: Schema) throws(CodegenError) -> Program {
+        guard let objectSchema = schema[plan.className] else { throw .unknownClass(plan.className) }
+        var generator = Generator(plan: plan, objectSchema: objectSchema)
+        let program = generator.generate()
+        let problems = ProgramVerifier.verify(program)
+        if !problems.isEmpty { throw .invalidProgram(problems: problems.map(\.description)) }
+        return program
+    }
+}
+
+/// The state of one code generation.
+struct Generator {
+    let plan: PhysicalPlan
+    let objectSchema: ObjectSchema
+    var builder: ProgramBuilder
+
+    init(plan: PhysicalPlan, objectSchema: ObjectSchema) {
+        self.plan = plan
+        self.objectSchema = objectSchema
+        self.builder = ProgramBuilder(className: plan.className)
+    }
+
+    mutating func generate() -> Program {
+        explainRows()
+        builder.emit(.openTable, p4: builder.constant(.text(plan.className)))
+        accessPath()
+        let selection = builder.makeRegister()
+        let done = builder.makeLabel()
+        let loop = builder.here
+        builder.emit(.nextBatch, p1: selection, jump: done)
+        for condition in plan.residual {
+            compile(condition.predicate, into: selection)
+        }
+        if case .limit(let count)? = plan.result.first {
+            builder.emit(.emit, p1: selection, p3: Self.clamp(count), p5: 1, jump: done)
+        } else {
+            builder.emit(.emit, p1: selection)
+        }
+        builder.emit(.goto, jump: builder.label(at: loop))
+        builder.place(done)
+        for step in plan.result { resultStep(step) }
+        builder.emit(.halt)
+        do {
+            return try builder.finish()
+        } catch {
+            // Every label above is placed; an unplaced one is a bug in this file.
+            fatalError("codegen left label \(error.label) unplaced")
+        }
+    }
+
+    static func clamp(_ count: Int) -> Int32 { Int32(clamping: max(0, count)) }
+
+    // MARK: Access path
+
+    private mutating func accessPath() {
+        switch plan.access {
+        case .fullScan:
+            builder.emit(.scanTable)
+        case .empty:
+            builder.emit(.scanNothing)
+        case .primaryKey(let property, let name, let value):
+            builder.emit(.seekPrimaryKey, p1: Int32(property), p4: builder.constant(.values([value])), comment: name)
+        case .primaryKeyIn(let property, let name, let values):
+            builder.emit(.seekPrimaryKey, p1: Int32(property), p4: builder.constant(.values(values)), comment: name)
+        case .indexEquality(let property, let name, let value):
+            builder.emit(.seekIndexEqual, p1: Int32(property), p4: builder.constant(.values([value])), comment: name)
+        case .indexIn(let property, let name, let values):
+            builder.emit(.seekIndexEqual, p1: Int32(property), p4: builder.constant(.values(values)), comment: name)
+        case .indexRange(let property, let name, let lower, let upper):
+            let range = Constant.range(
+                lower: lower?.value,
+                lowerInclusive: lower?.isInclusive ?? false,
+                upper: upper?.value,
+                upperInclusive: upper?.isInclusive ?? false
+            )
+            builder.emit(.seekIndexRange, p1: Int32(property), p4: builder.constant(range), comment: name)
+        }
+    }
+
+    // MARK: Result steps
+
+    private mutating func resultStep(_ step: ResultStep) {
+        switch step {
+        case .sort(let keys):
+            builder.emit(.sort, p4: builder.constant(.sortKeys(keys.map(Lowering.sortKey))))
+        case .topN(let keys, let count):
+            builder.emit(.topN, p1: Self.clamp(count), p4: builder.constant(.sortKeys(keys.map(Lowering.sortKey))))
+        case .distinct(let paths):
+            builder.emit(.distinct, p4: builder.constant(.paths(paths.map(Lowering.path))))
+        case .limit(let count):
+            builder.emit(.limit, p1: Self.clamp(count))
+        }
+    }
+}

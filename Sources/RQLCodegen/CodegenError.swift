@@ -1,0 +1,7 @@
+/// Why a plan could not become a program.
+public enum CodegenError: Error, Hashable, Sendable {
+    /// The plan's class is not in the schema.
+    case unknownClass(String)
+    /// The finished program failed `ProgramVerifier` (a codegen bug, reported rather than run).
+    case invalidProgram(problems: [String])
+}

@@ -1,0 +1,80 @@
+import RQLBytecode
+import RQLCore
+import RQLIR
+
+/// Predicates → filter instructions over one selection register.
+extension Generator {
+    mutating func compile(_ predicate: BoundPredicate, into register: Int32) {
+        guard hasKernel(predicate) else {
+            if case .constant(true) = predicate { return }
+            if case .constant(false) = predicate {
+                builder.emit(.selectClear, p1: register)
+                return
+            }
+            builder.emit(
+                .filterRow,
+                p1: register,
+                p4: builder.constant(.predicate(Lowering.predicate(predicate))),
+                comment: Self.summary(predicate)
+            )
+            return
+        }
+        switch predicate {
+        case .and(let operands):
+            // Runs of operands without a kernel share one row-at-a-time filter.
+            var pending: [BoundPredicate] = []
+            for operand in operands {
+                if hasKernel(operand) {
+                    flush(&pending, into: register)
+                    compile(operand, into: register)
+                } else {
+                    pending.append(operand)
+                }
+            }
+            flush(&pending, into: register)
+        case .or(let operands):
+            let accepted = builder.makeRegister()
+            let branch = builder.makeRegister()
+            builder.emit(.selectClear, p1: accepted)
+            for operand in operands {
+                // Each branch tests only the rows no earlier branch accepted.
+                builder.emit(.selectExcept, p1: accepted, p2: register, p3: branch)
+                compile(operand, into: branch)
+                builder.emit(.selectUnion, p1: branch, p2: register, p3: accepted)
+            }
+            builder.emit(.selectCopy, p1: accepted, p2: register)
+        case .not(let operand):
+            let inner = builder.makeRegister()
+            builder.emit(.selectCopy, p1: register, p2: inner)
+            compile(operand, into: inner)
+            builder.emit(.selectExcept, p1: inner, p2: register, p3: register)
+        case .comparison(let comparison):
+            guard let kernel = kernel(for: comparison) else { return }
+            emit(kernel, into: register)
+        case .constant, .fullText, .geoWithin, .matches:
+            break  // hasKernel is false for these
+        }
+    }
+
+    private mutating func flush(_ pending: inout [BoundPredicate], into register: Int32) {
+        guard !pending.isEmpty else { return }
+        compile(pending.count == 1 ? pending[0] : .and(pending), into: register)
+        pending = []
+    }
+
+    /// Whether some part of `predicate` compiles to a typed filter.
+    func hasKernel(_ predicate: BoundPredicate) -> Bool {
+        switch predicate {
+        case .and(let operands), .or(let operands): operands.contains(where: hasKernel)
+        case .not(let operand): hasKernel(operand)
+        case .comparison(let comparison): kernel(for: comparison) != nil
+        case .constant, .fullText, .geoWithin, .matches: false
+        }
+    }
+
+    /// A short text for EXPLAIN's comment column.
+    static func summary(_ predicate: BoundPredicate) -> String {
+        let text = IRPrinter.print(predicate)
+        return text.count > 80 ? String(text.prefix(77)) + "..." : text
+    }
+}

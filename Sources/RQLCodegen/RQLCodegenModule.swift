@@ -1,5 +1,0 @@
-import RQLBytecode
-import RQLIR
-
-/// RQLCodegen: physical plan → program.
-enum RQLCodegenModule {}

@@ -1,0 +1,139 @@
+import RQLBytecode
+import RQLCore
+
+/// Where the batches of a run come from, as the access path decided.
+enum Candidates {
+    /// Every row, block by block.
+    case all
+    /// Exactly these positions, in this order (ascending from an index, or a caller's order).
+    case positions([Int])
+}
+
+/// One batch: a block and the in-block offsets to start with.
+struct Batch {
+    var block: Int
+    /// nil: the whole block, dense.
+    var offsets: [Int32]?
+}
+
+extension Execution {
+    /// The candidate positions of an access-path instruction.
+    func candidates(for instruction: Op, table: Store.Table) -> Candidates {
+        switch instruction.opcode {
+        case .scanNothing:
+            return .positions([])
+        case .seekPrimaryKey:
+            guard case .values(let values)? = constant(instruction.p4) else { return .positions([]) }
+            let found = values.compactMap { table.position(ofPrimaryKey: $0) }
+            return .positions(Array(Set(found)).sorted())
+        case .seekIndexEqual:
+            guard case .values(let values)? = constant(instruction.p4) else { return .positions([]) }
+            let column = Int(instruction.p1)
+            var found = Set<Int>()
+            for value in values {
+                if let hits = table.indexLookup(property: column, equalTo: value) {
+                    found.formUnion(hits)
+                } else {
+                    // No index in this store: the equality is tested here instead.
+                    return .positions(
+                        scanPositions(table) { v in
+                            values.contains { ValueComparison.evaluate(v, .equal, $0) }
+                        }(column)
+                    )
+                }
+            }
+            return .positions(found.sorted())
+        case .seekIndexRange:
+            guard case .range(let lower, let lowerInclusive, let upper, let upperInclusive)? = constant(instruction.p4)
+            else { return .positions([]) }
+            let column = Int(instruction.p1)
+            if let hits = table.indexRange(
+                property: column,
+                lower: lower,
+                lowerInclusive: lowerInclusive,
+                upper: upper,
+                upperInclusive: upperInclusive
+            ) {
+                return .positions(hits)
+            }
+            return .positions(
+                scanPositions(table) { v in
+                    if let lower {
+                        guard ValueComparison.evaluate(v, lowerInclusive ? .greaterOrEqual : .greater, lower) else {
+                            return false
+                        }
+                    }
+                    if let upper {
+                        guard ValueComparison.evaluate(v, upperInclusive ? .lessOrEqual : .less, upper) else {
+                            return false
+                        }
+                    }
+                    return !v.isNull
+                }(column)
+            )
+        case .scanTable:
+            return .all
+        case .halt, .goto, .explain, .openTable, .nextBatch, .filterRow, .filterInt, .filterDouble, .filterFloat,
+            .filterBool, .filterDate, .filterString, .filterNull, .filterIntIn, .filterStringIn, .selectCopy,
+            .selectUnion, .selectExcept, .selectClear, .emit, .sort, .topN, .distinct, .limit:
+            return .all
+        }
+    }
+
+    private func scanPositions(_ table: Store.Table, _ test: @escaping (Value) -> Bool) -> (Int) -> [Int] {
+        { column in (0..<table.rowCount).filter { test(table.value(at: $0, property: column)) } }
+    }
+
+    /// Batches for a list of positions, in order: consecutive positions of one block share a
+    /// batch (at most a block's capacity of them).
+    func batches(of positions: [Int], table: Store.Table) -> [Batch] {
+        var batches: [Batch] = []
+        var locator = BlockLocator(table: table)
+        var current: [Int32] = []
+        var currentBlock = -1
+        for position in positions where position >= 0 && position < table.rowCount {
+            guard let (block, start) = locator.block(containing: position) else { continue }
+            if block != currentBlock || current.count == SelectionRegisters.capacity {
+                if !current.isEmpty { batches.append(Batch(block: currentBlock, offsets: current)) }
+                current = []
+                currentBlock = block
+            }
+            current.append(Int32(position - start))
+        }
+        if !current.isEmpty { batches.append(Batch(block: currentBlock, offsets: current)) }
+        return batches
+    }
+}
+
+/// Finds the block holding a position: a guess for full blocks, checked, else a binary search
+/// over the blocks' first positions; remembers the last block found.
+struct BlockLocator<Table: TableReader> {
+    let table: Table
+    private var last: (block: Int, range: Range<Int>)?
+
+    init(table: Table) { self.table = table }
+
+    mutating func block(containing position: Int) -> (block: Int, start: Int)? {
+        if let last, last.range.contains(position) { return (last.block, last.range.lowerBound) }
+        let blockCount = table.blockCount
+        guard blockCount > 0 else { return nil }
+        let guess = min(position / TableBlock.capacity, blockCount - 1)
+        let guessed = table.withBlock(guess) { $0.positions }
+        if guessed.contains(position) {
+            last = (guess, guessed)
+            return (guess, guessed.lowerBound)
+        }
+        var low = 0
+        var high = blockCount - 1
+        while low <= high {
+            let mid = (low + high) / 2
+            let range = table.withBlock(mid) { $0.positions }
+            if range.contains(position) {
+                last = (mid, range)
+                return (mid, range.lowerBound)
+            }
+            if position < range.lowerBound { high = mid - 1 } else { low = mid + 1 }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,182 @@
+import RQLBytecode
+import RQLCore
+
+extension Execution {
+    /// Executes the instruction at `pc`. `block` is the current batch's block inside the batch
+    /// loop, nil outside it. The switch is exhaustive, with no `default`: a new opcode does not
+    /// compile until the VM handles it.
+    func step(_ pc: Int, block: TableBlock?) -> Signal {
+        let instruction = ops[pc]
+        let r = Int(instruction.p1)
+        switch instruction.opcode {
+        case .halt:
+            return .halt
+        case .goto:
+            return .jump(Int(instruction.p2))
+        case .explain:
+            return .next
+        case .openTable:
+            guard case .text(let name)? = constant(instruction.p4) else { return .halt }
+            table = store.table(named: name)
+            return table == nil ? .halt : .next
+        case .scanTable, .scanNothing, .seekPrimaryKey, .seekIndexEqual, .seekIndexRange:
+            guard let table else { return .halt }
+            candidates = candidates(for: instruction, table: table)
+            return .next
+        case .nextBatch:
+            guard block == nil else { return .halt }
+            return .batchLoop(register: r, exit: Int(instruction.p2))
+        case .filterRow:
+            guard let block, let table, case .predicate(let predicate)? = constant(instruction.p4) else {
+                return .halt
+            }
+            let rows = registers.ready(r)
+            let start = block.positions.lowerBound
+            var m = 0
+            for j in 0..<registers.counts[r] {
+                let row = rows[j]
+                rows[m] = row
+                let keep = evaluator.holds(
+                    predicate,
+                    table: table,
+                    position: start + Int(row),
+                    memberships: memberships
+                )
+                m &+= Kernels.bit(keep)
+            }
+            if m != registers.counts[r] { registers.dense[r] = false }
+            registers.counts[r] = m
+            return .next
+        case .filterInt, .filterDouble, .filterFloat, .filterBool, .filterDate, .filterString, .filterNull,
+            .filterIntIn, .filterStringIn:
+            guard let block else { return .halt }
+            filter(instruction, prepared[pc], block: block)
+            return .next
+        case .selectCopy:
+            registers.copy(r, to: Int(instruction.p2))
+            return .next
+        case .selectUnion:
+            registers.union(r, base: Int(instruction.p2), into: Int(instruction.p3))
+            return .next
+        case .selectExcept:
+            registers.except(r, base: Int(instruction.p2), into: Int(instruction.p3))
+            return .next
+        case .selectClear:
+            registers.clear(r)
+            return .next
+        case .emit:
+            guard let block else { return .halt }
+            let count = registers.counts[r]
+            switch mode {
+            case .count:
+                matchCount += count
+                return .next
+            case .rows:
+                let rows = registers.ready(r)
+                let start = block.positions.lowerBound
+                let limited = instruction.p5 == 1
+                let room = limited ? max(0, Int(instruction.p3) - result.count) : count
+                let taken = min(count, room)
+                let rowKeys = block.rowKeys
+                // Appended through locals: each access to a class's stored array is checked for
+                // exclusivity, which would cost more than the append itself.
+                var positions = result
+                var keys = self.keys
+                result = []
+                self.keys = []
+                for j in 0..<taken {
+                    let row = Int(rows[j])
+                    positions.append(start &+ row)
+                    keys.append(rowKeys[row])
+                }
+                result = positions
+                self.keys = keys
+                if limited && result.count >= Int(instruction.p3) { return .jump(Int(instruction.p2)) }
+                return .next
+            }
+        case .sort:
+            guard mode == .rows, case .sortKeys(let sortKeys)? = constant(instruction.p4) else {
+                return mode == .rows ? .halt : .next
+            }
+            reorder(sorted(result, by: sortKeys))
+            return .next
+        case .topN:
+            guard mode == .rows, case .sortKeys(let sortKeys)? = constant(instruction.p4) else {
+                return mode == .rows ? .halt : .next
+            }
+            reorder(top(Int(instruction.p1), of: result, by: sortKeys))
+            return .next
+        case .distinct:
+            guard mode == .rows, case .paths(let paths)? = constant(instruction.p4) else {
+                return mode == .rows ? .halt : .next
+            }
+            reorder(distinct(result, by: paths))
+            return .next
+        case .limit:
+            if mode == .rows {
+                let kept = max(0, Int(instruction.p1))
+                if result.count > kept {
+                    result.removeSubrange(kept...)
+                    self.keys.removeSubrange(kept...)
+                }
+            }
+            return .next
+        }
+    }
+
+    /// The typed filters: pick the column view, then one kernel call for the whole selection.
+    private func filter(_ instruction: Op, _ operand: PreparedOperand, block: TableBlock) {
+        let r = Int(instruction.p1)
+        let column = Int(instruction.p2)
+        let op = ComparisonCode.comparison(instruction.p3) ?? .equal
+        let rows = registers.rows(r)
+        let count = registers.counts[r]
+        let dense = registers.dense[r]
+        var kept = 0
+        if column >= 0 && column < block.columns.count {
+            switch (instruction.opcode, block.columns[column], operand) {
+            case (.filterInt, .int(let view), .int(let k)):
+                kept = Kernels.filterInt(view, op, k, rows, count, dense: dense)
+            case (.filterDouble, .double(let view), .double(let k)):
+                kept = Kernels.filterDouble(view, op, k, rows, count, dense: dense)
+            case (.filterFloat, .float(let view), .float(let k)):
+                kept = Kernels.filterFloat(view, op, k, rows, count, dense: dense)
+            case (.filterBool, .bool(let view), .bool(let k)):
+                kept = Kernels.filterBool(view, op, k, rows, count, dense: dense)
+            case (.filterDate, .date(let view), .date(let k)):
+                kept = Kernels.filterDate(view, op, k, rows, count, dense: dense)
+            case (.filterString, .string(let view), .matcher(let matcher)):
+                kept = Kernels.filterString(view, op, matcher, rows, count, dense: dense)
+            case (.filterIntIn, .int(let view), .intSet(let set)):
+                kept = Kernels.filterIntIn(view, set, nullMatches: instruction.p5 == 1, rows, count, dense: dense)
+            case (.filterStringIn, .string(let view), .stringSet(let set)):
+                kept = Kernels.filterStringIn(view, set, nullMatches: instruction.p5 == 1, rows, count, dense: dense)
+            case (.filterNull, let view, _):
+                kept = Kernels.filterNull(Self.nulls(of: view), wantNull: op != .notEqual, rows, count, dense: dense)
+            default:
+                kept = 0  // a column of another type than the program was compiled for: no match
+            }
+        }
+        registers.counts[r] = kept
+        // A dense kernel wrote its survivors' offsets; a sparse one kept the written ones.
+        registers.pending[r] = false
+        if kept != count || !dense { registers.dense[r] = false } else { registers.dense[r] = true }
+    }
+
+    /// The null mask of a scalar column (collections and links have none here).
+    static func nulls(of view: ColumnView) -> NullMask {
+        switch view {
+        case .bool(let v): v.nulls
+        case .int(let v): v.nulls
+        case .float(let v): v.nulls
+        case .double(let v): v.nulls
+        case .decimal(let v): v.nulls
+        case .date(let v): v.nulls
+        case .objectId(let v): v.nulls
+        case .uuid(let v): v.nulls
+        case .string(let v): v.nulls
+        case .data(let v): v.nulls
+        case .mixed, .link, .collection: NullMask(words: UnsafeBufferPointer(start: nil, count: 0))
+        }
+    }
+}

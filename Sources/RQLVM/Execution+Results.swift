@@ -1,0 +1,109 @@
+import RQLBytecode
+import RQLCore
+
+/// The result steps: SORT, top-N, DISTINCT over the matching positions, with the reference
+/// evaluator's key rules (`ValueOrdering`, a crossed null link after every value, `EqualityKey`
+/// for distinctness). Keys of a plain column of the class are read column by column from the
+/// typed view; any other key path is walked by the row evaluator.
+extension Execution {
+    typealias KeyValue = SortKeyValue
+
+    /// Keeps the result rows at `indices`, in that order.
+    func reorder(_ indices: [Int]) {
+        result = indices.map { result[$0] }
+        keys = indices.map { keys[$0] }
+    }
+
+    /// Each key's value for each position: `keys[k][i]` is key `k` of `positions[i]`.
+    func keyValues(_ paths: [RowPath], at positions: [Int]) -> [[KeyValue]] {
+        guard let table else { return [] }
+        return paths.map { path in
+            if let column = directColumn(path, table: table) {
+                let direct: [KeyValue]? = table.withColumn(column) { view in
+                    var values: [KeyValue] = []
+                    values.reserveCapacity(positions.count)
+                    for position in positions {
+                        guard let value = view.scalarValue(at: position) else { return nil }
+                        values.append(.value(value))
+                    }
+                    return values
+                }
+                if let direct { return direct }
+            }
+            return positions.map {
+                evaluator.keyValue(of: path, for: RowEvaluator<Store>.ObjectRef(table: table, position: $0))
+            }
+        }
+    }
+
+    /// The column a key path reads when it is one scalar property of the scanned class.
+    func directColumn(_ path: RowPath, table: Store.Table) -> Int? {
+        guard path.root == .object, path.steps.count == 1,
+            case .property(let className, let index, _) = path.steps[0],
+            className == table.objectSchema.name, index >= 0, index < table.objectSchema.properties.count
+        else { return nil }
+        let property = table.objectSchema.properties[index]
+        guard property.collection == .single, !property.isLink, !property.isBacklink else { return nil }
+        return index
+    }
+
+    /// Whether row `a` sorts before row `b` (indices into the key columns); ties keep order.
+    @inline(__always)
+    private func precedes(_ a: Int, _ b: Int, _ columns: [[KeyValue]], _ keys: [RowSortKey]) -> Bool {
+        for (k, key) in keys.enumerated() {
+            var order = SortKeyValue.compare(columns[k][a], columns[k][b], caseInsensitive: key.caseInsensitive)
+            if !key.ascending { order = -order }
+            if order != 0 { return order < 0 }
+        }
+        return a < b
+    }
+
+    /// The indices of `positions` in stable sort order.
+    func sorted(_ positions: [Int], by keys: [RowSortKey]) -> [Int] {
+        guard positions.count > 1 else { return Array(positions.indices) }
+        let columns = keyValues(keys.map(\.path), at: positions)
+        return (0..<positions.count).sorted { precedes($0, $1, columns, keys) }
+    }
+
+    /// The first `count` rows of the stable sort: a bounded, ordered candidate list that a row
+    /// enters only if it sorts before the current last.
+    func top(_ count: Int, of positions: [Int], by keys: [RowSortKey]) -> [Int] {
+        guard count > 0 else { return [] }
+        if positions.count <= count { return sorted(positions, by: keys) }
+        if let typed = typedTop(count, of: positions, by: keys) { return typed }
+        let columns = keyValues(keys.map(\.path), at: positions)
+        var best: [Int] = []
+        best.reserveCapacity(count + 1)
+        for row in 0..<positions.count {
+            if best.count == count, let last = best.last, !precedes(row, last, columns, keys) { continue }
+            var low = 0
+            var high = best.count
+            while low < high {
+                let mid = (low + high) / 2
+                if precedes(best[mid], row, columns, keys) { low = mid + 1 } else { high = mid }
+            }
+            best.insert(row, at: low)
+            if best.count > count { best.removeLast() }
+        }
+        return best
+    }
+
+    /// Keeps the first row of each distinct tuple, by hashing `EqualityKey`s; rows whose key
+    /// path crosses a null link are dropped.
+    /// The indices of the first row of each distinct tuple.
+    func distinct(_ positions: [Int], by paths: [RowPath]) -> [Int] {
+        let columns = keyValues(paths, at: positions)
+        var kept: [Int] = []
+        var seen: Set<[EqualityKey]> = []
+        rows: for row in positions.indices {
+            var tuple: [EqualityKey] = []
+            tuple.reserveCapacity(paths.count)
+            for column in columns {
+                guard case .value(let value) = column[row] else { continue rows }
+                tuple.append(EqualityKey(value))
+            }
+            if seen.insert(tuple).inserted { kept.append(row) }
+        }
+        return kept
+    }
+}

@@ -1,0 +1,279 @@
+import Foundation
+import RQLCore
+
+/// The typed filter loops: one call narrows a selection by one comparison over a block's
+/// contiguous column buffer. They follow `ValueComparison`'s rules for a non-null constant of
+/// the column's own type: a null row satisfies only `!=`; NaN (IEEE) equals nothing and is
+/// unordered, which Swift's floating-point operators already do.
+///
+/// The shape is the one `swift-kernels.md` measured to vectorise: no closures, no existentials,
+/// the operator switched outside the loop, the row index stored unconditionally and the output
+/// cursor advanced by the predicate bit.
+enum Kernels {
+    @inline(__always)
+    static func bit(_ b: Bool) -> Int { Int(unsafeBitCast(b, to: UInt8.self)) }
+
+    /// Narrows `rows[0 ..< count]` (dense: the identity) to the rows whose value satisfies
+    /// `op k`; returns the new count.
+    @inline(__always)
+    static func filterOrdered<T: Comparable>(
+        _ values: UnsafePointer<T>,
+        _ op: ComparisonOperator,
+        _ k: T,
+        _ rows: UnsafeMutablePointer<Int32>,
+        _ count: Int,
+        dense: Bool
+    ) -> Int {
+        var m = 0
+        if dense {
+            switch op {
+            case .equal:
+                for i in 0..<count {
+                    rows[m] = Int32(truncatingIfNeeded: i)
+                    m &+= bit(values[i] == k)
+                }
+            case .notEqual:
+                for i in 0..<count {
+                    rows[m] = Int32(truncatingIfNeeded: i)
+                    m &+= bit(values[i] != k)
+                }
+            case .less:
+                for i in 0..<count {
+                    rows[m] = Int32(truncatingIfNeeded: i)
+                    m &+= bit(values[i] < k)
+                }
+            case .lessOrEqual:
+                for i in 0..<count {
+                    rows[m] = Int32(truncatingIfNeeded: i)
+                    m &+= bit(values[i] <= k)
+                }
+            case .greater:
+                for i in 0..<count {
+                    rows[m] = Int32(truncatingIfNeeded: i)
+                    m &+= bit(values[i] > k)
+                }
+            case .greaterOrEqual:
+                for i in 0..<count {
+                    rows[m] = Int32(truncatingIfNeeded: i)
+                    m &+= bit(values[i] >= k)
+                }
+            case .beginsWith, .endsWith, .contains, .like: return 0
+            }
+        } else {
+            switch op {
+            case .equal:
+                for j in 0..<count {
+                    let r = rows[j]
+                    rows[m] = r
+                    m &+= bit(values[Int(r)] == k)
+                }
+            case .notEqual:
+                for j in 0..<count {
+                    let r = rows[j]
+                    rows[m] = r
+                    m &+= bit(values[Int(r)] != k)
+                }
+            case .less:
+                for j in 0..<count {
+                    let r = rows[j]
+                    rows[m] = r
+                    m &+= bit(values[Int(r)] < k)
+                }
+            case .lessOrEqual:
+                for j in 0..<count {
+                    let r = rows[j]
+                    rows[m] = r
+                    m &+= bit(values[Int(r)] <= k)
+                }
+            case .greater:
+                for j in 0..<count {
+                    let r = rows[j]
+                    rows[m] = r
+                    m &+= bit(values[Int(r)] > k)
+                }
+            case .greaterOrEqual:
+                for j in 0..<count {
+                    let r = rows[j]
+                    rows[m] = r
+                    m &+= bit(values[Int(r)] >= k)
+                }
+            case .beginsWith, .endsWith, .contains, .like: return 0
+            }
+        }
+        return m
+    }
+
+    @inline(never)
+    static func filterInt(
+        _ view: FixedWidthColumnView<Int64>,
+        _ op: ComparisonOperator,
+        _ k: Int64,
+        _ rows: UnsafeMutablePointer<Int32>,
+        _ count: Int,
+        dense: Bool
+    ) -> Int {
+        guard let base = view.values.baseAddress else { return 0 }
+        if view.nulls.hasNulls {
+            return nullAware(view.nulls, op, rows, count, dense: dense) { compare(base[$0], op, k) }
+        }
+        return filterOrdered(base, op, k, rows, count, dense: dense)
+    }
+
+    @inline(never)
+    static func filterDouble(
+        _ view: FixedWidthColumnView<Double>,
+        _ op: ComparisonOperator,
+        _ k: Double,
+        _ rows: UnsafeMutablePointer<Int32>,
+        _ count: Int,
+        dense: Bool
+    ) -> Int {
+        guard let base = view.values.baseAddress else { return 0 }
+        if view.nulls.hasNulls {
+            return nullAware(view.nulls, op, rows, count, dense: dense) { compare(base[$0], op, k) }
+        }
+        return filterOrdered(base, op, k, rows, count, dense: dense)
+    }
+
+    @inline(never)
+    static func filterFloat(
+        _ view: FixedWidthColumnView<Float>,
+        _ op: ComparisonOperator,
+        _ k: Float,
+        _ rows: UnsafeMutablePointer<Int32>,
+        _ count: Int,
+        dense: Bool
+    ) -> Int {
+        guard let base = view.values.baseAddress else { return 0 }
+        if view.nulls.hasNulls {
+            return nullAware(view.nulls, op, rows, count, dense: dense) { compare(base[$0], op, k) }
+        }
+        return filterOrdered(base, op, k, rows, count, dense: dense)
+    }
+
+    @inline(never)
+    static func filterDate(
+        _ view: FixedWidthColumnView<Timestamp>,
+        _ op: ComparisonOperator,
+        _ k: Timestamp,
+        _ rows: UnsafeMutablePointer<Int32>,
+        _ count: Int,
+        dense: Bool
+    ) -> Int {
+        guard let base = view.values.baseAddress else { return 0 }
+        return nullAware(view.nulls, op, rows, count, dense: dense) { compare(base[$0], op, k) }
+    }
+
+    @inline(never)
+    static func filterBool(
+        _ view: FixedWidthColumnView<Bool>,
+        _ op: ComparisonOperator,
+        _ k: Bool,
+        _ rows: UnsafeMutablePointer<Int32>,
+        _ count: Int,
+        dense: Bool
+    ) -> Int {
+        guard let base = view.values.baseAddress else { return 0 }
+        if view.nulls.hasNulls || (op != .equal && op != .notEqual) {
+            return nullAware(view.nulls, op, rows, count, dense: dense) { row in
+                ValueComparison.evaluate(.bool(base[row]), op, .bool(k))
+            }
+        }
+        // Equality with a constant bool: compare the bytes.
+        let wanted = op == .equal ? k : !k
+        var m = 0
+        if dense {
+            for i in 0..<count {
+                rows[m] = Int32(truncatingIfNeeded: i)
+                m &+= bit(base[i] == wanted)
+            }
+        } else {
+            for j in 0..<count {
+                let r = rows[j]
+                rows[m] = r
+                m &+= bit(base[Int(r)] == wanted)
+            }
+        }
+        return m
+    }
+
+    /// The scalar path for columns with nulls (and types whose compare is not one instruction):
+    /// a null row satisfies only `!=`.
+    @inline(__always)
+    static func nullAware(
+        _ nulls: NullMask,
+        _ op: ComparisonOperator,
+        _ rows: UnsafeMutablePointer<Int32>,
+        _ count: Int,
+        dense: Bool,
+        _ decide: (Int) -> Bool
+    ) -> Int {
+        var m = 0
+        let nullResult = op == .notEqual
+        for j in 0..<count {
+            let r = dense ? Int32(truncatingIfNeeded: j) : rows[j]
+            rows[m] = r
+            let keep = nulls.isNull(Int(r)) ? nullResult : decide(Int(r))
+            m &+= bit(keep)
+        }
+        return m
+    }
+
+    @inline(__always)
+    static func compare<T: Comparable>(_ x: T, _ op: ComparisonOperator, _ k: T) -> Bool {
+        switch op {
+        case .equal: x == k
+        case .notEqual: x != k
+        case .less: x < k
+        case .lessOrEqual: x <= k
+        case .greater: x > k
+        case .greaterOrEqual: x >= k
+        case .beginsWith, .endsWith, .contains, .like: false
+        }
+    }
+
+    /// Rows whose column is null (`wantNull`) or not null.
+    @inline(never)
+    static func filterNull(
+        _ nulls: NullMask,
+        wantNull: Bool,
+        _ rows: UnsafeMutablePointer<Int32>,
+        _ count: Int,
+        dense: Bool
+    ) -> Int {
+        guard nulls.hasNulls else {
+            if wantNull { return 0 }
+            if dense { for i in 0..<count { rows[i] = Int32(truncatingIfNeeded: i) } }
+            return count
+        }
+        var m = 0
+        for j in 0..<count {
+            let r = dense ? Int32(truncatingIfNeeded: j) : rows[j]
+            rows[m] = r
+            m &+= bit(nulls.isNull(Int(r)) == wantNull)
+        }
+        return m
+    }
+
+    /// Rows whose int value is in `set` (null rows when `nullMatches`).
+    @inline(never)
+    static func filterIntIn(
+        _ view: FixedWidthColumnView<Int64>,
+        _ set: Set<Int64>,
+        nullMatches: Bool,
+        _ rows: UnsafeMutablePointer<Int32>,
+        _ count: Int,
+        dense: Bool
+    ) -> Int {
+        guard let base = view.values.baseAddress else { return 0 }
+        var m = 0
+        let hasNulls = view.nulls.hasNulls
+        for j in 0..<count {
+            let r = dense ? Int32(truncatingIfNeeded: j) : rows[j]
+            rows[m] = r
+            let keep = hasNulls && view.nulls.isNull(Int(r)) ? nullMatches : set.contains(base[Int(r)])
+            m &+= bit(keep)
+        }
+        return m
+    }
+}

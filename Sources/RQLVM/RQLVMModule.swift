@@ -1,5 +1,0 @@
-import RQLBytecode
-import RQLStorage
-
-/// RQLVM: the vectorized interpreter.
-enum RQLVMModule {}

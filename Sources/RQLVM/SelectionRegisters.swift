@@ -1,0 +1,123 @@
+import RQLCore
+
+/// The selection registers of one run: for each register, the in-block offsets of the rows
+/// still alive in the current batch, in order (repeats possible when a caller's positions
+/// repeat). Allocated once per run, never per batch.
+///
+/// A register is *dense* when it holds exactly `0 ..< count` in order (a fresh full block):
+/// kernels then read values straight through, which vectorises, instead of gathering.
+final class SelectionRegisters {
+    /// Rows one register can hold: a batch is at most one block.
+    static let capacity = TableBlock.capacity
+
+    let storage: UnsafeMutablePointer<Int32>
+    var counts: [Int]
+    var dense: [Bool]
+    /// A dense register whose identity offsets are not written yet: a batch's first filter
+    /// writes its survivors anyway, and counting needs none, so `fill` defers the writing.
+    var pending: [Bool]
+    /// Scratch marks by in-block offset, for OR and NOT; all zero between uses.
+    let marks: UnsafeMutablePointer<UInt8>
+    /// Scratch offsets for `union`.
+    let scratch: UnsafeMutablePointer<Int32>
+
+    init(count: Int) {
+        let registers = max(count, 1)
+        storage = .allocate(capacity: registers * Self.capacity)
+        counts = [Int](repeating: 0, count: registers)
+        dense = [Bool](repeating: false, count: registers)
+        pending = [Bool](repeating: false, count: registers)
+        marks = .allocate(capacity: Self.capacity)
+        marks.initialize(repeating: 0, count: Self.capacity)
+        scratch = .allocate(capacity: Self.capacity)
+    }
+
+    deinit {
+        storage.deallocate()
+        marks.deallocate()
+        scratch.deallocate()
+    }
+
+    /// The offsets of register `r`.
+    @inline(__always)
+    func rows(_ r: Int) -> UnsafeMutablePointer<Int32> { storage + r * Self.capacity }
+
+    /// r := 0 ..< n (written when first read, see `pending`).
+    func fill(_ r: Int, count n: Int) {
+        counts[r] = n
+        dense[r] = true
+        pending[r] = true
+    }
+
+    /// The offsets of register `r`, written out first if they were deferred.
+    @inline(__always)
+    func ready(_ r: Int) -> UnsafeMutablePointer<Int32> {
+        let out = rows(r)
+        if pending[r] {
+            for i in 0..<counts[r] { out[i] = Int32(truncatingIfNeeded: i) }
+            pending[r] = false
+        }
+        return out
+    }
+
+    func copy(_ source: Int, to target: Int) {
+        guard source != target else { return }
+        rows(target).update(from: ready(source), count: counts[source])
+        pending[target] = false
+        counts[target] = counts[source]
+        dense[target] = dense[source]
+    }
+
+    func clear(_ r: Int) {
+        counts[r] = 0
+        dense[r] = false
+        pending[r] = false
+    }
+
+    /// target := rows of base that are in a or already in target, in base's order.
+    func union(_ a: Int, base: Int, into target: Int) {
+        mark(a, 1)
+        mark(target, 1)
+        // The marks of target's rows are cleared from a copy: keep() overwrites target.
+        scratch.update(from: ready(target), count: counts[target])
+        let marked = counts[target]
+        keep(base, into: target, where: 1)
+        unmark(a)
+        for i in 0..<marked { marks[Int(scratch[i])] = 0 }
+    }
+
+    /// target := rows of base that are not in a, in base's order.
+    func except(_ a: Int, base: Int, into target: Int) {
+        mark(a, 1)
+        keep(base, into: target, where: 0)
+        unmark(a)
+    }
+
+    private func mark(_ r: Int, _ value: UInt8) {
+        let source = ready(r)
+        for i in 0..<counts[r] { marks[Int(source[i])] = value }
+    }
+
+    private func unmark(_ r: Int) {
+        let source = rows(r)
+        for i in 0..<counts[r] { marks[Int(source[i])] = 0 }
+    }
+
+    /// target := rows of base whose mark is `value` (target may be base: it never runs ahead).
+    private func keep(_ base: Int, into target: Int, where value: UInt8) {
+        let source = ready(base)
+        let out = rows(target)
+        let n = counts[base]
+        var m = 0
+        var isDense = dense[base]
+        for i in 0..<n {
+            let row = source[i]
+            out[m] = row
+            m &+= Int(unsafeBitCast(marks[Int(row)] == value, to: UInt8.self))
+        }
+        if m != n { isDense = false }
+        counts[target] = m
+        dense[target] = isDense
+        pending[target] = false
+    }
+}

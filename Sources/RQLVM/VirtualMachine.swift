@@ -1,0 +1,53 @@
+import RQLBytecode
+import RQLCore
+import RQLStorage
+
+/// Runs programs over a store snapshot, one storage block at a time.
+///
+///     let program = try Codegen.generate(plan, schema: store.schema)
+///     let vm = VirtualMachine()
+///     vm.run(program, on: store)                      // row keys, after SORT / DISTINCT / LIMIT
+///     vm.count(program, on: store)                    // matches; clauses ignored, no rows built
+///     vm.run(program, on: store, positions: [4, 1, 4]) // a collection's query, in its order
+///
+/// Programs should pass `ProgramVerifier` (every program `Codegen` makes does); an instruction
+/// the verifier would reject makes the run end early with what it has, never trap.
+public struct VirtualMachine: Sendable {
+    public init() {}
+
+    /// The keys of the matching rows, in table order, then shaped by the program's result steps.
+    // Specialized for the two stores RQLStorage has, so that a caller in another module (which
+    // cannot specialize this generic function itself) still runs concrete code.
+    @_specialize(where Store == ColumnStore)
+    @_specialize(where Store == BlockSnapshot)
+    public func run<Store: StoreReader>(_ program: Program, on store: Store) -> [RowKey] {
+        let execution = Execution(program: program, store: store, mode: .rows, positions: nil)
+        execution.execute()
+        return execution.keys
+    }
+
+    /// The number of matching rows, ignoring SORT, DISTINCT and LIMIT as realm-core's
+    /// `Query::count()` does; no row list is built.
+    // Specialized for the two stores RQLStorage has, so that a caller in another module (which
+    // cannot specialize this generic function itself) still runs concrete code.
+    @_specialize(where Store == ColumnStore)
+    @_specialize(where Store == BlockSnapshot)
+    public func count<Store: StoreReader>(_ program: Program, on store: Store) -> Int {
+        let execution = Execution(program: program, store: store, mode: .count, positions: nil)
+        execution.execute()
+        return execution.matchCount
+    }
+
+    /// The keys of the rows at `positions` (in that order, repeats kept) that match, then shaped
+    /// by the result steps: a query over a collection's elements. Positions outside the table
+    /// are skipped.
+    // Specialized for the two stores RQLStorage has, so that a caller in another module (which
+    // cannot specialize this generic function itself) still runs concrete code.
+    @_specialize(where Store == ColumnStore)
+    @_specialize(where Store == BlockSnapshot)
+    public func run<Store: StoreReader>(_ program: Program, on store: Store, positions: [Int]) -> [RowKey] {
+        let execution = Execution(program: program, store: store, mode: .rows, positions: positions)
+        execution.execute()
+        return execution.keys
+    }
+}

@@ -1,0 +1,84 @@
+import RQLCore
+import Testing
+
+@testable import RQLBytecode
+
+@Suite("Program builder and verifier")
+struct ProgramBuilderTests {
+    /// The smallest complete scan: open, scan, loop, emit, halt.
+    static func scanProgram() throws -> Program {
+        var b = ProgramBuilder(className: "Person")
+        b.emit(.explain, p1: 1, p4: b.constant(.text("SCAN Person")))
+        b.emit(.openTable, p4: b.constant(.text("Person")))
+        b.emit(.scanTable)
+        let r = b.makeRegister()
+        let done = b.makeLabel()
+        let loop = b.here
+        b.emit(.nextBatch, p1: r, jump: done)
+        b.emit(.filterInt, p1: r, p2: 1, p3: ComparisonCode.code(.greater), p4: b.constant(.value(.int(30))))
+        b.emit(.emit, p1: r)
+        b.emit(.goto, jump: b.label(at: loop))
+        b.place(done)
+        b.emit(.halt)
+        return try b.finish()
+    }
+
+    @Test("labels are patched: forward to the end of the loop, backward to its head")
+    func labels() throws {
+        let program = try Self.scanProgram()
+        #expect(program.instructions[3].opcode == .nextBatch)
+        #expect(program.instructions[3].p2 == 7)
+        #expect(program.instructions[6].p2 == 3)
+        #expect(ProgramVerifier.verify(program).isEmpty)
+    }
+
+    @Test("an unplaced label is an error")
+    func unplaced() {
+        var b = ProgramBuilder(className: "Person")
+        let nowhere = b.makeLabel()
+        b.emit(.goto, jump: nowhere)
+        #expect(throws: ProgramBuilder.UnplacedLabel.self) { try b.finish() }
+    }
+
+    @Test("the verifier rejects broken programs")
+    func rejects() throws {
+        let good = try Self.scanProgram()
+        var noHalt = good
+        noHalt.instructions.removeLast()
+        #expect(!ProgramVerifier.verify(noHalt).isEmpty)
+        var badJump = good
+        badJump.instructions[6].p2 = 99
+        #expect(!ProgramVerifier.verify(badJump).isEmpty)
+        var badRegister = good
+        badRegister.instructions[4].p1 = 5
+        #expect(!ProgramVerifier.verify(badRegister).isEmpty)
+        var badConstant = good
+        badConstant.instructions[4].p4 = 0  // a text, not an int
+        #expect(!ProgramVerifier.verify(badConstant).isEmpty)
+        var badOperator = good
+        badOperator.instructions[4].p3 = 77
+        #expect(!ProgramVerifier.verify(badOperator).isEmpty)
+        var twoAccessPaths = good
+        twoAccessPaths.instructions.insert(Instruction(.scanNothing), at: 3)
+        #expect(!ProgramVerifier.verify(twoAccessPaths).isEmpty)
+        var unusedSet = good
+        unusedSet.instructions[2].p1 = 3
+        #expect(!ProgramVerifier.verify(unusedSet).isEmpty)
+    }
+
+    @Test("EXPLAIN lists addr opcode p1 p2 p3 p4 p5 comment and the plan tree")
+    func explain() throws {
+        let program = try Self.scanProgram()
+        let listing = ExplainFormatter.listing(program)
+        let lines = listing.split(separator: "\n")
+        #expect(
+            lines.first?.split(separator: " ").map(String.init) == [
+                "addr", "opcode", "p1", "p2", "p3", "p4", "p5", "comment",
+            ]
+        )
+        #expect(lines.count == program.instructions.count + 1)
+        #expect(lines[5].contains("FilterInt") && lines[5].contains("30"))
+        #expect(ExplainFormatter.planTree(program) == "QUERY PLAN\n`--SCAN Person")
+        #expect(ExplainFormatter.planRows(program) == ["SCAN Person"])
+    }
+}

@@ -1,0 +1,30 @@
+import RQLBytecode
+import RQLCodegen
+import RQLCore
+import RQLIR
+import RQLOptimizer
+import RQLVM
+import Testing
+
+/// Bound query → plan (all passes or none) → program, verified.
+enum VMHarness {
+    struct VerificationFailed: Error, CustomStringConvertible {
+        let problems: [ProgramVerifier.Problem]
+        var description: String { problems.map(\.description).joined(separator: "; ") }
+    }
+
+    static let cache = StatisticsCache()
+
+    static func plan<Store: StoreReader>(_ bound: BoundQuery, store: Store, optimized: Bool) throws -> PhysicalPlan {
+        if !optimized { return PhysicalPlan.unoptimized(bound) }
+        let options = OptimizerOptions(verifiesEachPass: false, recordsPlans: false, statisticsCache: cache)
+        return try Optimizer.optimize(LogicalPlan(bound), store: store, options: options).0
+    }
+
+    static func compile<Store: StoreReader>(_ bound: BoundQuery, store: Store, optimized: Bool) throws -> Program {
+        let program = try Codegen.generate(try plan(bound, store: store, optimized: optimized), schema: store.schema)
+        let problems = ProgramVerifier.verify(program)
+        if !problems.isEmpty { throw VerificationFailed(problems: problems) }
+        return program
+    }
+}
