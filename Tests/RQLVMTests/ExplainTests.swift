@@ -71,6 +71,9 @@ struct ExplainTests {
             ]
         )
         #expect(Self.opcodes(program).contains(.seekIndexEqual))
+        let tree = ExplainFormatter.planTree(program, estimates: true)
+        #expect(tree.hasPrefix("QUERY PLAN\n|--SEARCH Person USING INDEX city (city=?) (candidates~"), "\(tree)")
+        #expect(tree.contains("sel="))
         #expect(Self.opcodes(program).contains(.topN))
         let keys = VirtualMachine().run(program, on: store)
         #expect(keys == ReferenceEvaluator(store: store).run(bound))
