@@ -1,4 +1,3 @@
-import Foundation
 import RQLBytecode
 import RQLCore
 import RQLIR
@@ -67,7 +66,11 @@ extension Generator {
             .joined(separator: ", ") + ")"
     }
 
+    /// An estimate for EXPLAIN: whole numbers as integers, fractions to three decimals
+    /// (`String(format:)` would cost more than the rest of codegen).
     static func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(format: "%.3g", value)
+        guard value.isFinite else { return String(value) }
+        if value == value.rounded() && abs(value) < 1e15 { return String(Int64(value)) }
+        return String((value * 1000).rounded() / 1000)
     }
 }
