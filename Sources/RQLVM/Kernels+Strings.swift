@@ -101,10 +101,11 @@ extension Kernels {
         }
     }
 
-    /// `StringFolding.lowerASCII`, inlined here: across modules it would be a call per byte.
+    /// `StringFolding.lowerASCII`, inlined here (across modules it would be a call per byte) and
+    /// branch-free (mixed-case text mispredicts a branch on every letter).
     @inline(__always)
     static func lowerASCII(_ byte: UInt8) -> UInt8 {
-        byte &- 0x41 < 26 ? byte | 0x20 : byte
+        byte | (unsafeBitCast(byte &- 0x41 < 26, to: UInt8.self) &<< 5)
     }
 
     /// `==`, `!=`, BEGINSWITH and ENDSWITH without folding: a length test and one `memcmp` per
