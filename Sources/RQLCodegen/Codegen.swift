@@ -11,12 +11,19 @@ import RQLIR
 /// The QUERY PLAN rows are `Explain` instructions at the start.
 ///
 ///     let (plan, _) = try Optimizer.optimize(LogicalPlan(bound), store: store)
-///     let program = try Codegen.generate(plan, schema: store.schema)
+///     let program = try Codegen.generate(plan, schema: store.schema, planRows: true)
 ///     print(ExplainFormatter.planTree(program))   // QUERY PLAN / `--SCAN Person
 public enum Codegen {
-    public static func generate(_ plan: PhysicalPlan, schema: Schema) throws(CodegenError) -> Program {
+    /// With `planRows`, the program starts with one `Explain` instruction per QUERY PLAN row
+    /// (`PlanRowText`), as SQLite's EXPLAIN programs do; the VM skips them. Programs that only run
+    /// leave them out, because their text costs more than the rest of code generation.
+    public static func generate(
+        _ plan: PhysicalPlan,
+        schema: Schema,
+        planRows: Bool = false
+    ) throws(CodegenError) -> Program {
         guard let objectSchema = schema[plan.className] else { throw .unknownClass(plan.className) }
-        var generator = Generator(plan: plan, objectSchema: objectSchema)
+        var generator = Generator(plan: plan, objectSchema: objectSchema, planRows: planRows)
         let program = generator.generate()
         let problems = ProgramVerifier.verify(program)
         if !problems.isEmpty { throw .invalidProgram(problems: problems.map(\.description)) }
@@ -29,15 +36,18 @@ struct Generator {
     let plan: PhysicalPlan
     let objectSchema: ObjectSchema
     var builder: ProgramBuilder
+    /// Whether the program starts with the QUERY PLAN rows.
+    let planRows: Bool
 
-    init(plan: PhysicalPlan, objectSchema: ObjectSchema) {
+    init(plan: PhysicalPlan, objectSchema: ObjectSchema, planRows: Bool) {
         self.plan = plan
         self.objectSchema = objectSchema
+        self.planRows = planRows
         self.builder = ProgramBuilder(className: plan.className)
     }
 
     mutating func generate() -> Program {
-        explainRows()
+        if planRows { explainRows() }
         builder.emit(.openTable, p4: builder.constant(.text(plan.className)))
         accessPath()
         let selection = builder.makeRegister()

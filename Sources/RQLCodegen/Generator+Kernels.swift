@@ -90,7 +90,13 @@ extension Generator {
         _ value: Value,
         _ options: StringOptions
     ) -> Kernel? {
-        let comment = "\(column.property.name) \(op.rawValue) \(value)"
+        var spelling = op.rawValue
+        if options.contains(.caseInsensitive) || options.contains(.diacriticInsensitive) {
+            spelling +=
+                "[" + (options.contains(.caseInsensitive) ? "c" : "")
+                + (options.contains(.diacriticInsensitive) ? "d" : "") + "]"
+        }
+        let comment = "\(column.property.name) \(spelling) \(value)"
         let index = Int32(column.index)
         if case .null = value {
             guard options.isEmpty else { return nil }

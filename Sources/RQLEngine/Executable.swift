@@ -15,7 +15,7 @@ import RQLVM
 ///   query still answers correctly, `explain` names the executor and the error, and the
 ///   three-way tests fail on it.
 enum Executable: Sendable {
-    case program(Program, PhysicalPlan, BoundQuery)
+    case program(Program, PhysicalPlan, BoundQuery, Schema)
     case reference(BoundQuery)
     case plan(PhysicalPlan, BoundQuery, codegenFailure: String)
 
@@ -26,7 +26,7 @@ enum Executable: Sendable {
             return .reference(bound)
         case .vm:
             do {
-                return .program(try Codegen.generate(physical, schema: schema), physical, bound)
+                return .program(try Codegen.generate(physical, schema: schema), physical, bound, schema)
             } catch {
                 return .plan(physical, bound, codegenFailure: "\(error)")
             }
@@ -41,7 +41,7 @@ enum Executable: Sendable {
     /// The keys of the results, in order (after SORT, DISTINCT, LIMIT).
     func run<Store: StoreReader>(on store: Store) -> [RowKey] {
         switch self {
-        case .program(let program, _, _):
+        case .program(let program, _, _, _):
             VirtualMachine().run(program, on: store)
         case .reference(let bound):
             ReferenceEvaluator(store: store).run(bound)
@@ -54,7 +54,7 @@ enum Executable: Sendable {
     /// row list when the result steps cannot change the count.
     func count<Store: StoreReader>(on store: Store) -> Int {
         switch self {
-        case .program(let program, let physical, _):
+        case .program(let program, let physical, _, _):
             let countsMatches = physical.result.allSatisfy { if case .sort = $0 { true } else { false } }
             return countsMatches
                 ? VirtualMachine().count(program, on: store) : VirtualMachine().run(program, on: store).count
@@ -71,7 +71,7 @@ enum Executable: Sendable {
     /// order, repeats kept).
     func run<Store: StoreReader>(on store: Store, positions: [Int]) -> [RowKey] {
         switch self {
-        case .program(let program, _, _):
+        case .program(let program, _, _, _):
             VirtualMachine().run(program, on: store, positions: positions)
         case .reference(let bound), .plan(_, let bound, _):
             // A collection's elements are the candidates: no access path applies.
@@ -82,13 +82,21 @@ enum Executable: Sendable {
     /// The `QUERY PLAN` rows: the program's Explain instructions when there is a program, so
     /// that plan and code cannot disagree; otherwise the same lines from the physical plan.
     func queryPlanRows(_ physical: PhysicalPlan) -> [QueryPlanRow] {
-        if case .program(let program, _, _) = self { return QueryPlanRow.rows(for: program) }
+        if let program = explainProgram { return QueryPlanRow.rows(for: program) }
         return QueryPlanRow.rows(for: physical)
+    }
+
+    /// The program as EXPLAIN shows it: the one that runs, generated again with its QUERY PLAN
+    /// rows as `Explain` instructions at the start (programs that only run leave them out, as
+    /// SQLite's do).
+    var explainProgram: Program? {
+        guard case .program(let program, let physical, _, let schema) = self else { return nil }
+        return (try? Codegen.generate(physical, schema: schema, planRows: true)) ?? program
     }
 
     /// The bytecode listing (`addr opcode p1 p2 p3 p4 p5 comment`), when the VM runs the query.
     var bytecode: [BytecodeRow]? {
-        guard case .program(let program, _, _) = self else { return nil }
+        guard let program = explainProgram else { return nil }
         return ExplainFormatter.rows(program).map {
             BytecodeRow(
                 address: $0.address,

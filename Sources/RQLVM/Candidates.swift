@@ -25,10 +25,15 @@ extension Execution {
         case .seekPrimaryKey:
             guard case .values(let values)? = constant(instruction.p4) else { return .positions([]) }
             let found = values.compactMap { table.position(ofPrimaryKey: $0) }
+            if found.count <= 1 { return .positions(found) }
             return .positions(Array(Set(found)).sorted())
         case .seekIndexEqual:
             guard case .values(let values)? = constant(instruction.p4) else { return .positions([]) }
             let column = Int(instruction.p1)
+            if values.count == 1, let hits = table.indexLookup(property: column, equalTo: values[0]) {
+                // One value: the index's answer is already ascending and duplicate-free.
+                return .positions(hits)
+            }
             var found = Set<Int>()
             for value in values {
                 if let hits = table.indexLookup(property: column, equalTo: value) {

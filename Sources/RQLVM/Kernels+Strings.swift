@@ -83,9 +83,9 @@ extension Kernels {
                 } else if length >= n {
                     var p = 0
                     while p <= length &- n {
-                        if StringFolding.lowerASCII(h[p]) == first {
+                        if lowerASCII(h[p]) == first {
                             var i = 1
-                            while i < n && StringFolding.lowerASCII(h[p &+ i]) == k[i] { i &+= 1 }
+                            while i < n && lowerASCII(h[p &+ i]) == k[i] { i &+= 1 }
                             if i == n {
                                 hit = true
                                 break
@@ -99,6 +99,13 @@ extension Kernels {
             }
             return m
         }
+    }
+
+    /// `StringFolding.lowerASCII`, inlined here (across modules it would be a call per byte) and
+    /// branch-free (mixed-case text mispredicts a branch on every letter).
+    @inline(__always)
+    static func lowerASCII(_ byte: UInt8) -> UInt8 {
+        byte | (unsafeBitCast(byte &- 0x41 < 26, to: UInt8.self) &<< 5)
     }
 
     /// `==`, `!=`, BEGINSWITH and ENDSWITH without folding: a length test and one `memcmp` per

@@ -14,7 +14,7 @@ import Testing
 @Suite("VM differential")
 struct DifferentialTests {
     /// Checks one query three ways; returns the problems.
-    static func check(_ bound: BoundQuery, store: ColumnStore, positions: [Int]) throws -> [String] {
+    static func check<Store: StoreReader>(_ bound: BoundQuery, store: Store, positions: [Int]) throws -> [String] {
         var problems: [String] = []
         let reference = ReferenceEvaluator(store: store)
         let expected = reference.run(bound)
@@ -78,5 +78,29 @@ struct DifferentialTests {
     func multiBlockTables(seed: UInt64) throws {
         let checked = try Self.run(seed: seed, rows: 4_200, deleting: seed == 32, attempts: 12)
         #expect(checked >= 9)
+    }
+
+    @Test("generated queries on the block store (imported, with deletions) agree three ways")
+    func blockStore() throws {
+        let columns = try Generated.store(count: 6_000, seed: 41, deleting: true)
+        let snapshot = try BlockStore(importing: columns).snapshot
+        let binder = Binder(schema: snapshot.schema)
+        var rng = SplitMix(seed: 41)
+        let rowCount = snapshot.table(named: "Item")?.rowCount ?? 0
+        var checked = 0
+        for attempt in 0..<12 {
+            let text = Generated.predicate(&rng) + Generated.clauses(&rng)
+            guard let syntax = try? Parser.parse(text), let bound = try? binder.bind(syntax, className: "Item") else {
+                continue
+            }
+            checked += 1
+            let problems = try Self.check(bound, store: snapshot, positions: Self.positions(&rng, rowCount: rowCount))
+            if !problems.isEmpty {
+                let details = problems.joined(separator: "\n")
+                Issue.record("block store attempt \(attempt): \(text)\n\(details)")
+            }
+        }
+        #expect(checked >= 8)
+        #expect(snapshot.table(named: "Item").map(\.blockCount) ?? 0 > 1, "the table should span blocks")
     }
 }
