@@ -236,11 +236,13 @@ final class BTreeNode<Element: Comparable & Sendable>: @unchecked Sendable {
 
     /// The first index `i >= 1` whose bound is not `before`, or `children.count`.
     private func firstBound(notBefore before: (Element) -> Bool) -> Int {
+        // One read of the property (it checks the node is loaded), then plain array accesses.
+        let bounds = lowerBounds
         var low = 1
-        var high = lowerBounds.count
+        var high = bounds.count
         while low < high {
             let mid = (low + high) >> 1
-            if before(lowerBounds[mid]) { low = mid + 1 } else { high = mid }
+            if before(bounds[mid]) { low = mid + 1 } else { high = mid }
         }
         return low
     }
@@ -347,6 +349,7 @@ final class BTreeNode<Element: Comparable & Sendable>: @unchecked Sendable {
     /// In-order visit from the first element that is not `before`; false once `body` stops.
     func visit(before: (Element) -> Bool, body: (Element) -> Bool) -> Bool {
         if isLeaf {
+            let elements = self.elements
             var low = 0
             var high = elements.count
             while low < high {
@@ -357,6 +360,7 @@ final class BTreeNode<Element: Comparable & Sendable>: @unchecked Sendable {
             return true
         }
         let start = Swift.max(firstBound(notBefore: before) - 1, 0)
+        let children = self.children
         for c in start..<children.count where !children[c].visit(before: before, body: body) { return false }
         return true
     }
