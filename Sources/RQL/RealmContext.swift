@@ -116,6 +116,8 @@ final class RealmContext {
     @discardableResult
     func refresh() -> Bool {
         guard !isFrozen, session == nil else { return false }
+        // A file-backed store first reads a version another process committed, if any.
+        _ = try? coordinator.store.refresh()
         let newest = coordinator.store.snapshot
         guard newest.version != version.version else { return false }
         version = StoreVersion(newest)

@@ -68,6 +68,47 @@ struct FileRealmTests {
         #expect(both.output.trimmingCharacters(in: .whitespacesAndNewlines) == Self.expected)
     }
 
+    /// The helper's model, for a realm of this process over the helper's file.
+    final class Owner: Object {
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var name = ""
+        @Persisted var dogs: List<Dog>
+        @Persisted var home: Home?
+    }
+
+    final class Dog: Object {
+        @Persisted var name = ""
+        @Persisted var age = 0
+        @Persisted var tags: MutableSet<String>
+        @Persisted(originProperty: "dogs") var owners: LinkingObjects<Owner>
+    }
+
+    final class Home: EmbeddedObject {
+        @Persisted var city = ""
+    }
+
+    @Test("refresh() shows what another process committed to the file")
+    func refreshSeesOtherProcess() throws {
+        let path = Self.temporaryPath("refresh")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let configuration = Realm.Configuration(
+            fileURL: URL(fileURLWithPath: path),
+            objectTypes: [Owner.self, Dog.self, Home.self]
+        )
+        let (before, helper, refreshed, after) = try Thread.run {
+            let realm = try Realm(configuration: configuration)
+            let before = realm.objects(Owner.self).count
+            let helper = try Self.runHelper(["write", path])
+            let refreshed = realm.refresh()
+            let names = realm.objects(Owner.self).sorted(byKeyPath: "id").map(\.name)
+            return (before, helper, refreshed, Array(names))
+        }
+        #expect(before == 0)
+        #expect(helper.status == 0, "\(helper.output)")
+        #expect(refreshed)
+        #expect(after == ["Ann", "Bo"])
+    }
+
     @Test("a realm written by one process is read back by another")
     func reopenInNewProcess() throws {
         let path = Self.temporaryPath("process")

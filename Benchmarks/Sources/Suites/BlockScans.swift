@@ -1,4 +1,5 @@
 import RQLCore
+import RQLStorage
 
 /// The benchmark queries as plain scans over a table's blocks through the typed views
 /// (`withBlock`): the access pattern of the VM, written by hand. Used to compare a store read
@@ -8,7 +9,7 @@ enum BlockScans {
     // Columns of the benchmark schema: id, age, score, name, city, active, nickname.
     static let id = 0, age = 1, score = 2, name = 3, city = 4, active = 5, nickname = 6
 
-    static let all: [(String, (BlockTable) -> Int)] = [
+    static let all: [(String, @Sendable (BlockTable) -> Int)] = [
         ("Q1", { q1($0) }), ("Q2", { q2($0) }), ("Q3", { q3($0) }), ("Q4", { q4($0) }), ("Q5", { q5($0) }),
         ("Q6", { q6($0) }), ("Q7", { q7($0) }), ("Q8", { q8($0) }), ("Q9", { q1($0) }), ("Q10", { q10($0) }),
         ("Q11", { q11($0) }), ("Q12", { q12($0) }),

@@ -61,6 +61,9 @@ extension Registry {
     }
 }
 
+/// Scratch directories to remove at exit (benchmark state lives until the process ends).
+nonisolated(unsafe) private var scratchDirectories: [String] = []
+
 /// The file-backed stores of the benchmark dataset, built lazily in a temporary directory that
 /// is removed at exit.
 public final class StoreFileState {
@@ -78,8 +81,10 @@ public final class StoreFileState {
         self.storage = storage
         directory = NSTemporaryDirectory() + "/rql-bench-\(getpid())"
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let cleanup = directory
-        atexit_b { try? FileManager.default.removeItem(atPath: cleanup) }
+        scratchDirectories.append(directory)
+        if scratchDirectories.count == 1 {
+            atexit { for directory in scratchDirectories { try? FileManager.default.removeItem(atPath: directory) } }
+        }
     }
 
     deinit { try? FileManager.default.removeItem(atPath: directory) }

@@ -299,7 +299,8 @@ struct BacklinkIndex: Sendable {
         var links: [(BacklinkOrigin, Int64)] = []
         tree.forEach(from: { $0.target < target }) { entry in
             guard entry.target == target else { return false }
-            links.append((origins[Int(entry.origin)], entry.source))
+            // An entry read from a damaged file may name no origin: skip it.
+            if Int(entry.origin) < origins.count { links.append((origins[Int(entry.origin)], entry.source)) }
             return true
         }
         return links

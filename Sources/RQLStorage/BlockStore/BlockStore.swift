@@ -73,7 +73,8 @@ import Synchronization
 /// commit wrote, so open can tell a torn commit and fall back to the other slot. A block is its
 /// `packed()` bytes, so opening maps the file read-only and builds `ByteArray`s pointing into
 /// the mapping (`ByteStorage(mapped:)`, never written: writers copy) after checking every
-/// offsets array; index trees are read node by node into `BTreeNode`s (eagerly, today).
+/// offsets array; index trees are read lazily, a `BTreeNode` stub loading its node on first
+/// visit, so open reads each tree's root and a lookup the nodes on its path.
 /// Pages are never overwritten; space is not reused in place (`compact(to:)` writes a fresh
 /// file). A lock file (`flock`) serialises writers across processes.
 ///

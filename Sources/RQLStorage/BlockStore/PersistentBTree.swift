@@ -1,3 +1,5 @@
+import Synchronization
+
 /// An ordered multiset kept in a copy-on-write B+-tree: the shape of every index of the block
 /// store (primary key, equality / range, full-text, backlinks).
 ///
@@ -99,36 +101,129 @@ struct PersistentBTree<Element: Comparable & Sendable>: Sendable {
 }
 
 /// A leaf (sorted elements) or a branch (children and a lower bound of each child's elements).
+///
+/// A node of a tree read from a store file may be a stub that reads its contents on first use
+/// (`init(lazy:place:load:)`): opening a file then reads only the roots, and a lookup reads the
+/// nodes on its path. Loading is thread-safe (readers of one snapshot share the nodes): an
+/// atomic flag says the contents are there, a lock serialises the one load.
 final class BTreeNode<Element: Comparable & Sendable>: @unchecked Sendable {
     let isLeaf: Bool
-    var elements: [Element]
-    var children: [BTreeNode]
+    private var storedElements: [Element]
+    private var storedChildren: [BTreeNode]
+    private var storedLowerBounds: [Element]
+    /// Where this exact node is stored in a file, if it is; every change clears it.
+    var place: FilePlace?
+    /// Reads a stub's contents; nil once they are read (or for a node built in memory).
+    private var loader: (@Sendable () -> (elements: [Element], children: [BTreeNode], lowerBounds: [Element]))?
+    private let isLoaded: Atomic<Bool>
+    private let loadLock = Mutex<Void>(())
+
+    var elements: [Element] {
+        get {
+            loadIfNeeded()
+            return storedElements
+        }
+        set {
+            loadIfNeeded()
+            storedElements = newValue
+        }
+        _modify {
+            loadIfNeeded()
+            yield &storedElements
+        }
+    }
+
+    var children: [BTreeNode] {
+        get {
+            loadIfNeeded()
+            return storedChildren
+        }
+        set {
+            loadIfNeeded()
+            storedChildren = newValue
+        }
+        _modify {
+            loadIfNeeded()
+            yield &storedChildren
+        }
+    }
+
     /// `lowerBounds[i] <= ` every element of `children[i]` (`i >= 1`), and `>=` every element of
     /// `children[i - 1]`. A removal may leave a bound below its child's new minimum; routing
     /// stays correct.
-    var lowerBounds: [Element]
-    /// Where this exact node is stored in a file, if it is; every change clears it.
-    var place: FilePlace?
+    var lowerBounds: [Element] {
+        get {
+            loadIfNeeded()
+            return storedLowerBounds
+        }
+        set {
+            loadIfNeeded()
+            storedLowerBounds = newValue
+        }
+        _modify {
+            loadIfNeeded()
+            yield &storedLowerBounds
+        }
+    }
 
     init(elements: [Element]) {
         isLeaf = true
-        self.elements = elements
-        children = []
-        lowerBounds = []
+        storedElements = elements
+        storedChildren = []
+        storedLowerBounds = []
+        isLoaded = Atomic(true)
     }
 
     init(children: [BTreeNode]) {
         isLeaf = false
-        elements = []
-        self.children = children
-        lowerBounds = children.map { $0.minimum! }
+        storedElements = []
+        storedChildren = children
+        storedLowerBounds = children.map { $0.minimum! }
+        isLoaded = Atomic(true)
     }
 
     init(isLeaf: Bool, elements: [Element], children: [BTreeNode], lowerBounds: [Element]) {
         self.isLeaf = isLeaf
-        self.elements = elements
-        self.children = children
-        self.lowerBounds = lowerBounds
+        storedElements = elements
+        storedChildren = children
+        storedLowerBounds = lowerBounds
+        isLoaded = Atomic(true)
+    }
+
+    /// A stub of a node stored at `place`, whose contents `load` reads on first use. `load`
+    /// must not fail: on a damaged node it returns contents that keep the tree usable (an
+    /// empty leaf; a branch of one empty leaf), and `verify` reports the damage.
+    init(
+        lazy isLeaf: Bool,
+        place: FilePlace,
+        load: @escaping @Sendable () -> (elements: [Element], children: [BTreeNode], lowerBounds: [Element])
+    ) {
+        self.isLeaf = isLeaf
+        storedElements = []
+        storedChildren = []
+        storedLowerBounds = []
+        self.place = place
+        loader = load
+        isLoaded = Atomic(false)
+    }
+
+    @inline(__always)
+    private func loadIfNeeded() {
+        if isLoaded.load(ordering: .acquiring) { return }
+        loadSlowly()
+    }
+
+    @inline(never)
+    private func loadSlowly() {
+        loadLock.withLock { _ in
+            guard !isLoaded.load(ordering: .acquiring), let loader else { return }
+            let contents = loader()
+            storedElements = contents.elements
+            storedChildren = contents.children
+            storedLowerBounds = contents.lowerBounds
+            self.loader = nil
+            isLoaded.store(true, ordering: .releasing)
+        }
     }
 
     func copy() -> BTreeNode {
@@ -141,11 +236,13 @@ final class BTreeNode<Element: Comparable & Sendable>: @unchecked Sendable {
 
     /// The first index `i >= 1` whose bound is not `before`, or `children.count`.
     private func firstBound(notBefore before: (Element) -> Bool) -> Int {
+        // One read of the property (it checks the node is loaded), then plain array accesses.
+        let bounds = lowerBounds
         var low = 1
-        var high = lowerBounds.count
+        var high = bounds.count
         while low < high {
             let mid = (low + high) >> 1
-            if before(lowerBounds[mid]) { low = mid + 1 } else { high = mid }
+            if before(bounds[mid]) { low = mid + 1 } else { high = mid }
         }
         return low
     }
@@ -252,6 +349,7 @@ final class BTreeNode<Element: Comparable & Sendable>: @unchecked Sendable {
     /// In-order visit from the first element that is not `before`; false once `body` stops.
     func visit(before: (Element) -> Bool, body: (Element) -> Bool) -> Bool {
         if isLeaf {
+            let elements = self.elements
             var low = 0
             var high = elements.count
             while low < high {
@@ -262,6 +360,7 @@ final class BTreeNode<Element: Comparable & Sendable>: @unchecked Sendable {
             return true
         }
         let start = Swift.max(firstBound(notBefore: before) - 1, 0)
+        let children = self.children
         for c in start..<children.count where !children[c].visit(before: before, body: body) { return false }
         return true
     }

@@ -1,4 +1,5 @@
 import RQLCore
+import Synchronization
 
 /// An element of an index tree as the file stores it (little-endian, fixed or length-prefixed).
 protocol FileElement: Comparable, Sendable {
@@ -63,9 +64,14 @@ extension BacklinkEntry: FileElement {
 }
 
 /// A tree node on disk: `u8` leaf flag, `u32` count `n`; a leaf then holds `n` elements, a branch
-/// `n` child references (`u64` offset, `u64` length, `u64` checksum) and then its `n` lower bounds. Children are
-/// always written before their parent, so a child's offset is below its parent's: reading
-/// follows strictly decreasing offsets and cannot loop.
+/// `n` child references (`u64` offset, `u64` length, `u64` checksum, `u8` leaf flag) and then its
+/// `n` lower bounds. Children are always written before their parent, so a child's offset is
+/// below its parent's: reading follows strictly decreasing offsets and cannot loop.
+///
+/// Opening reads a tree lazily: the root node now, every other node on first visit (a stub
+/// `BTreeNode`), so open plus one lookup reads the nodes of one path. `verify` reads eagerly and
+/// throws on the first damaged node; a lazy read of a damaged node cannot throw, so it yields
+/// an empty node (the tree stays well formed) and `verify` names the damage.
 enum TreeCoding {
     /// The deepest tree read (64-way nodes: 2⁶⁴ elements fit in 11 levels).
     static let maximumDepth = 24
@@ -78,41 +84,61 @@ enum TreeCoding {
             for element in node.elements { element.encode(into: &writer) }
         } else {
             writer.u32(node.children.count)
-            for child in children {
-                writer.u64(child.offset)
-                writer.u64(child.length)
-                writer.u64(child.checksum)
+            for (child, place) in zip(node.children, children) {
+                writer.u64(place.offset)
+                writer.u64(place.length)
+                writer.u64(place.checksum)
+                writer.u8(child.isLeaf ? 1 : 0)
             }
             for bound in node.lowerBounds { bound.encode(into: &writer) }
         }
         return writer.bytes
     }
 
-    /// Reads the tree whose root node is at `place`; `budget` bounds the nodes read (a damaged
-    /// file could share one child among many parents).
+    /// A child reference of a branch.
+    struct ChildReference: Sendable {
+        let place: FilePlace
+        let isLeaf: Bool
+    }
+
+    /// One node's contents as stored.
+    struct NodeContents<E: FileElement> {
+        let isLeaf: Bool
+        let elements: [E]
+        let children: [ChildReference]
+        let bounds: [E]
+    }
+
+    /// Reads the tree whose root node is at `place`: the root now and, unless `eager`, every
+    /// other node on first visit.
     static func decodeTree<E: FileElement>(
         _: E.Type,
         root place: FilePlace,
         count: UInt64,
         context: TreeContext,
-        what: String
+        what: String,
+        eager: Bool
     ) throws(StoreFileError.Problem) -> PersistentBTree<E> {
-        var budget = context.mapping.size / 5 + 1
-        let root: BTreeNode<E> = try decodeNode(place, depth: 0, budget: &budget, context: context, what: what)
         guard count <= UInt64(Int.max) else { throw .malformed(what: what, reason: "element count \(count)") }
+        let budget = LoadBudget(context.mapping.size / 5 + 1)
+        let contents: NodeContents<E> = try readNode(place, context: context, what: what, budget: budget)
+        let root: BTreeNode<E>
+        if eager {
+            root = try build(contents, place: place, depth: 0, context: context, what: what, budget: budget)
+        } else {
+            root = node(contents, place: place, depth: 0, context: context, what: what, budget: budget)
+        }
         return PersistentBTree(root: root, count: Int(count))
     }
 
-    private static func decodeNode<E: FileElement>(
+    /// Reads one node's bytes and checks them (bounds, counts, child offsets below its own).
+    static func readNode<E: FileElement>(
         _ place: FilePlace,
-        depth: Int,
-        budget: inout Int,
         context: TreeContext,
-        what: String
-    ) throws(StoreFileError.Problem) -> BTreeNode<E> {
-        guard depth < maximumDepth else { throw .malformed(what: what, reason: "deeper than \(maximumDepth) levels") }
-        budget -= 1
-        guard budget >= 0 else { throw .malformed(what: what, reason: "more nodes than the file can hold") }
+        what: String,
+        budget: LoadBudget
+    ) throws(StoreFileError.Problem) -> NodeContents<E> {
+        guard budget.take() else { throw .malformed(what: what, reason: "more nodes than the file can hold") }
         guard place.offset >= UInt64(FileHeader.pageSize), place.length >= 5 else {
             throw .pointerOutOfRange(what: what + " node", offset: place.offset)
         }
@@ -123,42 +149,155 @@ enum TreeCoding {
         var reader = ByteReader(bytes, base: place.offset, what: what + " node")
         let flag = try reader.u8()
         guard flag <= 1 else { throw .malformed(what: what, reason: "node kind \(flag) at \(place.offset)") }
-        let capacity = PersistentBTree<E>.nodeCapacity * 4
         let n = try reader.count(minimumSize: 1)
-        guard n <= capacity else { throw .malformed(what: what, reason: "node of \(n) entries at \(place.offset)") }
-        let node: BTreeNode<E>
+        guard n <= PersistentBTree<E>.nodeCapacity * 4 else {
+            throw .malformed(what: what, reason: "node of \(n) entries at \(place.offset)")
+        }
         if flag == 1 {
             var elements: [E] = []
             elements.reserveCapacity(n)
             for _ in 0..<n { elements.append(try E.decode(from: &reader)) }
-            node = BTreeNode(isLeaf: true, elements: elements, children: [], lowerBounds: [])
+            return NodeContents(isLeaf: true, elements: elements, children: [], bounds: [])
+        }
+        guard n > 0 else { throw .malformed(what: what, reason: "empty branch at \(place.offset)") }
+        var children: [ChildReference] = []
+        children.reserveCapacity(n)
+        for _ in 0..<n {
+            let offset = try reader.u64()
+            let length = try reader.u64()
+            let checksum = try reader.u64()
+            let leaf = try reader.u8()
+            guard offset < place.offset, leaf <= 1 else {
+                throw .pointerOutOfRange(what: what + " child", offset: offset)
+            }
+            children.append(
+                ChildReference(
+                    place: FilePlace(file: context.fileID, offset: offset, length: length, checksum: checksum),
+                    isLeaf: leaf == 1
+                )
+            )
+        }
+        var bounds: [E] = []
+        bounds.reserveCapacity(n)
+        for _ in 0..<n { bounds.append(try E.decode(from: &reader)) }
+        return NodeContents(isLeaf: false, elements: [], children: children, bounds: bounds)
+    }
+
+    /// The whole subtree, read now (`verify`).
+    private static func build<E: FileElement>(
+        _ contents: NodeContents<E>,
+        place: FilePlace,
+        depth: Int,
+        context: TreeContext,
+        what: String,
+        budget: LoadBudget
+    ) throws(StoreFileError.Problem) -> BTreeNode<E> {
+        guard depth < maximumDepth else { throw .malformed(what: what, reason: "deeper than \(maximumDepth) levels") }
+        let node: BTreeNode<E>
+        if contents.isLeaf {
+            node = BTreeNode(isLeaf: true, elements: contents.elements, children: [], lowerBounds: [])
         } else {
-            guard n > 0 else { throw .malformed(what: what, reason: "empty branch at \(place.offset)") }
-            var childPlaces: [FilePlace] = []
-            for _ in 0..<n {
-                let offset = try reader.u64()
-                let length = try reader.u64()
-                let checksum = try reader.u64()
-                guard offset < place.offset else {
-                    throw .pointerOutOfRange(what: what + " child", offset: offset)
-                }
-                childPlaces.append(FilePlace(file: context.fileID, offset: offset, length: length, checksum: checksum))
-            }
-            var bounds: [E] = []
-            for _ in 0..<n { bounds.append(try E.decode(from: &reader)) }
             var children: [BTreeNode<E>] = []
-            for child in childPlaces {
-                children.append(try decodeNode(child, depth: depth + 1, budget: &budget, context: context, what: what))
+            for child in contents.children {
+                let childContents: NodeContents<E> = try readNode(
+                    child.place,
+                    context: context,
+                    what: what,
+                    budget: budget
+                )
+                guard childContents.isLeaf == child.isLeaf else {
+                    throw .malformed(
+                        what: what,
+                        reason: "node at \(child.place.offset) is not the kind its parent says"
+                    )
+                }
+                children.append(
+                    try build(
+                        childContents,
+                        place: child.place,
+                        depth: depth + 1,
+                        context: context,
+                        what: what,
+                        budget: budget
+                    )
+                )
             }
-            node = BTreeNode(isLeaf: false, elements: [], children: children, lowerBounds: bounds)
+            node = BTreeNode(isLeaf: false, elements: [], children: children, lowerBounds: contents.bounds)
         }
         node.place = place
         return node
     }
+
+    /// A node whose children are stubs read on first visit.
+    private static func node<E: FileElement>(
+        _ contents: NodeContents<E>,
+        place: FilePlace,
+        depth: Int,
+        context: TreeContext,
+        what: String,
+        budget: LoadBudget
+    ) -> BTreeNode<E> {
+        let node: BTreeNode<E>
+        if contents.isLeaf {
+            node = BTreeNode(isLeaf: true, elements: contents.elements, children: [], lowerBounds: [])
+        } else {
+            let children = zip(contents.children, contents.bounds).map { child, bound in
+                stub(child, fallbackBound: bound, depth: depth + 1, context: context, what: what, budget: budget)
+            }
+            node = BTreeNode(isLeaf: false, elements: [], children: children, lowerBounds: contents.bounds)
+        }
+        node.place = place
+        return node
+    }
+
+    private static func stub<E: FileElement>(
+        _ child: ChildReference,
+        fallbackBound: E,
+        depth: Int,
+        context: TreeContext,
+        what: String,
+        budget: LoadBudget
+    ) -> BTreeNode<E> {
+        BTreeNode(lazy: child.isLeaf, place: child.place) {
+            do throws(StoreFileError.Problem) {
+                guard depth < maximumDepth else { throw .malformed(what: what, reason: "too deep") }
+                let contents: NodeContents<E> = try readNode(child.place, context: context, what: what, budget: budget)
+                guard contents.isLeaf == child.isLeaf else { throw .malformed(what: what, reason: "kind") }
+                if contents.isLeaf { return (contents.elements, [], []) }
+                let children = zip(contents.children, contents.bounds).map { grandchild, bound in
+                    stub(
+                        grandchild,
+                        fallbackBound: bound,
+                        depth: depth + 1,
+                        context: context,
+                        what: what,
+                        budget: budget
+                    )
+                }
+                return ([], children, contents.bounds)
+            } catch {
+                return child.isLeaf ? ([], [], []) : ([], [BTreeNode(elements: [])], [fallbackBound])
+            }
+        }
+    }
+}
+
+/// How many more nodes reading one tree may read: a damaged file could make many parents share
+/// one child, and a full walk would then read it once per path.
+final class LoadBudget: Sendable {
+    private let remaining: Atomic<Int>
+
+    init(_ nodes: Int) {
+        remaining = Atomic(nodes)
+    }
+
+    func take() -> Bool {
+        remaining.wrappingSubtract(1, ordering: .relaxed).newValue >= 0
+    }
 }
 
 /// What reading a version needs: its mapping and the number of the open file (for places).
-struct TreeContext {
+struct TreeContext: Sendable {
     let mapping: FileMapping
     let fileID: UInt64
     /// Check every node's checksum (`verify()`).

@@ -1,5 +1,6 @@
 import Foundation
 import RQLCore
+import Synchronization
 import Testing
 
 @testable import RQLStorage
@@ -100,6 +101,33 @@ struct StoreFileTests {
         #expect(again.position(ofPrimaryKey: .int(8)) == nil)
         #expect(again.position(ofPrimaryKey: .int(9)) == 8)
         #expect(try BlockStore.verify(path: path).version == 2)
+    }
+
+    @Test("index nodes read on first visit load once, safely, under concurrent readers")
+    func concurrentLazyReads() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path("lazy.rql")
+        let store = try BlockStore.create(path: path, schema: try Fixtures.schema())
+        let t = store.beginWrite()
+        for i in 0..<20_000 { _ = try t.insert("Person", ["id": .int(Int64(i)), "name": .string("n\(i % 101)")]) }
+        _ = try t.commit()
+        let snapshot = try BlockStore.open(path: path, readOnly: true).snapshot
+        let people = try #require(snapshot.table(named: "Person"))
+        let name = people.objectSchema.propertyIndex(named: "name")!
+        let failures = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 8) { worker in
+            var wrong = 0
+            for i in stride(from: worker, to: 20_000, by: 7) where people.position(ofPrimaryKey: .int(Int64(i))) != i {
+                wrong += 1
+            }
+            if people.indexLookup(property: name, equalTo: .string("n\(worker)"))?.count != 20_000 / 101
+                + (worker < 20_000 % 101 ? 1 : 0)
+            {
+                wrong += 1
+            }
+            failures.withLock { $0 += wrong }
+        }
+        #expect(failures.withLock { $0 } == 0)
     }
 
     @Test("old snapshots keep reading their version after later commits and a reopen")
