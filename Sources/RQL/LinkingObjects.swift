@@ -25,15 +25,30 @@ public protocol LinkingObjectsProtocol {
 ///
 /// An unmanaged object's linking objects are always empty.
 public struct LinkingObjects<Element: ObjectBase & RealmCollectionValue>: LinkingObjectsProtocol {
+    /// The name of the link property on `Element` that points here.
+    ///
+    /// ```swift
+    /// dog.owners.propertyName  // "dogs"
+    /// ```
     public let propertyName: String
     private let owner: ObjectAccessor?
 
+    /// The objects of `Element` whose `propertyName` links here (what `@Persisted(originProperty:)`
+    /// declares).
+    ///
+    /// ```swift
+    /// @Persisted(originProperty: "dogs") var owners: LinkingObjects<Person>
+    /// ```
     public init(propertyName: String) {
         self.propertyName = propertyName
         self.owner = nil
     }
 
     /// The legacy declaration form: `LinkingObjects(fromType: Person.self, property: "dogs")`.
+    ///
+    /// ```swift
+    /// let owners = LinkingObjects(fromType: Person.self, property: "dogs")
+    /// ```
     public init(fromType _: Element.Type, property propertyName: String) {
         self.init(propertyName: propertyName)
     }
@@ -54,6 +69,11 @@ public struct LinkingObjects<Element: ObjectBase & RealmCollectionValue>: Linkin
     var managedOwner: ObjectAccessor? { owner }
 
     /// Whether the object whose backlinks these are was deleted.
+    ///
+    /// ```swift
+    /// try realm.write { realm.delete(rex) }
+    /// rex.owners.isInvalidated  // true
+    /// ```
     public var isInvalidated: Bool { owner?.isInvalidated ?? false }
 }
 

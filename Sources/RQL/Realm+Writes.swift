@@ -140,11 +140,19 @@ extension Realm {
     }
 
     /// Deletes every object of the results.
+    ///
+    /// ```swift
+    /// try realm.write { realm.delete(realm.objects(Dog.self).filter("age > 10")) }
+    /// ```
     public func delete<Element: ObjectBase>(_ objects: Results<Element>) {
         delete(Array(objects))
     }
 
     /// Deletes every object of the list (the list of a managed object ends up empty).
+    ///
+    /// ```swift
+    /// try realm.write { realm.delete(ann.dogs) }  // the dogs themselves, not only the links
+    /// ```
     public func delete<Element: ObjectBase>(_ objects: List<Element>) {
         delete(Array(objects))
     }
@@ -156,7 +164,8 @@ extension Realm {
     /// ```
     public func deleteAll() {
         guard let writer = writer(.error) else { return }
-        for objectSchema in writer.session.current.schema.classes where !objectSchema.isEmbedded {
+        for objectSchema in writer.session.current.schema.classes
+        where !objectSchema.isEmbedded && !SchemaVersionRecord.isHidden(objectSchema.name) {
             writer.session.perform { (t) throws(WriteError) in try t.deleteAll(objectSchema.name) }
         }
     }
