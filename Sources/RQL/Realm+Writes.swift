@@ -157,6 +157,16 @@ extension Realm {
         delete(Array(objects))
     }
 
+    /// Deletes every object a map of objects holds (its keys stay, holding nil).
+    ///
+    /// ```swift
+    /// try realm.write { realm.delete(box.toysByRoom) }
+    /// box.toysByRoom["kitchen"]  // Optional(nil): the key is kept, its toy deleted
+    /// ```
+    public func delete<Key, Value: ObjectBase>(_ objects: Map<Key, Value?>) {
+        delete(objects.values.compactMap { $0 })
+    }
+
     /// Deletes every object of every class.
     ///
     /// ```swift
