@@ -252,6 +252,9 @@ protocol PersistedField {
     /// The unmanaged value if one was set (collections copied, so that promoting the original
     /// leaves the copy's elements as they were); nil otherwise.
     static func unmanagedValue(at field: UnsafeMutableRawPointer) -> (any _Persistable)?
+    /// The value of a property never set: what `add(_:update:)` writes over an existing
+    /// object's value for it (an empty list, a nil link).
+    static func defaultValue() -> any _Persistable
     /// Sets a managed object's property from the conversions of `Object(value:)`; false when
     /// `value` does not convert.
     static func setManagedValue(_ value: Any, of owner: ObjectBase, ordinal: Int) -> Bool
@@ -319,6 +322,8 @@ extension Persisted: PersistedField {
         guard persisted.state.kind == PersistedState.unmanaged else { return nil }
         return persisted.value?._rqlUnmanagedCopy()
     }
+
+    static func defaultValue() -> any _Persistable { Value._rlmDefaultValue() }
 
     static func setManagedValue(_ value: Any, of owner: ObjectBase, ordinal: Int) -> Bool {
         guard let converted = Value._rqlConvert(value) else { return false }
