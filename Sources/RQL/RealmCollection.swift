@@ -114,7 +114,7 @@ extension RealmCollection where Element: RealmFetchable {
     /// The position of the first object that matches a type-safe query.
     ///
     /// ```swift
-    /// person.dogs.index { $0.age > 5 }
+    /// person.dogs.index(matching: { $0.age > 5 })
     /// ```
     public func index(matching isIncluded: (Query<Element>) -> Query<Bool>) -> Int? {
         _rqlQueryable.index(matching: isIncluded)

@@ -157,7 +157,7 @@ extension Results {
     /// The position of the first result that matches a type-safe query, or nil.
     ///
     /// ```swift
-    /// dogs.sorted(byKeyPath: "age").index { $0.name == "Rex" }
+    /// dogs.sorted(byKeyPath: "age").index(matching: { $0.name == "Rex" })
     /// ```
     public func index(matching isIncluded: (Query<Element>) -> Query<Bool>) -> Int? {
         firstIndex(in: self.where(isIncluded))
