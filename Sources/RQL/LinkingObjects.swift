@@ -68,6 +68,29 @@ public struct LinkingObjects<Element: ObjectBase & RealmCollectionValue>: Linkin
     /// The object whose backlinks these are; nil while unmanaged.
     var managedOwner: ObjectAccessor? { owner }
 
+    /// The linking objects as a frozen copy of the realm sees them (never changes).
+    ///
+    /// ```swift
+    /// let owners = rex.owners.freeze()
+    /// ```
+    public func freeze() -> LinkingObjects<Element> {
+        guard let owner else { preconditionFailure("Unmanaged linking objects cannot be frozen") }
+        if owner.isFrozen { return self }
+        guard let frozen = CollectionOwner.frozen(owner)._rqlAccessor else { return self }
+        return LinkingObjects(propertyName: propertyName, owner: frozen)
+    }
+
+    /// The live linking objects of frozen ones, or nil when their object was deleted since.
+    ///
+    /// ```swift
+    /// let live = rex.owners.freeze().thaw()
+    /// ```
+    public func thaw() -> LinkingObjects<Element>? {
+        guard let owner else { preconditionFailure("Unmanaged linking objects cannot be thawed") }
+        guard owner.isFrozen else { return self }
+        return CollectionOwner.live(owner)?._rqlAccessor.map { LinkingObjects(propertyName: propertyName, owner: $0) }
+    }
+
     /// Whether the object whose backlinks these are was deleted.
     ///
     /// ```swift

@@ -271,6 +271,25 @@ public struct Realm {
         object.thaw()
     }
 
+    /// A frozen copy of a managed collection of this realm (results, a list, a set, linking
+    /// objects).
+    ///
+    /// ```swift
+    /// let frozenDogs = realm.freeze(person.dogs)
+    /// ```
+    public func freeze<Collection: RealmCollection>(_ collection: Collection) -> Collection {
+        collection.freeze()
+    }
+
+    /// The live collection of a frozen one, or nil when its object was deleted since.
+    ///
+    /// ```swift
+    /// let liveDogs = realm.thaw(frozenDogs)
+    /// ```
+    public func thaw<Collection: RealmCollection>(_ collection: Collection) -> Collection? {
+        collection.thaw()
+    }
+
     /// Invalidates nothing: RQL's realms hold no read lock. Present for source compatibility.
     public func invalidate() {}
 }

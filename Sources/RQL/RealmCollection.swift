@@ -22,6 +22,10 @@ where Index == Int, Element: RealmCollectionValue {
     var isInvalidated: Bool { get }
     /// Whether the collection is a frozen snapshot.
     var isFrozen: Bool { get }
+    /// A frozen snapshot of the collection (the program stops for an unmanaged one).
+    func freeze() -> Self
+    /// The live collection of a frozen one; nil when its object was deleted since.
+    func thaw() -> Self?
     /// The collection's objects as results, for querying; nil while unmanaged or for plain values.
     var _rqlResults: Results<Element>? { get }
 }
