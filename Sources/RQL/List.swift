@@ -21,6 +21,10 @@ public final class List<Element: RealmCollectionValue> {
     var recordingElement: Element?
 
     /// An empty, unmanaged list.
+    ///
+    /// ```swift
+    /// let names = List<String>()  // fill it, then set it on an object or add the object
+    /// ```
     public init() {
         storage = UnmanagedListStorage()
     }
@@ -235,6 +239,11 @@ extension List: RandomAccessCollection, MutableCollection {
 }
 
 extension List: RangeReplaceableCollection {
+    /// Replaces the elements at `subrange` with `newElements` (inside a write for a managed list).
+    ///
+    /// ```swift
+    /// try realm.write { person.dogs.replaceSubrange(0..<1, with: [spot, fido]) }
+    /// ```
     public func replaceSubrange<C: Collection>(_ subrange: Range<Int>, with newElements: C)
     where C.Element == Element {
         removeSubrange(subrange)

@@ -19,6 +19,10 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue> {
     private var managed: ManagedCollectionStorage<Value>?
 
     /// An empty, unmanaged map.
+    ///
+    /// ```swift
+    /// let parks = Map<String, String>()
+    /// ```
     public init() {}
 
     init(managed: ManagedCollectionStorage<Value>) {
@@ -191,9 +195,24 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue> {
 /// for entry in dog.favoriteParksByCity { print(entry.key, entry.value) }
 /// ```
 public struct SingleMapEntry<Key: _MapKey, Value: RealmCollectionValue>: Hashable {
+    /// The entry's key.
+    ///
+    /// ```swift
+    /// dog.favoriteParksByCity.map(\.key)  // ["Chicago"]
+    /// ```
     public let key: Key
+    /// The entry's value.
+    ///
+    /// ```swift
+    /// dog.favoriteParksByCity.map(\.value)  // ["Millennium Park"]
+    /// ```
     public let value: Value
 
+    /// An entry (as a map's iteration makes them).
+    ///
+    /// ```swift
+    /// SingleMapEntry(key: "Oslo", value: "Frogner")
+    /// ```
     public init(key: Key, value: Value) {
         self.key = key
         self.value = value

@@ -18,6 +18,10 @@ public final class MutableSet<Element: RealmCollectionValue> {
     private var managed: ManagedCollectionStorage<Element>?
 
     /// An empty, unmanaged set.
+    ///
+    /// ```swift
+    /// let tags = MutableSet<String>()
+    /// ```
     public init() {}
 
     init(managed: ManagedCollectionStorage<Element>) {

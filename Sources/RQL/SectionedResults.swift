@@ -171,7 +171,12 @@ extension Results {
         sectioned(by: keyPath, sortDescriptors: [SortDescriptor(keyPath: _name(for: keyPath), ascending: ascending)])
     }
 
-    /// The results sorted by `sortDescriptors` and grouped by the value of `keyPath`.
+    /// The results sorted by `sortDescriptors` and grouped by the value of `keyPath` (the
+    /// first descriptor should sort by what the key path reads).
+    ///
+    /// ```swift
+    /// dogs.sectioned(by: \.firstLetter, sortDescriptors: [SortDescriptor(keyPath: "name"), "age"])
+    /// ```
     public func sectioned<Key: _Persistable & Hashable>(
         by keyPath: KeyPath<Element, Key>,
         sortDescriptors: [SortDescriptor]
