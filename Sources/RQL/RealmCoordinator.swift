@@ -43,10 +43,8 @@ final class RealmCoordinator: @unchecked Sendable {
     /// Records a configured schema version higher than the stored one, once the declared
     /// classes matched the store (so that a refused open leaves the file as it was).
     func recordSchemaVersion(_ configured: UInt64, readOnly: Bool) throws(Realm.Error) {
-        lock.lock()
-        defer { lock.unlock() }
         guard !readOnly, configured > SchemaVersionRecord.read(store.snapshot) else { return }
-        try SchemaVersionRecord.write(configured, to: store)
+        try SchemaVersionRecord.raise(to: configured, in: store)
     }
 
     /// The registered class of this name.
@@ -63,9 +61,10 @@ final class RealmCoordinator: @unchecked Sendable {
     /// transaction of their own. The caller must not hold the store's write transaction (inside
     /// a write, `register(_:in:)` adds them to that transaction instead).
     func register(_ classes: [ClassInfo], readOnly: Bool) throws(Realm.Error) {
-        lock.lock()
-        defer { lock.unlock() }
-        let missing = try unregistered(classes, in: store.snapshot.schema)
+        // Locks are taken in one order, the store's write lock before this coordinator's (as
+        // `register(_:in:)` inside a write does), so a thread in a write transaction and one
+        // opening a realm cannot wait for each other.
+        let missing = try withLock { () throws(Realm.Error) in try unregistered(classes, in: store.snapshot.schema) }
         guard !missing.isEmpty else { return }
         guard !readOnly else {
             throw Realm.Error(
@@ -75,14 +74,28 @@ final class RealmCoordinator: @unchecked Sendable {
             )
         }
         let transaction = store.beginWrite()
+        let added: [ClassInfo]
         do {
-            try transaction.addClasses(missing.map(\.objectSchema))
+            // Checked again: another thread may have added them meanwhile.
+            added = try register(classes, in: transaction)
             _ = try transaction.commit()
-        } catch {
+        } catch let error as Realm.Error {
+            transaction.rollback()
+            throw error
+        } catch let error as WriteError {
             transaction.rollback()
             throw Realm.Error(error)
+        } catch {
+            transaction.rollback()
+            throw Realm.Error(.fail, "\(error)")
         }
-        for info in missing { registered[info.className] = info }
+        confirm(added)
+    }
+
+    private func withLock<T>(_ body: () throws(Realm.Error) -> T) throws(Realm.Error) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
     }
 
     /// Adds the classes the open `transaction` lacks to it. They are registered once it commits

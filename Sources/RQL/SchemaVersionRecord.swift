@@ -9,7 +9,7 @@ import RQLStorage
 ///
 /// ```swift
 /// SchemaVersionRecord.read(store.snapshot)         // 0 for a new store
-/// try SchemaVersionRecord.write(3, to: store)
+/// try SchemaVersionRecord.raise(to: 3, in: store)
 /// SchemaVersionRecord.isHidden("__RQLMetadata")    // true: not a class of the realm
 /// ```
 enum SchemaVersionRecord {
@@ -36,16 +36,22 @@ enum SchemaVersionRecord {
         return UInt64(bitPattern: stored)
     }
 
-    /// Records `version` in `store`, in a write transaction of its own (the caller holds none).
-    static func write(_ version: UInt64, to store: BlockStore) throws(Realm.Error) {
+    /// Records `version` in `store` unless the store records a higher one, in a write
+    /// transaction of its own (the caller holds none; the write lock makes check and write one
+    /// step across threads and processes).
+    static func raise(to version: UInt64, in store: BlockStore) throws(Realm.Error) {
         let transaction = store.beginWrite()
+        // With the write lock held, the newest snapshot is the version this transaction builds on.
+        guard version > read(store.snapshot) else {
+            transaction.rollback()
+            return
+        }
         do {
             if transaction.schema[className] == nil {
                 try transaction.addClasses([objectSchema])
             }
-            let value = RQLCore.Value.int(Int64(bitPattern: version))
             try transaction.deleteAll(className)
-            try transaction.insert(className, [property: value])
+            try transaction.insert(className, [property: RQLCore.Value.int(Int64(bitPattern: version))])
             _ = try transaction.commit()
         } catch {
             transaction.rollback()
