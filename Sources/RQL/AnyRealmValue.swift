@@ -36,68 +36,138 @@ public enum AnyRealmValue {
     case list(List<AnyRealmValue>)
 
     /// `.none`.
+    ///
+    /// ```swift
+    /// AnyRealmValue() == .none  // true
+    /// ```
     public init() {
         self = .none
     }
 
+    /// The `Int`, if the value is `.int` (no conversion between cases).
+    ///
+    /// ```swift
+    /// AnyRealmValue.int(3).intValue  // 3
+    /// ```
     public var intValue: Int? {
         if case .int(let v) = self { return v }
         return nil
     }
+    /// The `Bool`, if the value is `.bool` (no conversion between cases).
+    ///
+    /// ```swift
+    /// AnyRealmValue.bool(true).boolValue  // true
+    /// ```
     public var boolValue: Bool? {
         if case .bool(let v) = self { return v }
         return nil
     }
+    /// The `Float`, if the value is `.float` (no conversion between cases).
+    ///
+    /// ```swift
+    /// AnyRealmValue.float(1.5).floatValue  // 1.5
+    /// ```
     public var floatValue: Float? {
         if case .float(let v) = self { return v }
         return nil
     }
+    /// The `Double`, if the value is `.double` (no conversion between cases).
+    ///
+    /// ```swift
+    /// AnyRealmValue.double(2.5).doubleValue  // 2.5; .int(2).doubleValue is nil
+    /// ```
     public var doubleValue: Double? {
         if case .double(let v) = self { return v }
         return nil
     }
+    /// The `String`, if the value is `.string` (no conversion between cases).
+    ///
+    /// ```swift
+    /// AnyRealmValue.string("Rex").stringValue  // "Rex"
+    /// ```
     public var stringValue: String? {
         if case .string(let v) = self { return v }
         return nil
     }
+    /// The `Data`, if the value is `.data` (no conversion between cases).
+    ///
+    /// ```swift
+    /// AnyRealmValue.data(Data([1, 2])).dataValue?.count  // 2
+    /// ```
     public var dataValue: Data? {
         if case .data(let v) = self { return v }
         return nil
     }
+    /// The `Date`, if the value is `.date` (no conversion between cases).
+    ///
+    /// ```swift
+    /// AnyRealmValue.date(Date(timeIntervalSince1970: 0)).dateValue
+    /// ```
     public var dateValue: Date? {
         if case .date(let v) = self { return v }
         return nil
     }
+    /// The `ObjectId`, if the value is `.objectId` (no conversion between cases).
+    ///
+    /// ```swift
+    /// AnyRealmValue.objectId(id).objectIdValue == id  // true
+    /// ```
     public var objectIdValue: ObjectId? {
         if case .objectId(let v) = self { return v }
         return nil
     }
+    /// The `Decimal128`, if the value is `.decimal128` (no conversion between cases).
+    ///
+    /// ```swift
+    /// AnyRealmValue.decimal128(1.5).decimal128Value  // 1.5
+    /// ```
     public var decimal128Value: Decimal128? {
         if case .decimal128(let v) = self { return v }
         return nil
     }
+    /// The `UUID`, if the value is `.uuid` (no conversion between cases).
+    ///
+    /// ```swift
+    /// AnyRealmValue.uuid(uuid).uuidValue == uuid  // true
+    /// ```
     public var uuidValue: UUID? {
         if case .uuid(let v) = self { return v }
         return nil
     }
     /// The nested dictionary, if the value is one.
+    ///
+    /// ```swift
+    /// dog.companion.dictionaryValue?["name"]?.stringValue
+    /// ```
     public var dictionaryValue: Map<String, AnyRealmValue>? {
         if case .dictionary(let v) = self { return v }
         return nil
     }
     /// The nested list, if the value is one.
+    ///
+    /// ```swift
+    /// dog.companion.listValue?.count
+    /// ```
     public var listValue: List<AnyRealmValue>? {
         if case .list(let v) = self { return v }
         return nil
     }
 
     /// The linked object as `objectType`, if the value is a link to one.
+    ///
+    /// ```swift
+    /// let toy = dog.companion.object(DogToy.self)
+    /// ```
     public func object<T: Object>(_ objectType: T.Type) -> T? {
         if case .object(let v) = self { return v as? T }
         return nil
     }
 
     /// A nested dictionary holding `dictionary`'s entries.
+    ///
+    /// ```swift
+    /// dog.companion = .fromDictionary(["name": .string("Rex"), "age": .int(3)])
+    /// ```
     public static func fromDictionary(_ dictionary: [String: AnyRealmValue]) -> AnyRealmValue {
         let map = Map<String, AnyRealmValue>()
         for (key, value) in dictionary { map[key] = value }
@@ -105,6 +175,10 @@ public enum AnyRealmValue {
     }
 
     /// A nested list holding `array`'s elements.
+    ///
+    /// ```swift
+    /// dog.companion = .fromArray([.int(1), .string("two")])
+    /// ```
     public static func fromArray(_ array: [AnyRealmValue]) -> AnyRealmValue {
         let list = List<AnyRealmValue>()
         list.append(objectsIn: array)

@@ -34,6 +34,10 @@ extension List {
     }
 
     /// The live list of a frozen one, or nil when its object was deleted since.
+    ///
+    /// ```swift
+    /// let live = person.dogs.freeze().thaw()
+    /// ```
     public func thaw() -> List<Element>? {
         guard let (accessor, ordinal) = storage.owner else { preconditionFailure("Unmanaged lists cannot be thawed") }
         guard accessor.isFrozen else { return self }
@@ -43,6 +47,10 @@ extension List {
 
 extension MutableSet {
     /// A frozen copy of a managed set.
+    ///
+    /// ```swift
+    /// let snapshot = rex.tags.freeze()
+    /// ```
     public func freeze() -> MutableSet<Element> {
         guard let (accessor, ordinal) = managedOwner else { preconditionFailure("Unmanaged sets cannot be frozen") }
         if accessor.isFrozen { return self }
@@ -50,6 +58,10 @@ extension MutableSet {
     }
 
     /// The live set of a frozen one, or nil when its object was deleted since.
+    ///
+    /// ```swift
+    /// let live = rex.tags.freeze().thaw()
+    /// ```
     public func thaw() -> MutableSet<Element>? {
         guard let (accessor, ordinal) = managedOwner else { preconditionFailure("Unmanaged sets cannot be thawed") }
         guard accessor.isFrozen else { return self }
@@ -59,6 +71,10 @@ extension MutableSet {
 
 extension Map {
     /// A frozen copy of a managed map.
+    ///
+    /// ```swift
+    /// let snapshot = rex.nicknames.freeze()
+    /// ```
     public func freeze() -> Map<Key, Value> {
         guard let (accessor, ordinal) = managedOwner else { preconditionFailure("Unmanaged maps cannot be frozen") }
         if accessor.isFrozen { return self }
@@ -66,6 +82,10 @@ extension Map {
     }
 
     /// The live map of a frozen one, or nil when its object was deleted since.
+    ///
+    /// ```swift
+    /// let live = rex.nicknames.freeze().thaw()
+    /// ```
     public func thaw() -> Map<Key, Value>? {
         guard let (accessor, ordinal) = managedOwner else { preconditionFailure("Unmanaged maps cannot be thawed") }
         guard accessor.isFrozen else { return self }

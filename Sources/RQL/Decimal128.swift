@@ -20,11 +20,19 @@ public struct Decimal128: Hashable, Comparable, Sendable, CustomStringConvertibl
     }
 
     /// Zero.
+    ///
+    /// ```swift
+    /// Decimal128() == 0  // true
+    /// ```
     public init() {
         self.core = .zero
     }
 
     /// Reads decimal text (`"1.5"`, `"-2E+3"`, `"NaN"`, `"Inf"`); throws for anything else.
+    ///
+    /// ```swift
+    /// let price = try Decimal128(string: "9.99")
+    /// ```
     public init(string: String) throws {
         do {
             core = try RQLCore.Decimal128(string)
@@ -36,6 +44,10 @@ public struct Decimal128: Hashable, Comparable, Sendable, CustomStringConvertibl
     /// Converts an integer of any width, a `Float`, a `Double`, an `NSNumber`, a Foundation
     /// `Decimal` or decimal text. Stops the program for any other value or unreadable text, as
     /// Realm Swift does; use `init(string:)` for text from outside the program.
+    ///
+    /// ```swift
+    /// Decimal128(value: 3)  // 3; Decimal128(value: "1.5") is 1.5
+    /// ```
     public init(value: Any) {
         guard let converted = Decimal128.converting(value) else {
             preconditionFailure("cannot convert '\(value)' of type \(type(of: value)) to Decimal128")
@@ -44,11 +56,19 @@ public struct Decimal128: Hashable, Comparable, Sendable, CustomStringConvertibl
     }
 
     /// The exact value of the number.
+    ///
+    /// ```swift
+    /// Decimal128(number: NSNumber(value: 2.5))  // 2.5
+    /// ```
     public init(number: NSNumber) {
         self = Decimal128.converting(number) ?? Decimal128(RQLCore.Decimal128(number.doubleValue))
     }
 
     /// The integer's exact value, when 34 digits hold it.
+    ///
+    /// ```swift
+    /// Decimal128(exactly: 42)  // 42
+    /// ```
     public init?<T: BinaryInteger>(exactly source: T) {
         guard let value = Int64(exactly: source) else {
             guard let text = try? RQLCore.Decimal128(String(source)) else { return nil }
@@ -84,9 +104,17 @@ public struct Decimal128: Hashable, Comparable, Sendable, CustomStringConvertibl
     }
 
     /// The smallest finite value, -9999999999999999999999999999999999E+6111.
+    ///
+    /// ```swift
+    /// Decimal128.min < 0  // true
+    /// ```
     public static var min: Decimal128 { -max }
 
     /// The largest finite value, 9999999999999999999999999999999999E+6111.
+    ///
+    /// ```swift
+    /// Decimal128.max > 0  // true
+    /// ```
     public static var max: Decimal128 {
         Decimal128(
             RQLCore.Decimal128(
@@ -98,19 +126,43 @@ public struct Decimal128: Hashable, Comparable, Sendable, CustomStringConvertibl
     }
 
     /// Whether the value is not a number.
+    ///
+    /// ```swift
+    /// try Decimal128(string: "NaN").isNaN  // true
+    /// ```
     public var isNaN: Bool { core.isNaN }
     /// Realm's decimal NaN is quiet and signaling alike: same as `isNaN`.
+    ///
+    /// ```swift
+    /// Decimal128(1).isSignaling  // false
+    /// ```
     public var isSignaling: Bool { core.isNaN }
     /// Same as `isNaN`.
+    ///
+    /// ```swift
+    /// Decimal128(1).isSignalingNaN  // false
+    /// ```
     public var isSignalingNaN: Bool { core.isNaN }
 
     /// The absolute value.
+    ///
+    /// ```swift
+    /// Decimal128(-2.5).magnitude  // 2.5
+    /// ```
     public var magnitude: Decimal128 { core.isNegative ? -self : self }
 
     /// The canonical text (`"1.5"`, `"-2E+3"`, `"NaN"`).
+    ///
+    /// ```swift
+    /// Decimal128(1.5).stringValue  // "1.5"
+    /// ```
     public var stringValue: String { core.description }
 
     /// The nearest `Double`.
+    ///
+    /// ```swift
+    /// Decimal128(1.5).doubleValue  // 1.5
+    /// ```
     public var doubleValue: Double { core.doubleValue }
 
     public var description: String { core.description }
@@ -126,8 +178,16 @@ public struct Decimal128: Hashable, Comparable, Sendable, CustomStringConvertibl
     public static func / (lhs: Decimal128, rhs: Decimal128) -> Decimal128 { Decimal128(lhs.core / rhs.core) }
 
     /// `other - self`.
+    ///
+    /// ```swift
+    /// Decimal128(1).distance(to: 3)  // 2
+    /// ```
     public func distance(to other: Decimal128) -> Decimal128 { other - self }
     /// `self + n`.
+    ///
+    /// ```swift
+    /// Decimal128(1).advanced(by: 2)  // 3
+    /// ```
     public func advanced(by n: Decimal128) -> Decimal128 { self + n }
 }
 

@@ -25,15 +25,30 @@ public protocol LinkingObjectsProtocol {
 ///
 /// An unmanaged object's linking objects are always empty.
 public struct LinkingObjects<Element: ObjectBase & RealmCollectionValue>: LinkingObjectsProtocol {
+    /// The name of the link property on `Element` that points here.
+    ///
+    /// ```swift
+    /// dog.owners.propertyName  // "dogs"
+    /// ```
     public let propertyName: String
     private let owner: ObjectAccessor?
 
+    /// The objects of `Element` whose `propertyName` links here (what `@Persisted(originProperty:)`
+    /// declares).
+    ///
+    /// ```swift
+    /// @Persisted(originProperty: "dogs") var owners: LinkingObjects<Person>
+    /// ```
     public init(propertyName: String) {
         self.propertyName = propertyName
         self.owner = nil
     }
 
     /// The legacy declaration form: `LinkingObjects(fromType: Person.self, property: "dogs")`.
+    ///
+    /// ```swift
+    /// let owners = LinkingObjects(fromType: Person.self, property: "dogs")
+    /// ```
     public init(fromType _: Element.Type, property propertyName: String) {
         self.init(propertyName: propertyName)
     }
@@ -53,7 +68,35 @@ public struct LinkingObjects<Element: ObjectBase & RealmCollectionValue>: Linkin
     /// The object whose backlinks these are; nil while unmanaged.
     var managedOwner: ObjectAccessor? { owner }
 
+    /// The linking objects as a frozen copy of the realm sees them (never changes).
+    ///
+    /// ```swift
+    /// let owners = rex.owners.freeze()
+    /// ```
+    public func freeze() -> LinkingObjects<Element> {
+        guard let owner else { preconditionFailure("Unmanaged linking objects cannot be frozen") }
+        if owner.isFrozen { return self }
+        guard let frozen = CollectionOwner.frozen(owner)._rqlAccessor else { return self }
+        return LinkingObjects(propertyName: propertyName, owner: frozen)
+    }
+
+    /// The live linking objects of frozen ones, or nil when their object was deleted since.
+    ///
+    /// ```swift
+    /// let live = rex.owners.freeze().thaw()
+    /// ```
+    public func thaw() -> LinkingObjects<Element>? {
+        guard let owner else { preconditionFailure("Unmanaged linking objects cannot be thawed") }
+        guard owner.isFrozen else { return self }
+        return CollectionOwner.live(owner)?._rqlAccessor.map { LinkingObjects(propertyName: propertyName, owner: $0) }
+    }
+
     /// Whether the object whose backlinks these are was deleted.
+    ///
+    /// ```swift
+    /// try realm.write { realm.delete(rex) }
+    /// rex.owners.isInvalidated  // true
+    /// ```
     public var isInvalidated: Bool { owner?.isInvalidated ?? false }
 }
 

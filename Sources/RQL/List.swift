@@ -21,6 +21,10 @@ public final class List<Element: RealmCollectionValue> {
     var recordingElement: Element?
 
     /// An empty, unmanaged list.
+    ///
+    /// ```swift
+    /// let names = List<String>()  // fill it, then set it on an object or add the object
+    /// ```
     public init() {
         storage = UnmanagedListStorage()
     }
@@ -30,14 +34,27 @@ public final class List<Element: RealmCollectionValue> {
     }
 
     /// Whether the list belongs to an object that was deleted.
+    ///
+    /// ```swift
+    /// try realm.write { realm.delete(ann) }
+    /// ann.dogs.isInvalidated  // true
+    /// ```
     public var isInvalidated: Bool { storage.owner?.accessor.isInvalidated ?? false }
 
     // MARK: Reading
 
     /// The number of elements (`person.dogs.count`).
+    ///
+    /// ```swift
+    /// ann.dogs.count  // 2
+    /// ```
     public var count: Int { storage.count }
 
     /// The position of the first element equal to `object`.
+    ///
+    /// ```swift
+    /// ann.dogs.index(of: rex)  // 0
+    /// ```
     public func index(of object: Element) -> Int? {
         (0..<count).first { storage.element(at: $0) == object }
     }
@@ -45,39 +62,67 @@ public final class List<Element: RealmCollectionValue> {
     // MARK: Mutation
 
     /// Appends an element (an unmanaged object appended to a managed list is added to the realm).
+    ///
+    /// ```swift
+    /// try realm.write { ann.dogs.append(rex) }
+    /// ```
     public func append(_ object: Element) {
         storage.insert(object, at: storage.count)
     }
 
     /// Appends every element of a sequence.
+    ///
+    /// ```swift
+    /// try realm.write { ann.dogs.append(objectsIn: [rex, fido]) }
+    /// ```
     public func append<S: Sequence>(objectsIn objects: S) where S.Element == Element {
         for object in objects { append(object) }
     }
 
     /// Inserts an element at `index` (`0...count`).
+    ///
+    /// ```swift
+    /// try realm.write { ann.dogs.insert(spot, at: 0) }
+    /// ```
     public func insert(_ object: Element, at index: Int) {
         precondition(index >= 0 && index <= count, "Index \(index) is out of bounds (must be within 0 and \(count))")
         storage.insert(object, at: index)
     }
 
     /// Removes the element at `index` (a removed object is not deleted).
+    ///
+    /// ```swift
+    /// try realm.write { ann.dogs.remove(at: 0) }  // the dog stays in the realm
+    /// ```
     public func remove(at index: Int) {
         checkIndex(index)
         storage.remove(at: index)
     }
 
     /// Removes every element.
+    ///
+    /// ```swift
+    /// try realm.write { ann.dogs.removeAll() }
+    /// ```
     public func removeAll() {
         storage.removeAll()
     }
 
     /// Replaces the element at `index`.
+    ///
+    /// ```swift
+    /// try realm.write { ann.dogs.replace(index: 0, object: spot) }
+    /// ```
     public func replace(index: Int, object: Element) {
         checkIndex(index)
         storage.replace(at: index, with: object)
     }
 
     /// Moves the element at `from` to position `to`.
+    ///
+    /// ```swift
+    /// try realm.write { ann.dogs.move(from: 0, to: 1) }
+    /// ```
     public func move(from: Int, to: Int) {
         checkIndex(from)
         checkIndex(to)
@@ -85,6 +130,10 @@ public final class List<Element: RealmCollectionValue> {
     }
 
     /// Swaps two elements.
+    ///
+    /// ```swift
+    /// try realm.write { ann.dogs.swapAt(0, 1) }
+    /// ```
     public func swapAt(_ index1: Int, _ index2: Int) {
         checkIndex(index1)
         checkIndex(index2)
@@ -95,24 +144,40 @@ public final class List<Element: RealmCollectionValue> {
     }
 
     /// Removes the first `number` elements.
+    ///
+    /// ```swift
+    /// try realm.write { ann.dogs.removeFirst() }
+    /// ```
     public func removeFirst(_ number: Int = 1) {
         precondition(number >= 0 && number <= count, "Cannot remove \(number) elements from a list of \(count)")
         for _ in 0..<number { storage.remove(at: 0) }
     }
 
     /// Removes the last `number` elements.
+    ///
+    /// ```swift
+    /// try realm.write { ann.dogs.removeLast(2) }
+    /// ```
     public func removeLast(_ number: Int = 1) {
         precondition(number >= 0 && number <= count, "Cannot remove \(number) elements from a list of \(count)")
         for _ in 0..<number { storage.remove(at: storage.count - 1) }
     }
 
     /// Inserts the elements of `newElements` at `i`.
+    ///
+    /// ```swift
+    /// try realm.write { ann.dogs.insert(contentsOf: [rex, fido], at: 1) }
+    /// ```
     public func insert<C: Collection>(contentsOf newElements: C, at i: Int) where C.Element == Element {
         precondition(i >= 0 && i <= count, "Index \(i) is out of bounds (must be within 0 and \(count))")
         for (offset, element) in newElements.enumerated() { storage.insert(element, at: i + offset) }
     }
 
     /// Removes the elements in `bounds`.
+    ///
+    /// ```swift
+    /// try realm.write { ann.dogs.removeSubrange(1...2) }
+    /// ```
     public func removeSubrange<R: RangeExpression>(_ bounds: R) where R.Bound == Int {
         let range = bounds.relative(to: 0..<count)
         precondition(range.lowerBound >= 0 && range.upperBound <= count, "Range \(range) is out of bounds")
@@ -120,11 +185,19 @@ public final class List<Element: RealmCollectionValue> {
     }
 
     /// Removes the elements at the given positions.
+    ///
+    /// ```swift
+    /// try realm.write { ann.dogs.remove(atOffsets: IndexSet([0, 2])) }
+    /// ```
     public func remove(atOffsets offsets: IndexSet) {
         for index in offsets.reversed() { remove(at: index) }
     }
 
     /// Moves the elements at `offsets` to before `destination` (SwiftUI's `onMove`).
+    ///
+    /// ```swift
+    /// try realm.write { ann.dogs.move(fromOffsets: IndexSet([0]), toOffset: 2) }
+    /// ```
     public func move(fromOffsets offsets: IndexSet, toOffset destination: Int) {
         var elements = Array(self)
         let moving = offsets.map { elements[$0] }
@@ -166,6 +239,11 @@ extension List: RandomAccessCollection, MutableCollection {
 }
 
 extension List: RangeReplaceableCollection {
+    /// Replaces the elements at `subrange` with `newElements` (inside a write for a managed list).
+    ///
+    /// ```swift
+    /// try realm.write { person.dogs.replaceSubrange(0..<1, with: [spot, fido]) }
+    /// ```
     public func replaceSubrange<C: Collection>(_ subrange: Range<Int>, with newElements: C)
     where C.Element == Element {
         removeSubrange(subrange)

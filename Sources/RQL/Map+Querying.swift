@@ -7,9 +7,17 @@ import RQLCore
 
 extension Map {
     /// The realm of the object the map belongs to; nil while unmanaged.
+    ///
+    /// ```swift
+    /// rex.nicknames.realm == realm  // true
+    /// ```
     public var realm: Realm? { managedOwner.map { Realm(context: $0.accessor.context) } }
 
     /// Whether the map is a frozen snapshot.
+    ///
+    /// ```swift
+    /// rex.nicknames.freeze().isFrozen  // true
+    /// ```
     public var isFrozen: Bool { managedOwner?.accessor.isFrozen ?? false }
 
     /// The objects the map's values link to, as results; nil while unmanaged or for plain values.
@@ -54,31 +62,55 @@ extension Map {
     }
 
     /// The objects among the map's values, sorted by a key path.
+    ///
+    /// ```swift
+    /// let byAge = person.dogsByName.sorted(byKeyPath: "age")
+    /// ```
     public func sorted(byKeyPath keyPath: String, ascending: Bool = true) -> Results<Value> {
         queryableValues.sorted(byKeyPath: keyPath, ascending: ascending)
     }
 
     /// The objects among the map's values, sorted by each descriptor in turn.
+    ///
+    /// ```swift
+    /// let sorted = person.dogsByName.sorted(by: ["name"])
+    /// ```
     public func sorted<S: Sequence>(by sortDescriptors: S) -> Results<Value> where S.Element == SortDescriptor {
         queryableValues.sorted(by: sortDescriptors)
     }
 
     /// The least value of `property` among the map's objects.
+    ///
+    /// ```swift
+    /// let youngest: Int? = person.dogsByName.min(ofProperty: "age")
+    /// ```
     public func min<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
         queryableValues.min(ofProperty: property)
     }
 
     /// The greatest value of `property` among the map's objects.
+    ///
+    /// ```swift
+    /// let oldest: Int? = person.dogsByName.max(ofProperty: "age")
+    /// ```
     public func max<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
         queryableValues.max(ofProperty: property)
     }
 
     /// The sum of `property` over the map's objects.
+    ///
+    /// ```swift
+    /// let total: Int = person.dogsByName.sum(ofProperty: "age")
+    /// ```
     public func sum<T: _Persistable>(ofProperty property: String) -> T where T.PersistedType: AddableType {
         queryableValues.sum(ofProperty: property)
     }
 
     /// The mean of `property` over the map's objects.
+    ///
+    /// ```swift
+    /// let mean: Double? = person.dogsByName.average(ofProperty: "age")
+    /// ```
     public func average<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: AddableType {
         queryableValues.average(ofProperty: property)
     }
@@ -95,6 +127,10 @@ extension Map where Value.PersistedType: MinMaxType {
     }
 
     /// The greatest value (nulls ignored), or nil when there is none.
+    ///
+    /// ```swift
+    /// rex.scoresByGame.max()
+    /// ```
     public func max() -> Value? {
         PlainValues.aggregate(values, ValueAggregation.maximum)
     }
@@ -102,11 +138,19 @@ extension Map where Value.PersistedType: MinMaxType {
 
 extension Map where Value.PersistedType: AddableType {
     /// The sum of the values (0 when there are none).
+    ///
+    /// ```swift
+    /// rex.scoresByGame.sum()
+    /// ```
     public func sum() -> Value {
         PlainValues.aggregate(values, { ValueAggregation.sum($0) }) ?? Value._rlmDefaultValue()
     }
 
     /// The mean of the values, or nil when there are none.
+    ///
+    /// ```swift
+    /// let mean: Double? = rex.scoresByGame.average()
+    /// ```
     public func average<T: _Persistable>() -> T? {
         AggregateConversion.convert(
             ValueAggregation.average(PlainValues.values(of: values)),

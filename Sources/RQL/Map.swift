@@ -19,6 +19,10 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue> {
     private var managed: ManagedCollectionStorage<Value>?
 
     /// An empty, unmanaged map.
+    ///
+    /// ```swift
+    /// let parks = Map<String, String>()
+    /// ```
     public init() {}
 
     init(managed: ManagedCollectionStorage<Value>) {
@@ -29,6 +33,11 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue> {
     var managedOwner: (accessor: ObjectAccessor, ordinal: Int)? { managed.map { ($0.accessor, $0.ordinal) } }
 
     /// Whether the map belongs to an object that was deleted.
+    ///
+    /// ```swift
+    /// try realm.write { realm.delete(rex) }
+    /// rex.nicknames.isInvalidated  // true
+    /// ```
     public var isInvalidated: Bool { managed?.accessor.isInvalidated ?? false }
 
     private var current: [(key: Key, value: Value)] {
@@ -40,15 +49,32 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue> {
     }
 
     /// The number of entries.
+    ///
+    /// ```swift
+    /// rex.nicknames.count  // 2
+    /// ```
     public var count: Int { managed?.stored.count ?? entries.count }
 
     /// The keys, in order.
+    ///
+    /// ```swift
+    /// rex.nicknames.keys  // ["home", "vet"]
+    /// ```
     public var keys: [Key] { current.map(\.key) }
 
     /// The values, in key order.
+    ///
+    /// ```swift
+    /// rex.nicknames.values  // ["Rexy", "R."]
+    /// ```
     public var values: [Value] { current.map(\.value) }
 
     /// The value for `key`; setting `nil` removes the key.
+    ///
+    /// ```swift
+    /// try realm.write { rex.nicknames["park"] = "Big one" }
+    /// rex.nicknames["park"]  // "Big one"
+    /// ```
     public subscript(key: Key) -> Value? {
         get { current.first { $0.key == key }?.value }
         set {
@@ -61,6 +87,10 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue> {
     }
 
     /// Sets the value for `key`, adding the key if it is new.
+    ///
+    /// ```swift
+    /// try realm.write { rex.nicknames.updateValue("Rexy", forKey: "home") }
+    /// ```
     public func updateValue(_ value: Value, forKey key: Key) {
         if let managed {
             let mapKey = "\(key)"
@@ -78,6 +108,10 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue> {
     }
 
     /// Removes `key` and its value, if present.
+    ///
+    /// ```swift
+    /// try realm.write { rex.nicknames.removeObject(for: "vet") }
+    /// ```
     public func removeObject(for key: Key) {
         if let managed {
             managed.write(nil) { (t, _, name, link) throws(WriteError) in
@@ -89,6 +123,10 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue> {
     }
 
     /// Removes every entry.
+    ///
+    /// ```swift
+    /// try realm.write { rex.nicknames.removeAll() }
+    /// ```
     public func removeAll() {
         if let managed {
             managed.write(nil) { (t, _, name, link) throws(WriteError) in try t.removeAll(from: name, of: link) }
@@ -98,6 +136,10 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue> {
     }
 
     /// Adds the pairs of `sequence`; for a key already present, `combine` decides the value.
+    ///
+    /// ```swift
+    /// try realm.write { rex.nicknames.merge([("home", "Rexy")]) { _, new in new } }
+    /// ```
     public func merge<S: Sequence>(
         _ sequence: S,
         uniquingKeysWith combine: (Value, Value) throws -> Value
@@ -112,16 +154,28 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue> {
     }
 
     /// Adds the entries of `other`; for a key already present, `combine` decides the value.
+    ///
+    /// ```swift
+    /// try realm.write { rex.nicknames.merge(fido.nicknames) { old, _ in old } }
+    /// ```
     public func merge(_ other: Map<Key, Value>, uniquingKeysWith combine: (Value, Value) throws -> Value) rethrows {
         try merge(other.asKeyValueSequence(), uniquingKeysWith: combine)
     }
 
     /// Whether some entry satisfies `predicate`.
+    ///
+    /// ```swift
+    /// rex.nicknames.contains { key, value in key == "vet" && value.hasPrefix("R") }
+    /// ```
     public func contains(where predicate: (_ key: Key, _ value: Value) throws -> Bool) rethrows -> Bool {
         try current.contains { try predicate($0.key, $0.value) }
     }
 
     /// The entries as `(key:, value:)` tuples.
+    ///
+    /// ```swift
+    /// for (key, value) in rex.nicknames.asKeyValueSequence() { print(key, value) }
+    /// ```
     public func asKeyValueSequence() -> [(key: Key, value: Value)] { current }
 
     private func insertionPoint(of key: Key) -> Int {
@@ -141,9 +195,24 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue> {
 /// for entry in dog.favoriteParksByCity { print(entry.key, entry.value) }
 /// ```
 public struct SingleMapEntry<Key: _MapKey, Value: RealmCollectionValue>: Hashable {
+    /// The entry's key.
+    ///
+    /// ```swift
+    /// dog.favoriteParksByCity.map(\.key)  // ["Chicago"]
+    /// ```
     public let key: Key
+    /// The entry's value.
+    ///
+    /// ```swift
+    /// dog.favoriteParksByCity.map(\.value)  // ["Millennium Park"]
+    /// ```
     public let value: Value
 
+    /// An entry (as a map's iteration makes them).
+    ///
+    /// ```swift
+    /// SingleMapEntry(key: "Oslo", value: "Frogner")
+    /// ```
     public init(key: Key, value: Value) {
         self.key = key
         self.value = value

@@ -18,6 +18,10 @@ public final class MutableSet<Element: RealmCollectionValue> {
     private var managed: ManagedCollectionStorage<Element>?
 
     /// An empty, unmanaged set.
+    ///
+    /// ```swift
+    /// let tags = MutableSet<String>()
+    /// ```
     public init() {}
 
     init(managed: ManagedCollectionStorage<Element>) {
@@ -28,6 +32,11 @@ public final class MutableSet<Element: RealmCollectionValue> {
     var managedOwner: (accessor: ObjectAccessor, ordinal: Int)? { managed.map { ($0.accessor, $0.ordinal) } }
 
     /// Whether the set belongs to an object that was deleted.
+    ///
+    /// ```swift
+    /// try realm.write { realm.delete(rex) }
+    /// rex.tags.isInvalidated  // true
+    /// ```
     public var isInvalidated: Bool { managed?.accessor.isInvalidated ?? false }
 
     private var current: [Element] {
@@ -36,24 +45,44 @@ public final class MutableSet<Element: RealmCollectionValue> {
     }
 
     /// The number of elements (`dog.citiesVisited.count`).
+    ///
+    /// ```swift
+    /// rex.tags.count  // 2
+    /// ```
     public var count: Int { managed?.stored.count ?? elements.count }
 
     /// Whether the set holds `object`.
+    ///
+    /// ```swift
+    /// rex.tags.contains("old")  // true
+    /// ```
     public func contains(_ object: Element) -> Bool { current.contains(object) }
 
     /// Whether every element is also in `possibleSuperset`.
+    ///
+    /// ```swift
+    /// rex.tags.isSubset(of: fido.tags)
+    /// ```
     public func isSubset(of possibleSuperset: MutableSet<Element>) -> Bool {
         let superset = possibleSuperset.current
         return current.allSatisfy { superset.contains($0) }
     }
 
     /// Whether the sets share an element.
+    ///
+    /// ```swift
+    /// rex.tags.intersects(fido.tags)
+    /// ```
     public func intersects(_ otherSet: MutableSet<Element>) -> Bool {
         let other = otherSet.current
         return current.contains { other.contains($0) }
     }
 
     /// Adds `object` unless it is already there.
+    ///
+    /// ```swift
+    /// try realm.write { rex.tags.insert("loud") }
+    /// ```
     public func insert(_ object: Element) {
         if let managed {
             managed.write(object) { (t, value, name, link) throws(WriteError) in
@@ -65,11 +94,19 @@ public final class MutableSet<Element: RealmCollectionValue> {
     }
 
     /// Adds every element of a sequence that is not already there.
+    ///
+    /// ```swift
+    /// try realm.write { rex.tags.insert(objectsIn: ["loud", "old"]) }
+    /// ```
     public func insert<S: Sequence>(objectsIn objects: S) where S.Element == Element {
         for object in objects { insert(object) }
     }
 
     /// Removes `object` if it is there (a removed object is not deleted).
+    ///
+    /// ```swift
+    /// try realm.write { rex.tags.remove("old") }
+    /// ```
     public func remove(_ object: Element) {
         if let managed {
             managed.write(object) { (t, value, name, link) throws(WriteError) in
@@ -81,6 +118,10 @@ public final class MutableSet<Element: RealmCollectionValue> {
     }
 
     /// Removes every element.
+    ///
+    /// ```swift
+    /// try realm.write { rex.tags.removeAll() }
+    /// ```
     public func removeAll() {
         if let managed {
             managed.write(nil) { (t, _, name, link) throws(WriteError) in try t.removeAll(from: name, of: link) }
@@ -90,17 +131,29 @@ public final class MutableSet<Element: RealmCollectionValue> {
     }
 
     /// Keeps only the elements also in `other`.
+    ///
+    /// ```swift
+    /// try realm.write { rex.tags.formIntersection(fido.tags) }  // only the tags both have
+    /// ```
     public func formIntersection(_ other: MutableSet<Element>) {
         let keep = other.current
         for element in current where !keep.contains(element) { remove(element) }
     }
 
     /// Adds the elements of `other`.
+    ///
+    /// ```swift
+    /// try realm.write { rex.tags.formUnion(fido.tags) }  // every tag of either
+    /// ```
     public func formUnion(_ other: MutableSet<Element>) {
         insert(objectsIn: other.current)
     }
 
     /// Removes the elements that are in `other`.
+    ///
+    /// ```swift
+    /// try realm.write { rex.tags.subtract(fido.tags) }  // Rex's tags Fido lacks
+    /// ```
     public func subtract(_ other: MutableSet<Element>) {
         for element in other.current { remove(element) }
     }

@@ -121,11 +121,19 @@ extension ObjectBase {
     }
 
     /// The value of a persisted property by name (key-value coding without Objective-C).
+    ///
+    /// ```swift
+    /// rex.value(forKey: "age") as? Int  // 10
+    /// ```
     public func value(forKey key: String) -> Any? {
         self[key]
     }
 
     /// The value at a dotted key path through to-one links (`"favoriteToy.name"`).
+    ///
+    /// ```swift
+    /// rex.value(forKeyPath: "favoriteToy.name") as? String  // "Tennis ball"
+    /// ```
     public func value(forKeyPath keyPath: String) -> Any? {
         var current: Any? = self
         for component in keyPath.split(separator: ".") {
@@ -136,6 +144,10 @@ extension ObjectBase {
     }
 
     /// Sets a persisted property by name.
+    ///
+    /// ```swift
+    /// try realm.write { rex.setValue(11, forKey: "age") }
+    /// ```
     public func setValue(_ value: Any?, forKey key: String) {
         let info = _rqlClassInfo
         guard let ordinal = info.propertyIndex(named: key), !info.properties[ordinal].schemaType.isBacklink else {
@@ -149,6 +161,10 @@ extension ObjectBase {
     }
 
     /// Sets the property at a dotted key path through to-one links (`"favoriteToy.name"`).
+    ///
+    /// ```swift
+    /// try realm.write { rex.setValue("Frisbee", forKeyPath: "favoriteToy.name") }
+    /// ```
     public func setValue(_ value: Any?, forKeyPath keyPath: String) {
         var components = keyPath.split(separator: ".").map(String.init)
         guard let last = components.popLast() else { return }

@@ -32,6 +32,10 @@ open class ObjectBase: CustomStringConvertible, Hashable {
     var _rqlRecording: KeyPathRecording?
 
     /// An unmanaged object with every property at its declared initial value.
+    ///
+    /// ```swift
+    /// let dog = Dog()  // unmanaged, every property at its default
+    /// ```
     public required init() {}
 
     /// The persisted properties, one per line (`Dog {\n\tname = Rex;\n\tage = 10;\n}`).
@@ -40,17 +44,33 @@ open class ObjectBase: CustomStringConvertible, Hashable {
     // MARK: Class-level declarations
 
     /// The name of the class in the schema: the Swift class name without its module.
+    ///
+    /// ```swift
+    /// override class func className() -> String { "Animal" }  // a stored name of its own
+    /// ```
     open class func className() -> String {
         String(describing: self)
     }
 
     /// The primary key property's name, as an alternative to `@Persisted(primaryKey: true)`.
+    ///
+    /// ```swift
+    /// override class func primaryKey() -> String? { "id" }
+    /// ```
     open class func primaryKey() -> String? { nil }
 
     /// Properties to give a search index, as an alternative to `@Persisted(indexed: true)`.
+    ///
+    /// ```swift
+    /// override class func indexedProperties() -> [String] { ["title"] }
+    /// ```
     open class func indexedProperties() -> [String] { [] }
 
     /// `@Persisted` properties to leave out of the schema after all.
+    ///
+    /// ```swift
+    /// override class func ignoredProperties() -> [String] { ["cache"] }  // without @Persisted it is ignored anyway
+    /// ```
     open class func ignoredProperties() -> [String] { [] }
 
     /// Public property name → name of the stored column, for properties stored under another name.
@@ -82,6 +102,10 @@ open class ObjectBase: CustomStringConvertible, Hashable {
     }
 
     /// Whether `object` is this object: the same instance, or the same stored object.
+    ///
+    /// ```swift
+    /// rex.isSameObject(as: realm.objects(Dog.self).first)  // true when both are the same row
+    /// ```
     public func isSameObject(as object: ObjectBase?) -> Bool {
         guard let object else { return false }
         return self == object
@@ -113,6 +137,10 @@ open class ObjectBase: CustomStringConvertible, Hashable {
     }
 
     /// The live object of a frozen one (in this thread's realm), or nil if it was deleted since.
+    ///
+    /// ```swift
+    /// let live = rex.freeze().thaw()
+    /// ```
     public func thaw() -> Self? {
         guard let accessor = _rqlAccessor else { preconditionFailure("Unmanaged objects cannot be thawed.") }
         guard accessor.isFrozen else { return self }

@@ -22,12 +22,20 @@ public struct ObjectId: Hashable, Comparable, Sendable, CustomStringConvertible 
     }
 
     /// The all-zero id.
+    ///
+    /// ```swift
+    /// let id = ObjectId()  // all zeros; ObjectId.generate() makes a new one
+    /// ```
     public init() {
         self.core = .zero
     }
 
     /// A new id, unique for this process and ordered after every id generated before it in the
     /// same second.
+    ///
+    /// ```swift
+    /// let id = ObjectId.generate()
+    /// ```
     public static func generate() -> ObjectId {
         let seconds = UInt32(truncatingIfNeeded: Int64(Date().timeIntervalSince1970.rounded(.down)))
         let count = ObjectIdGenerator.counter.add(1, ordering: .relaxed).newValue
@@ -40,6 +48,10 @@ public struct ObjectId: Hashable, Comparable, Sendable, CustomStringConvertible 
     }
 
     /// Reads 24 hexadecimal digits; throws for anything else.
+    ///
+    /// ```swift
+    /// let id = try ObjectId(string: "6571cbe7b0a2c3d4e5f60718")
+    /// ```
     public init(string: String) throws {
         do {
             core = try RQLCore.ObjectId(hex: string)
@@ -50,6 +62,10 @@ public struct ObjectId: Hashable, Comparable, Sendable, CustomStringConvertible 
 
     /// Reads 24 hexadecimal digits written in the program. Stops the program if they are not
     /// (as Realm Swift does); use `init(string:)` for text from outside the program.
+    ///
+    /// ```swift
+    /// let id = ObjectId("6571cbe7b0a2c3d4e5f60718")
+    /// ```
     public init(_ string: StaticString) {
         let text = string.withUTF8Buffer { String(decoding: $0, as: UTF8.self) }
         guard let core = try? RQLCore.ObjectId(hex: text) else {
@@ -60,6 +76,10 @@ public struct ObjectId: Hashable, Comparable, Sendable, CustomStringConvertible 
 
     /// An id with the given creation time and the older BSON layout's 3-byte machine and 2-byte
     /// process identifiers; the counter part is the next value of this process's counter.
+    ///
+    /// ```swift
+    /// let id = ObjectId(timestamp: Date(), machineId: 1, processId: 2)
+    /// ```
     public init(timestamp: Date, machineId: Int, processId: Int) {
         let seconds = UInt32(truncatingIfNeeded: Int64(timestamp.timeIntervalSince1970.rounded(.down)))
         let count = ObjectIdGenerator.counter.add(1, ordering: .relaxed).newValue
@@ -72,6 +92,10 @@ public struct ObjectId: Hashable, Comparable, Sendable, CustomStringConvertible 
     }
 
     /// The creation time stored in the first four bytes (whole seconds).
+    ///
+    /// ```swift
+    /// ObjectId.generate().timestamp  // now, to the second
+    /// ```
     public var timestamp: Date {
         let bytes = core.bytes
         let seconds = bytes[0..<4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
@@ -79,6 +103,10 @@ public struct ObjectId: Hashable, Comparable, Sendable, CustomStringConvertible 
     }
 
     /// The 24 lower-case hexadecimal digits.
+    ///
+    /// ```swift
+    /// ObjectId("6571cbe7b0a2c3d4e5f60718").stringValue  // "6571cbe7b0a2c3d4e5f60718"
+    /// ```
     public var stringValue: String { core.hexString }
 
     public var description: String { core.hexString }

@@ -138,7 +138,7 @@ public final class _RQLWriter {
                 write(value, to: name, of: link, ordinal: info.propertyIndex(named: name))
             }
             bind(object, info: info, key: existing, created: false)
-            writeDeferred(deferred, of: object, info: info, link: link)
+            writeDeferred(deferred, of: object, info: info, link: link, overwriting: true)
             return link
         }
         guard let key = session.perform({ (t) throws(WriteError) in try t.insert(info.className, values) }) else {
@@ -201,11 +201,23 @@ public final class _RQLWriter {
 
     /// The links, lists of links, embedded objects and mixed values of a new object, written
     /// once it has its row (so that a cycle back to it finds it managed).
-    private func writeDeferred(_ ordinals: [Int], of object: ObjectBase, info: ClassInfo, link: ObjectLink) {
+    /// Writes the deferred properties of an object just inserted or, `overwriting` an existing
+    /// one (`add(_:update:)`), every one of them: a property never set writes its default
+    /// over the stored value, as Realm Swift does.
+    private func writeDeferred(
+        _ ordinals: [Int],
+        of object: ObjectBase,
+        info: ClassInfo,
+        link: ObjectLink,
+        overwriting: Bool = false
+    ) {
         for ordinal in ordinals {
             guard !session.hasFailed else { return }
-            // A property never set keeps the default the insert gave it.
-            guard let value = deferredValue(of: object, ordinal: ordinal) else { continue }
+            // On insert, a property never set keeps the default the insert gave it.
+            let pending =
+                deferredValue(of: object, ordinal: ordinal)
+                ?? (overwriting ? info.properties[ordinal].field.defaultValue()._rqlStoreAny(self) : nil)
+            guard let value = pending else { continue }
             write(value, to: info.properties[ordinal].name, of: link, ordinal: ordinal)
             promoteEmbedded(of: object, ordinal: ordinal, info: info, link: link)
         }

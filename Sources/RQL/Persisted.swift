@@ -30,6 +30,10 @@ public struct Persisted<Value: _Persistable> {
 
     /// A property whose value starts as the type's default (`0`, `""`, `nil`, a new `ObjectId`,
     /// an empty `List`), created when first read.
+    ///
+    /// ```swift
+    /// @Persisted var name: String   // ""
+    /// ```
     @inlinable
     public init() {
         state = PersistedState(indexed: false, primary: false)
@@ -37,6 +41,10 @@ public struct Persisted<Value: _Persistable> {
     }
 
     /// A property with an initial value.
+    ///
+    /// ```swift
+    /// @Persisted var age = 3
+    /// ```
     @inlinable
     public init(wrappedValue value: Value) {
         state = PersistedState(indexed: false, primary: false)
@@ -114,6 +122,10 @@ extension Persisted where Value.PersistedType: _Indexable {
     }
 
     /// An indexed property with an initial value: `@Persisted(indexed: true) var title = ""`.
+    ///
+    /// ```swift
+    /// @Persisted(indexed: true) var title = ""
+    /// ```
     public init(wrappedValue value: Value, indexed: Bool) {
         self.init(value: value, indexed: indexed, primary: false)
     }
@@ -131,6 +143,10 @@ extension Persisted where Value.PersistedType: _PrimaryKey {
     }
 
     /// A primary key with an initial value: `@Persisted(primaryKey: true) var id = 0`.
+    ///
+    /// ```swift
+    /// @Persisted(primaryKey: true) var id = 0
+    /// ```
     public init(wrappedValue value: Value, primaryKey: Bool) {
         self.init(value: value, indexed: false, primary: primaryKey)
     }
@@ -252,6 +268,9 @@ protocol PersistedField {
     /// The unmanaged value if one was set (collections copied, so that promoting the original
     /// leaves the copy's elements as they were); nil otherwise.
     static func unmanagedValue(at field: UnsafeMutableRawPointer) -> (any _Persistable)?
+    /// The value of a property never set: what `add(_:update:)` writes over an existing
+    /// object's value for it (an empty list, a nil link).
+    static func defaultValue() -> any _Persistable
     /// Sets a managed object's property from the conversions of `Object(value:)`; false when
     /// `value` does not convert.
     static func setManagedValue(_ value: Any, of owner: ObjectBase, ordinal: Int) -> Bool
@@ -319,6 +338,8 @@ extension Persisted: PersistedField {
         guard persisted.state.kind == PersistedState.unmanaged else { return nil }
         return persisted.value?._rqlUnmanagedCopy()
     }
+
+    static func defaultValue() -> any _Persistable { Value._rlmDefaultValue() }
 
     static func setManagedValue(_ value: Any, of owner: ObjectBase, ordinal: Int) -> Bool {
         guard let converted = Value._rqlConvert(value) else { return false }

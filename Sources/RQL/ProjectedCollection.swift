@@ -46,6 +46,10 @@ public struct ProjectedCollection<Element>: RandomAccessCollection, CustomString
 
 extension List where Element: ObjectBase {
     /// A mapper to project one property of every element: `list.projectTo.name`.
+    ///
+    /// ```swift
+    /// @Projected(\Person.friends.projectTo.firstName) var names: ProjectedCollection<String>
+    /// ```
     public var projectTo: CollectionElementMapper<Element> {
         CollectionElementMapper(elements: { Array(self) }, recordingElement: recordingElement)
     }
@@ -53,6 +57,10 @@ extension List where Element: ObjectBase {
 
 extension MutableSet where Element: ObjectBase {
     /// A mapper to project one property of every element: `set.projectTo.name`.
+    ///
+    /// ```swift
+    /// @Projected(\Person.tags.projectTo.firstName) var names: ProjectedCollection<String>
+    /// ```
     public var projectTo: CollectionElementMapper<Element> {
         CollectionElementMapper(elements: { Array(self) }, recordingElement: nil)
     }

@@ -16,15 +16,33 @@ import RQLCore
 /// ```
 open class Projection<Root: ObjectBase>: Hashable, CustomStringConvertible {
     /// The object projected.
+    ///
+    /// ```swift
+    /// PersonProjection(projecting: person).rootObject === person  // true
+    /// ```
     public let rootObject: Root
 
+    /// A projection of `object` (managed or not).
+    ///
+    /// ```swift
+    /// let projection = PersonProjection(projecting: person)
+    /// ```
     public required init(projecting object: Root) {
         rootObject = object
     }
 
     /// Whether the root object was deleted from its realm.
+    ///
+    /// ```swift
+    /// try realm.write { realm.delete(person) }
+    /// projection.isInvalidated  // true
+    /// ```
     public var isInvalidated: Bool { rootObject.isInvalidated }
     /// Whether the root object is a frozen snapshot.
+    ///
+    /// ```swift
+    /// projection.freeze().isFrozen  // true
+    /// ```
     public var isFrozen: Bool { rootObject.isFrozen }
 
     /// Projections are equal when they project the same object.
@@ -50,8 +68,17 @@ open class Projection<Root: ObjectBase>: Hashable, CustomStringConvertible {
 @propertyWrapper
 public struct Projected<T: ObjectBase, Value> {
     /// The key path from the root object.
+    ///
+    /// ```swift
+    /// _projectedHomeCity.projectedKeyPath == \Person.address?.city  // true
+    /// ```
     public let projectedKeyPath: KeyPath<T, Value>
 
+    /// The property projects `projectedKeyPath` of the root object.
+    ///
+    /// ```swift
+    /// @Projected(\Person.friends.projectTo.firstName) var friendsFirstNames: ProjectedCollection<String>
+    /// ```
     public init(_ projectedKeyPath: KeyPath<T, Value>) {
         self.projectedKeyPath = projectedKeyPath
     }
@@ -219,11 +246,23 @@ extension Projection: RealmFetchable {
 
 extension Projection {
     /// The realm of the root object.
+    ///
+    /// ```swift
+    /// projection.realm?.configuration.inMemoryIdentifier
+    /// ```
     public var realm: Realm? { rootObject.realm }
 
     /// A projection of a frozen copy of the root object.
+    ///
+    /// ```swift
+    /// let snapshot = projection.freeze()
+    /// ```
     public func freeze() -> Self { Self(projecting: rootObject.freeze()) }
 
     /// A projection of the live root object of a frozen one, or nil if it was deleted.
+    ///
+    /// ```swift
+    /// let live = projection.freeze().thaw()
+    /// ```
     public func thaw() -> Self? { rootObject.thaw().map { Self(projecting: $0) } }
 }

@@ -22,12 +22,28 @@ extension Realm {
     /// ```
     public struct QueryError: Swift.Error, Hashable, Sendable, CustomStringConvertible {
         /// The one-line message.
+        ///
+        /// ```swift
+        /// (try? dogs.query("agee > 2")) // throws; error.message: "No property 'agee' on object of type 'Dog'"
+        /// ```
         public let message: String
         /// The query text the error points into (for a `where` closure, the text it lowers to).
+        ///
+        /// ```swift
+        /// error.query  // "agee > 2"
+        /// ```
         public let query: String
         /// `syntax`, or the binding error's category (`unknown_property`, `type_mismatch`, …).
+        ///
+        /// ```swift
+        /// error.category  // "unknown_property"
+        /// ```
         public let category: String
         /// The message and the query with a caret under the span it is about.
+        ///
+        /// ```swift
+        /// print(error)  // the message, then the query with a caret under "agee"
+        /// ```
         public let description: String
     }
 }

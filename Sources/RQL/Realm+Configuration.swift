@@ -24,6 +24,11 @@ extension Realm {
         }
 
         /// The file the realm is stored in (nil for an in-memory realm).
+        ///
+        /// ```swift
+        /// let config = Realm.Configuration(fileURL: URL(fileURLWithPath: "/tmp/dogs.realm"))
+        /// config.fileURL?.lastPathComponent  // "dogs.realm"
+        /// ```
         public var fileURL: URL? {
             get {
                 if case .file(let url) = location { return url }
@@ -36,6 +41,10 @@ extension Realm {
 
         /// The name of an in-memory realm: its data lives while some realm with this identifier
         /// is open, and is shared by every realm opened with it.
+        ///
+        /// ```swift
+        /// let scratch = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "scratch"))
+        /// ```
         public var inMemoryIdentifier: String? {
             get {
                 if case .memory(let identifier) = location { return identifier }
@@ -47,16 +56,36 @@ extension Realm {
         }
 
         /// Open the realm for reading only: writes fail, and a missing file is an error.
+        ///
+        /// ```swift
+        /// let config = Realm.Configuration(fileURL: url, readOnly: true)
+        /// let realm = try Realm(configuration: config)  // realm.write { } throws Realm.Error (.readOnly)
+        /// ```
         public var readOnly: Bool
-        /// The version of the schema; opening a file last used with a higher version fails, and
-        /// with a different schema fails until migrations exist.
+        /// The version of the schema, recorded in the file: opening a file last used with a higher
+        /// version fails, and opening it with a different schema fails ("Migration is required
+        /// due to the following errors: …") until migrations exist.
+        ///
+        /// ```swift
+        /// let v2 = Realm.Configuration(fileURL: url, schemaVersion: 2, objectTypes: [Dog.self])
+        /// let realm = try Realm(configuration: v2)  // the file now records version 2
+        /// // schemaVersion 1 now throws "Provided schema version 1 is less than last set version 2."
+        /// ```
         public var schemaVersion: UInt64
         /// The classes the realm holds (each link target must be among them); nil for every
         /// class the realm is used with.
+        ///
+        /// ```swift
+        /// let config = Realm.Configuration(inMemoryIdentifier: "pets", objectTypes: [Person.self, Dog.self])
+        /// ```
         public var objectTypes: [ObjectBase.Type]?
 
         /// A configuration; the defaults are a file named `default.realm` in the current
         /// directory, writable, schema version 0, every class used.
+        ///
+        /// ```swift
+        /// let config = Realm.Configuration(fileURL: url, schemaVersion: 1, objectTypes: [Dog.self])
+        /// ```
         public init(
             fileURL: URL? = nil,
             inMemoryIdentifier: String? = nil,
@@ -75,6 +104,10 @@ extension Realm {
         }
 
         /// `default.realm` in the current directory.
+        ///
+        /// ```swift
+        /// Realm.Configuration.defaultFileURL.lastPathComponent  // "default.realm"
+        /// ```
         public static var defaultFileURL: URL {
             URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("default.realm")
         }

@@ -140,13 +140,31 @@ extension Realm {
     }
 
     /// Deletes every object of the results.
+    ///
+    /// ```swift
+    /// try realm.write { realm.delete(realm.objects(Dog.self).filter("age > 10")) }
+    /// ```
     public func delete<Element: ObjectBase>(_ objects: Results<Element>) {
         delete(Array(objects))
     }
 
     /// Deletes every object of the list (the list of a managed object ends up empty).
+    ///
+    /// ```swift
+    /// try realm.write { realm.delete(ann.dogs) }  // the dogs themselves, not only the links
+    /// ```
     public func delete<Element: ObjectBase>(_ objects: List<Element>) {
         delete(Array(objects))
+    }
+
+    /// Deletes every object a map of objects holds (its keys stay, holding nil).
+    ///
+    /// ```swift
+    /// try realm.write { realm.delete(box.toysByRoom) }
+    /// box.toysByRoom["kitchen"]  // Optional(nil): the key is kept, its toy deleted
+    /// ```
+    public func delete<Key, Value: ObjectBase>(_ objects: Map<Key, Value?>) {
+        delete(objects.values.compactMap { $0 })
     }
 
     /// Deletes every object of every class.
@@ -156,7 +174,8 @@ extension Realm {
     /// ```
     public func deleteAll() {
         guard let writer = writer(.error) else { return }
-        for objectSchema in writer.session.current.schema.classes where !objectSchema.isEmbedded {
+        for objectSchema in writer.session.current.schema.classes
+        where !objectSchema.isEmbedded && !SchemaVersionRecord.isHidden(objectSchema.name) {
             writer.session.perform { (t) throws(WriteError) in try t.deleteAll(objectSchema.name) }
         }
     }

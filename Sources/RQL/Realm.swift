@@ -41,6 +41,10 @@ public struct Realm {
     }
 
     /// The realm stored in the file at `fileURL`, with the default configuration otherwise.
+    ///
+    /// ```swift
+    /// let realm = try Realm(fileURL: URL(fileURLWithPath: "/tmp/pets.realm"))
+    /// ```
     public init(fileURL: URL) throws {
         var configuration = Configuration.defaultConfiguration
         configuration.fileURL = fileURL
@@ -48,18 +52,34 @@ public struct Realm {
     }
 
     /// The configuration the realm was opened with.
+    ///
+    /// ```swift
+    /// realm.configuration.schemaVersion  // 0
+    /// ```
     public var configuration: Configuration { context.configuration }
 
     /// The classes the realm holds.
+    ///
+    /// ```swift
+    /// realm.schema["Dog"]?.properties.map(\.name)  // ["name", "age", "favoriteToy"]
+    /// ```
     public var schema: Schema {
         let version = context.current
         return Schema(classes: version.schema.classes.compactMap { context.classInfo(named: $0.name) })
     }
 
     /// Whether the realm holds no objects.
+    ///
+    /// ```swift
+    /// try realm.write { realm.deleteAll() }
+    /// realm.isEmpty  // true
+    /// ```
     public var isEmpty: Bool {
         let version = context.current
-        return version.schema.classes.indices.allSatisfy { (version.table($0)?.rowCount ?? 0) == 0 }
+        return version.schema.classes.indices.allSatisfy { index in
+            SchemaVersionRecord.isHidden(version.schema.classes[index].name)
+                || (version.table(index)?.rowCount ?? 0) == 0
+        }
     }
 
     // MARK: Reading
@@ -100,6 +120,10 @@ public struct Realm {
     // MARK: Transactions
 
     /// Whether a write transaction is open.
+    ///
+    /// ```swift
+    /// try realm.write { realm.isInWriteTransaction }  // true
+    /// ```
     public var isInWriteTransaction: Bool { context.isInWriteTransaction }
 
     /// Runs `block` in a write transaction and commits it, returning what `block` returns. If
@@ -128,6 +152,12 @@ public struct Realm {
 
     /// Starts a write transaction (waiting while another thread writes) and moves the realm to
     /// the newest version. Writing inside a write is an error: the program stops, as in Realm Swift.
+    ///
+    /// ```swift
+    /// realm.beginWrite()
+    /// realm.add(Dog(value: ["name": "Rex"]))
+    /// try realm.commitWrite()
+    /// ```
     public func beginWrite() {
         do {
             try context.beginWrite()
@@ -144,18 +174,36 @@ public struct Realm {
     /// Commits the write transaction. If anything in it broke a constraint (a duplicate primary
     /// key, a deleted object, a value of the wrong type), nothing is committed: the transaction
     /// is rolled back and the first such error thrown.
+    ///
+    /// ```swift
+    /// realm.beginWrite()
+    /// realm.add(Person(value: ["id": 1]))
+    /// realm.add(Person(value: ["id": 1]))  // recorded, not thrown here
+    /// try realm.commitWrite()  // throws Realm.Error (.primaryKeyExists); nothing was written
+    /// ```
     public func commitWrite(withoutNotifying tokens: [NotificationToken] = []) throws {
         try context.commitWrite()
     }
 
     /// Discards the write transaction: objects it changed read their previous values again and
     /// objects it created are invalidated.
+    ///
+    /// ```swift
+    /// realm.beginWrite()
+    /// realm.delete(rex)
+    /// realm.cancelWrite()  // rex is back
+    /// ```
     public func cancelWrite() {
         context.cancelWrite()
     }
 
     /// Moves the realm to the newest version written by any realm of the same store. Returns
     /// whether there was a newer version.
+    ///
+    /// ```swift
+    /// // another thread's realm of the same store commits a write, then:
+    /// realm.refresh()  // true: reads what the other thread wrote
+    /// ```
     @discardableResult
     public func refresh() -> Bool {
         context.refresh()
@@ -163,6 +211,10 @@ public struct Realm {
 
     /// Always true: a realm reads newer versions when it writes or is refreshed; there is no
     /// run loop on which to refresh it in between.
+    ///
+    /// ```swift
+    /// realm.autorefresh  // true
+    /// ```
     public var autorefresh: Bool {
         get { true }
         nonmutating set {}
@@ -171,14 +223,27 @@ public struct Realm {
     // MARK: Freezing
 
     /// Whether the realm is a frozen snapshot.
+    ///
+    /// ```swift
+    /// realm.freeze().isFrozen  // true
+    /// ```
     public var isFrozen: Bool { context.isFrozen }
 
     /// A frozen snapshot of the realm's current version: it, its objects and results never change.
+    ///
+    /// ```swift
+    /// let snapshot = realm.freeze()
+    /// snapshot.objects(Dog.self).count  // never changes
+    /// ```
     public func freeze() -> Realm {
         Realm(context: context.frozen())
     }
 
     /// The live realm of a frozen one.
+    ///
+    /// ```swift
+    /// let live = snapshot.thaw()
+    /// ```
     public func thaw() -> Realm {
         guard context.isFrozen else { return self }
         do {
@@ -189,13 +254,40 @@ public struct Realm {
     }
 
     /// A frozen copy of a managed object of this realm.
+    ///
+    /// ```swift
+    /// let frozenRex = realm.freeze(rex)
+    /// ```
     public func freeze<T: ObjectBase>(_ object: T) -> T {
         object.freeze()
     }
 
     /// The live object of a frozen one, or nil if it was deleted since.
+    ///
+    /// ```swift
+    /// let liveRex = realm.thaw(frozenRex)
+    /// ```
     public func thaw<T: ObjectBase>(_ object: T) -> T? {
         object.thaw()
+    }
+
+    /// A frozen copy of a managed collection of this realm (results, a list, a set, linking
+    /// objects).
+    ///
+    /// ```swift
+    /// let frozenDogs = realm.freeze(person.dogs)
+    /// ```
+    public func freeze<Collection: RealmCollection>(_ collection: Collection) -> Collection {
+        collection.freeze()
+    }
+
+    /// The live collection of a frozen one, or nil when its object was deleted since.
+    ///
+    /// ```swift
+    /// let liveDogs = realm.thaw(frozenDogs)
+    /// ```
+    public func thaw<Collection: RealmCollection>(_ collection: Collection) -> Collection? {
+        collection.thaw()
     }
 
     /// Invalidates nothing: RQL's realms hold no read lock. Present for source compatibility.

@@ -22,6 +22,10 @@ where Index == Int, Element: RealmCollectionValue {
     var isInvalidated: Bool { get }
     /// Whether the collection is a frozen snapshot.
     var isFrozen: Bool { get }
+    /// A frozen snapshot of the collection (the program stops for an unmanaged one).
+    func freeze() -> Self
+    /// The live collection of a frozen one; nil when its object was deleted since.
+    func thaw() -> Self?
     /// The collection's objects as results, for querying; nil while unmanaged or for plain values.
     var _rqlResults: Results<Element>? { get }
 }
@@ -51,6 +55,10 @@ extension RealmCollection where Element: RealmFetchable {
     }
 
     /// The checked twin of `filter(_:_:)`: throws `Realm.QueryError` instead of stopping.
+    ///
+    /// ```swift
+    /// let old = try person.dogs.query("age > $0", 5)
+    /// ```
     public func query(_ predicateFormat: String, _ args: Any...) throws -> Results<Element> {
         try _rqlQueryable.query(predicateFormat, arguments: args)
     }
@@ -65,21 +73,37 @@ extension RealmCollection where Element: RealmFetchable {
     }
 
     /// The collection's objects sorted by a key path.
+    ///
+    /// ```swift
+    /// let byAge = person.dogs.sorted(byKeyPath: "age", ascending: false)
+    /// ```
     public func sorted(byKeyPath keyPath: String, ascending: Bool = true) -> Results<Element> {
         _rqlQueryable.sorted(byKeyPath: keyPath, ascending: ascending)
     }
 
     /// The collection's objects sorted by each descriptor in turn.
+    ///
+    /// ```swift
+    /// let sorted = person.dogs.sorted(by: [SortDescriptor(keyPath: "name", caseInsensitive: true)])
+    /// ```
     public func sorted<S: Sequence>(by sortDescriptors: S) -> Results<Element> where S.Element == SortDescriptor {
         _rqlQueryable.sorted(by: sortDescriptors)
     }
 
     /// The first object of each distinct combination of the key paths' values.
+    ///
+    /// ```swift
+    /// let oneDogPerAge = person.dogs.distinct(by: ["age"])
+    /// ```
     public func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Element == String {
         _rqlQueryable.distinct(by: keyPaths)
     }
 
     /// The position of the first object that matches the query.
+    ///
+    /// ```swift
+    /// person.dogs.index(matching: "name == %@", "Rex")  // 0
+    /// ```
     public func index(matching predicateFormat: String, _ args: Any...) -> Int? {
         let matching: Results<Element>
         do {
@@ -92,31 +116,55 @@ extension RealmCollection where Element: RealmFetchable {
     }
 
     /// The position of the first object that matches a type-safe query.
+    ///
+    /// ```swift
+    /// person.dogs.index(matching: { $0.age > 5 })
+    /// ```
     public func index(matching isIncluded: (Query<Element>) -> Query<Bool>) -> Int? {
         _rqlQueryable.index(matching: isIncluded)
     }
 
     /// The least value of `property` among the objects.
+    ///
+    /// ```swift
+    /// let youngest: Int? = person.dogs.min(ofProperty: "age")
+    /// ```
     public func min<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
         _rqlQueryable.min(ofProperty: property)
     }
 
     /// The greatest value of `property` among the objects.
+    ///
+    /// ```swift
+    /// let oldest: Int? = person.dogs.max(ofProperty: "age")
+    /// ```
     public func max<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
         _rqlQueryable.max(ofProperty: property)
     }
 
     /// The sum of `property` over the objects.
+    ///
+    /// ```swift
+    /// let total: Int = person.dogs.sum(ofProperty: "age")
+    /// ```
     public func sum<T: _Persistable>(ofProperty property: String) -> T where T.PersistedType: AddableType {
         _rqlQueryable.sum(ofProperty: property)
     }
 
     /// The mean of `property` over the objects.
+    ///
+    /// ```swift
+    /// let mean: Double? = person.dogs.average(ofProperty: "age")
+    /// ```
     public func average<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: AddableType {
         _rqlQueryable.average(ofProperty: property)
     }
 
     /// How the engine runs a query over the collection.
+    ///
+    /// ```swift
+    /// print(person.dogs.filter("age > 2").explain())
+    /// ```
     public func explain() -> String { _rqlQueryable.explain() }
 }
 
@@ -131,21 +179,37 @@ extension RealmCollection where Element: ObjectBase {
     }
 
     /// The least value of a typed key path among the objects.
+    ///
+    /// ```swift
+    /// let youngest = person.dogs.min(of: \.age)
+    /// ```
     public func min<T: _Persistable>(of keyPath: KeyPath<Element, T>) -> T? where T.PersistedType: MinMaxType {
         min(ofProperty: _name(for: keyPath))
     }
 
     /// The greatest value of a typed key path among the objects.
+    ///
+    /// ```swift
+    /// let oldest = person.dogs.max(of: \.age)
+    /// ```
     public func max<T: _Persistable>(of keyPath: KeyPath<Element, T>) -> T? where T.PersistedType: MinMaxType {
         max(ofProperty: _name(for: keyPath))
     }
 
     /// The sum of a typed key path over the objects.
+    ///
+    /// ```swift
+    /// let total = person.dogs.sum(of: \.age)
+    /// ```
     public func sum<T: _Persistable>(of keyPath: KeyPath<Element, T>) -> T where T.PersistedType: AddableType {
         sum(ofProperty: _name(for: keyPath))
     }
 
     /// The mean of a typed key path over the objects.
+    ///
+    /// ```swift
+    /// let mean = person.dogs.average(of: \.weight)
+    /// ```
     public func average<T: _Persistable>(of keyPath: KeyPath<Element, T>) -> T? where T.PersistedType: AddableType {
         average(ofProperty: _name(for: keyPath))
     }
@@ -164,6 +228,10 @@ extension RealmCollection where Element.PersistedType: MinMaxType {
     }
 
     /// The greatest element (nulls ignored), or nil when there is none.
+    ///
+    /// ```swift
+    /// rex.scores.max()  // the largest score
+    /// ```
     public func max() -> Element? {
         PlainValues.aggregate(self, ValueAggregation.maximum)
     }
@@ -171,6 +239,10 @@ extension RealmCollection where Element.PersistedType: MinMaxType {
 
 extension RealmCollection where Element.PersistedType: AddableType {
     /// The sum of the elements (0 when there are none).
+    ///
+    /// ```swift
+    /// rex.scores.sum()
+    /// ```
     public func sum() -> Element {
         PlainValues.aggregate(self, { ValueAggregation.sum($0) }) ?? Element._rlmDefaultValue()
     }

@@ -63,7 +63,8 @@ final class RealmContext {
             return existing
         }
         let coordinator = try StoreRegistry.coordinator(for: configuration)
-        try coordinator.open(schemaVersion: configuration.schemaVersion)
+        coordinator.catchUp()
+        try coordinator.checkSchemaVersion(configuration.schemaVersion)
         if let types = configuration.objectTypes {
             let discovered: DiscoveredSchema
             do {
@@ -73,6 +74,7 @@ final class RealmContext {
             }
             try coordinator.register(discovered.classes, readOnly: configuration.readOnly)
         }
+        try coordinator.recordSchemaVersion(configuration.schemaVersion, readOnly: configuration.readOnly)
         let context = RealmContext(
             configuration: configuration,
             coordinator: coordinator,
@@ -116,8 +118,7 @@ final class RealmContext {
     @discardableResult
     func refresh() -> Bool {
         guard !isFrozen, session == nil else { return false }
-        // A file-backed store first reads a version another process committed, if any.
-        _ = try? coordinator.store.refresh()
+        coordinator.catchUp()
         let newest = coordinator.store.snapshot
         guard newest.version != version.version else { return false }
         version = StoreVersion(newest)

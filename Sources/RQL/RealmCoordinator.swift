@@ -16,26 +16,35 @@ final class RealmCoordinator: @unchecked Sendable {
     private let lock = NSLock()
     /// Classes whose declared schema matches the store's, by class name.
     private var registered: [String: ClassInfo] = [:]
-    /// The schema version the store was last opened with (nil until the first open).
-    private var schemaVersion: UInt64?
 
     init(key: StoreKey, store: BlockStore) {
         self.key = key
         self.store = store
     }
 
-    /// Checks the configured schema version against the stored one: lower is an error, higher
-    /// is recorded (a schema change still needs a migration, checked per class).
-    func open(schemaVersion configured: UInt64) throws(Realm.Error) {
-        lock.lock()
-        defer { lock.unlock() }
-        if let stored = schemaVersion, configured < stored {
+    /// Reads the newest version another process committed to the store's file, if any. A file
+    /// that cannot be read now keeps the version already read (the next write reports it).
+    func catchUp() {
+        _ = try? store.refresh()
+    }
+
+    /// Checks the configured schema version against the one the store records
+    /// (`SchemaVersionRecord`, 0 when none): a lower one is an error, as in realm-core.
+    func checkSchemaVersion(_ configured: UInt64) throws(Realm.Error) {
+        let stored = SchemaVersionRecord.read(store.snapshot)
+        guard configured >= stored else {
             throw Realm.Error(
                 .schemaMismatch,
-                "Provided schema version \(configured) is less than last set version \(stored) of \(key)"
+                "Provided schema version \(configured) is less than last set version \(stored) of \(key)."
             )
         }
-        schemaVersion = Swift.max(configured, schemaVersion ?? 0)
+    }
+
+    /// Records a configured schema version higher than the stored one, once the declared
+    /// classes matched the store (so that a refused open leaves the file as it was).
+    func recordSchemaVersion(_ configured: UInt64, readOnly: Bool) throws(Realm.Error) {
+        guard !readOnly, configured > SchemaVersionRecord.read(store.snapshot) else { return }
+        try SchemaVersionRecord.raise(to: configured, in: store)
     }
 
     /// The registered class of this name.
@@ -52,9 +61,10 @@ final class RealmCoordinator: @unchecked Sendable {
     /// transaction of their own. The caller must not hold the store's write transaction (inside
     /// a write, `register(_:in:)` adds them to that transaction instead).
     func register(_ classes: [ClassInfo], readOnly: Bool) throws(Realm.Error) {
-        lock.lock()
-        defer { lock.unlock() }
-        let missing = try unregistered(classes, in: store.snapshot.schema)
+        // Locks are taken in one order, the store's write lock before this coordinator's (as
+        // `register(_:in:)` inside a write does), so a thread in a write transaction and one
+        // opening a realm cannot wait for each other.
+        let missing = try withLock { () throws(Realm.Error) in try unregistered(classes, in: store.snapshot.schema) }
         guard !missing.isEmpty else { return }
         guard !readOnly else {
             throw Realm.Error(
@@ -64,14 +74,28 @@ final class RealmCoordinator: @unchecked Sendable {
             )
         }
         let transaction = store.beginWrite()
+        let added: [ClassInfo]
         do {
-            try transaction.addClasses(missing.map(\.objectSchema))
+            // Checked again: another thread may have added them meanwhile.
+            added = try register(classes, in: transaction)
             _ = try transaction.commit()
-        } catch {
+        } catch let error as Realm.Error {
+            transaction.rollback()
+            throw error
+        } catch let error as WriteError {
             transaction.rollback()
             throw Realm.Error(error)
+        } catch {
+            transaction.rollback()
+            throw Realm.Error(.fail, "\(error)")
         }
-        for info in missing { registered[info.className] = info }
+        confirm(added)
+    }
+
+    private func withLock<T>(_ body: () throws(Realm.Error) -> T) throws(Realm.Error) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
     }
 
     /// Adds the classes the open `transaction` lacks to it. They are registered once it commits
@@ -104,9 +128,7 @@ final class RealmCoordinator: @unchecked Sendable {
                 guard stored == info.objectSchema else {
                     throw Realm.Error(
                         .schemaMismatch,
-                        "Migration is required for \(key): class '\(info.className)' is stored as "
-                            + Self.describe(stored) + " but declared as " + Self.describe(info.objectSchema)
-                            + " (migrations are not available yet)"
+                        MigrationCheck.message(stored: stored, declared: info.objectSchema, key: key)
                     )
                 }
                 if registered[info.className] == nil { registered[info.className] = info }
@@ -115,10 +137,6 @@ final class RealmCoordinator: @unchecked Sendable {
             }
         }
         return missing
-    }
-
-    private static func describe(_ objectSchema: RQLCore.ObjectSchema) -> String {
-        "{" + objectSchema.properties.map { "\($0.name): \($0.typeSyntax)" }.joined(separator: ", ") + "}"
     }
 }
 
@@ -132,8 +150,7 @@ enum StoreRegistry {
     private static let lock = NSLock()
     /// In-memory realms live while a realm holds their coordinator.
     nonisolated(unsafe) private static var memory: [String: Weak] = [:]
-    /// File-backed realms' coordinators live for the process (a file's schema version is kept
-    /// here until the file format records it).
+    /// File-backed realms' coordinators live for the process, as their stores do.
     nonisolated(unsafe) private static var files: [String: RealmCoordinator] = [:]
 
     /// The coordinator of the store `configuration` names, opening the store if needed.
@@ -200,6 +217,21 @@ enum StoreRegistry {
         }
         stores[path] = store
         return store
+    }
+
+    /// The schema version recorded in the store file at `path`, read from the open store of
+    /// this process if there is one, else from the file opened read-only for the call.
+    static func schemaVersion(atPath path: String) throws(Realm.Error) -> UInt64 {
+        let open: BlockStore? = lock.withLock { stores[path] }
+        if let open { return SchemaVersionRecord.read(open.snapshot) }
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw Realm.Error(.fileAccess, "Unable to open a realm at path '\(path)': No such file or directory")
+        }
+        do {
+            return SchemaVersionRecord.read(try BlockStore.open(path: path, readOnly: true).snapshot)
+        } catch {
+            throw Realm.Error(.fileAccess, "Unable to open a realm at path '\(path)': \(error.problem.description)")
+        }
     }
 
     private static let emptySchema: RQLCore.Schema = {

@@ -44,11 +44,23 @@ extension Realm {
         }
 
         /// What kind of failure it is (`error.code == .primaryKeyExists`).
+        ///
+        /// ```swift
+        /// catch let error as Realm.Error where error.code == .primaryKeyExists { … }
+        /// ```
         public let code: Code
         /// The full message.
+        ///
+        /// ```swift
+        /// print(error.message)  // "Attempting to create an object of type 'Person' with an existing primary key value '1'."
+        /// ```
         public let message: String
 
         /// An error of `code` with `message` (`Realm.Error(.fail, "…")`).
+        ///
+        /// ```swift
+        /// throw Realm.Error(.fail, "the import was cancelled")
+        /// ```
         public init(_ code: Code, _ message: String) {
             self.code = code
             self.message = message

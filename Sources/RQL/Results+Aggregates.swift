@@ -86,6 +86,10 @@ extension Results {
     }
 
     /// The value at a dotted key path of every result, as an array.
+    ///
+    /// ```swift
+    /// dogs.value(forKeyPath: "favoriteToy.name") as? [String?]
+    /// ```
     public func value(forKeyPath keyPath: String) -> Any? {
         map { element -> Any in
             guard let object = element as? ObjectBase else { return element }
@@ -106,6 +110,10 @@ extension Results {
     }
 
     /// Sets the dotted key path of every result to `value` (inside a write transaction).
+    ///
+    /// ```swift
+    /// try realm.write { dogs.setValue("Frisbee", forKeyPath: "favoriteToy.name") }
+    /// ```
     public func setValue(_ value: Any?, forKeyPath keyPath: String) {
         for element in Array(self) {
             (element as? ObjectBase)?.setValue(value, forKeyPath: keyPath)
@@ -115,11 +123,19 @@ extension Results {
 
 extension Results where Element: ObjectBase {
     /// The least value of a typed key path among the results.
+    ///
+    /// ```swift
+    /// let youngest = dogs.min(of: \.age)
+    /// ```
     public func min<T: _Persistable>(of keyPath: KeyPath<Element, T>) -> T? where T.PersistedType: MinMaxType {
         min(ofProperty: _name(for: keyPath))
     }
 
     /// The greatest value of a typed key path among the results.
+    ///
+    /// ```swift
+    /// let oldest = dogs.max(of: \.age)
+    /// ```
     public func max<T: _Persistable>(of keyPath: KeyPath<Element, T>) -> T? where T.PersistedType: MinMaxType {
         max(ofProperty: _name(for: keyPath))
     }
@@ -134,6 +150,10 @@ extension Results where Element: ObjectBase {
     }
 
     /// The mean of a typed key path over the results.
+    ///
+    /// ```swift
+    /// let meanAge: Double? = dogs.average(of: \.weight)
+    /// ```
     public func average<T: _Persistable>(of keyPath: KeyPath<Element, T>) -> T? where T.PersistedType: AddableType {
         average(ofProperty: _name(for: keyPath))
     }

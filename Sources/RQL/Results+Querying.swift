@@ -128,6 +128,10 @@ extension Results {
     // MARK: Positions
 
     /// The position of `object` in the results, or nil.
+    ///
+    /// ```swift
+    /// let position = dogs.sorted(byKeyPath: "name").index(of: rex)  // 1
+    /// ```
     public func index(of object: Element) -> Int? {
         guard let objectBase = object as? ObjectBase ?? (object as? any ProjectionRootAccess)?.rootAny,
             let accessor = objectBase._rqlAccessor, accessor.context.coordinator === context.coordinator
@@ -151,6 +155,10 @@ extension Results {
     }
 
     /// The position of the first result that matches a type-safe query, or nil.
+    ///
+    /// ```swift
+    /// dogs.sorted(byKeyPath: "age").index(matching: { $0.name == "Rex" })
+    /// ```
     public func index(matching isIncluded: (Query<Element>) -> Query<Bool>) -> Int? {
         firstIndex(in: self.where(isIncluded))
     }
@@ -173,6 +181,10 @@ extension Results where Element: ObjectBase {
     }
 
     /// The first object of each distinct combination of typed key paths' values.
+    ///
+    /// ```swift
+    /// let oneDogPerAge = dogs.distinct(by: [\Dog.age])
+    /// ```
     public func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Element == PartialKeyPath<Element> {
         distinct(by: keyPaths.map { _name(for: $0) })
     }

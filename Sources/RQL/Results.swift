@@ -105,15 +105,29 @@ public struct Results<Element: RealmCollectionValue> {
     // MARK: Basics
 
     /// The realm the results belong to.
+    ///
+    /// ```swift
+    /// dogs.realm?.isInWriteTransaction  // false
+    /// ```
     public var realm: Realm? { Realm(context: context) }
 
     /// Whether the results can no longer be read: the object whose collection they filter was deleted.
+    ///
+    /// ```swift
+    /// let hisDogs = ann.dogs.filter("age > 2")
+    /// try realm.write { realm.delete(ann) }
+    /// hisDogs.isInvalidated  // true
+    /// ```
     public var isInvalidated: Bool {
         if case .collection(_, let owner, _) = source { return owner.isInvalidated }
         return false
     }
 
     /// The number of results. Without DISTINCT or LIMIT it is counted without materializing.
+    ///
+    /// ```swift
+    /// realm.objects(Dog.self).filter("age > 2").count  // 2
+    /// ```
     public var count: Int {
         let version = context.current
         if state.version === version { return state.keys.count }
@@ -122,21 +136,37 @@ public struct Results<Element: RealmCollectionValue> {
     }
 
     /// Whether there are no results.
+    ///
+    /// ```swift
+    /// realm.objects(Dog.self).filter("age > 100").isEmpty  // true
+    /// ```
     public var isEmpty: Bool { count == 0 }
 
     /// The first result.
+    ///
+    /// ```swift
+    /// let youngest = realm.objects(Dog.self).sorted(byKeyPath: "age").first
+    /// ```
     public var first: Element? {
         let (version, keys) = evaluate()
         return keys.first.map { element(for: $0, in: version) }
     }
 
     /// The last result.
+    ///
+    /// ```swift
+    /// let oldest = realm.objects(Dog.self).sorted(byKeyPath: "age").last
+    /// ```
     public var last: Element? {
         let (version, keys) = evaluate()
         return keys.last.map { element(for: $0, in: version) }
     }
 
     /// The results at `indexes`, as an array.
+    ///
+    /// ```swift
+    /// let firstTwo = dogs.objects(at: IndexSet(0..<2))
+    /// ```
     public func objects(at indexes: IndexSet) -> [Element] {
         let (version, keys) = evaluate()
         return indexes.map { index in
@@ -166,9 +196,19 @@ public struct Results<Element: RealmCollectionValue> {
     // MARK: Freezing
 
     /// Whether the results are a frozen snapshot.
+    ///
+    /// ```swift
+    /// dogs.freeze().isFrozen  // true
+    /// ```
     public var isFrozen: Bool { context.isFrozen }
 
     /// A frozen snapshot of the results: it, and the objects read from it, never change.
+    ///
+    /// ```swift
+    /// let snapshot = realm.objects(Dog.self).freeze()
+    /// try realm.write { realm.add(Dog()) }
+    /// snapshot.count  // still the count before the write
+    /// ```
     public func freeze() -> Results {
         guard !context.isFrozen else { return self }
         let frozen = context.frozen()
@@ -176,6 +216,10 @@ public struct Results<Element: RealmCollectionValue> {
     }
 
     /// The live results of frozen ones (read in this thread's live realm).
+    ///
+    /// ```swift
+    /// let live = snapshot.thaw()  // reads the newest version again
+    /// ```
     public func thaw() -> Results? {
         guard context.isFrozen else { return self }
         guard let live = try? RealmContext.open(context.configuration) else { return nil }

@@ -8,6 +8,10 @@ import RQLCore
 /// ```
 public struct Schema: CustomStringConvertible, Equatable {
     /// The classes, in schema order.
+    ///
+    /// ```swift
+    /// realm.schema.objectSchema.map(\.className)  // ["Dog", "DogToy", "Person"]
+    /// ```
     public let objectSchema: [ObjectSchema]
 
     init(_ discovered: DiscoveredSchema) {
@@ -19,11 +23,19 @@ public struct Schema: CustomStringConvertible, Equatable {
     }
 
     /// The schema of `objectTypes` and every class they link to.
+    ///
+    /// ```swift
+    /// let schema = try Schema(objectTypes: [Person.self])  // Person, Dog, DogToy, …
+    /// ```
     public init(objectTypes: [ObjectBase.Type]) throws {
         self.init(try DiscoveredSchema(types: objectTypes, closingOverLinks: true))
     }
 
     /// The named class.
+    ///
+    /// ```swift
+    /// realm.schema["Dog"]?.primaryKeyProperty  // nil
+    /// ```
     public subscript(className: String) -> ObjectSchema? {
         objectSchema.first { $0.className == className }
     }
@@ -44,14 +56,34 @@ public struct Schema: CustomStringConvertible, Equatable {
 /// ```
 public struct ObjectSchema: CustomStringConvertible, Equatable {
     /// The persisted properties, in schema order.
+    ///
+    /// ```swift
+    /// Dog().objectSchema.properties.map(\.name)  // ["name", "age", …]
+    /// ```
     public let properties: [Property]
     /// The class's name in the schema.
+    ///
+    /// ```swift
+    /// Dog().objectSchema.className  // "Dog"
+    /// ```
     public let className: String
     /// The Swift class.
+    ///
+    /// ```swift
+    /// Dog().objectSchema.objectClass == Dog.self  // true
+    /// ```
     public let objectClass: ObjectBase.Type
     /// Whether objects of the class are embedded in a parent.
+    ///
+    /// ```swift
+    /// Address().objectSchema.isEmbedded  // true
+    /// ```
     public let isEmbedded: Bool
     /// The primary key property, if any.
+    ///
+    /// ```swift
+    /// Person().objectSchema.primaryKeyProperty?.name  // "id"
+    /// ```
     public let primaryKeyProperty: Property?
 
     init(_ info: ClassInfo) {
@@ -64,6 +96,10 @@ public struct ObjectSchema: CustomStringConvertible, Equatable {
     }
 
     /// The named property.
+    ///
+    /// ```swift
+    /// Dog().objectSchema["age"]?.type  // .int
+    /// ```
     public subscript(propertyName: String) -> Property? {
         properties.first { $0.name == propertyName }
     }
@@ -88,21 +124,70 @@ public struct ObjectSchema: CustomStringConvertible, Equatable {
 /// ```
 public struct Property: CustomStringConvertible, Equatable {
     /// The Swift property name.
+    ///
+    /// ```swift
+    /// Dog().objectSchema["age"]?.name  // "age"
+    /// ```
     public let name: String
     /// The stored column's name (`propertiesMapping()`), usually `name`.
+    ///
+    /// ```swift
+    /// Dog().objectSchema["age"]?.columnName  // "age"
+    /// ```
     public let columnName: String
     /// The type of the value, or of each element of a collection.
+    ///
+    /// ```swift
+    /// Person().objectSchema["dogs"]?.type  // .object
+    /// ```
     public let type: PropertyType
+    /// Whether the property is a `List`.
+    ///
+    /// ```swift
+    /// Person().objectSchema["dogs"]?.isArray  // true
+    /// ```
     public let isArray: Bool
+    /// Whether the property is a `MutableSet`.
+    ///
+    /// ```swift
+    /// Dog().objectSchema["citiesVisited"]?.isSet  // true
+    /// ```
     public let isSet: Bool
+    /// Whether the property is a `Map`.
+    ///
+    /// ```swift
+    /// Dog().objectSchema["favoriteParksByCity"]?.isMap  // true
+    /// ```
     public let isMap: Bool
+    /// Whether the property has a search index (`@Persisted(indexed: true)`, a primary key).
+    ///
+    /// ```swift
+    /// Book().objectSchema["title"]?.isIndexed  // true
+    /// ```
     public let isIndexed: Bool
+    /// Whether the value (or each element) may be nil.
+    ///
+    /// ```swift
+    /// Dog().objectSchema["favoriteToy"]?.isOptional  // true: links are optional
+    /// ```
     public let isOptional: Bool
     /// The linked class, for links and linking objects.
+    ///
+    /// ```swift
+    /// Person().objectSchema["dogs"]?.objectClassName  // "Dog"
+    /// ```
     public let objectClassName: String?
     /// For linking objects, the origin class's link property.
+    ///
+    /// ```swift
+    /// Person().objectSchema["clubs"]?.linkOriginPropertyName  // "members"
+    /// ```
     public let linkOriginPropertyName: String?
     /// Whether the property is the primary key.
+    ///
+    /// ```swift
+    /// Person().objectSchema["id"]?.isPrimary  // true
+    /// ```
     public let isPrimary: Bool
 
     init(_ property: PersistedProperty, isPrimary: Bool) {

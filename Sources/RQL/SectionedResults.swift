@@ -40,26 +40,54 @@ public struct SectionedResults<Key: _Persistable & Hashable, SectionElement: Rea
     }
 
     /// Every section's key, in section order.
+    ///
+    /// ```swift
+    /// realm.objects(Dog.self).sectioned(by: \.firstLetter).allKeys  // ["F", "R", "S"]
+    /// ```
     public var allKeys: [Key] { sections.map(\.key) }
 
     /// The element at `indexPath` (`section`, `item`).
+    ///
+    /// ```swift
+    /// let dog = sections[IndexPath(item: 0, section: 1)]
+    /// ```
     public subscript(_ indexPath: IndexPath) -> SectionElement {
         self[indexPath.section][indexPath.item]
     }
 
     /// The realm the results belong to.
+    ///
+    /// ```swift
+    /// sections.realm?.isFrozen  // false
+    /// ```
     public var realm: Realm? { results.realm }
     /// Whether the results can no longer be read.
+    ///
+    /// ```swift
+    /// sections.isInvalidated  // false
+    /// ```
     public var isInvalidated: Bool { results.isInvalidated }
     /// Whether the sections are a frozen snapshot.
+    ///
+    /// ```swift
+    /// sections.freeze().isFrozen  // true
+    /// ```
     public var isFrozen: Bool { results.isFrozen }
 
     /// A frozen snapshot of the sections.
+    ///
+    /// ```swift
+    /// let snapshot = sections.freeze()
+    /// ```
     public func freeze() -> SectionedResults {
         SectionedResults(results: results.freeze(), key: key)
     }
 
     /// The live sections of frozen ones.
+    ///
+    /// ```swift
+    /// let live = snapshot.thaw()
+    /// ```
     public func thaw() -> SectionedResults? {
         results.thaw().map { SectionedResults(results: $0, key: key) }
     }
@@ -72,6 +100,10 @@ extension SectionedResults: RandomAccessCollection {
     public var endIndex: Int { sections.count }
 
     /// The section at `index`.
+    ///
+    /// ```swift
+    /// sections[0].key  // "F"
+    /// ```
     public subscript(_ index: Int) -> ResultsSection<Key, SectionElement> {
         let sections = self.sections
         precondition(index >= 0 && index < sections.count, "Section index \(index) is out of bounds")
@@ -90,17 +122,29 @@ public struct ResultsSection<Key: _Persistable & Hashable, T: RealmCollectionVal
     Identifiable
 {
     /// The key every element of the section has.
+    ///
+    /// ```swift
+    /// sections[0].key  // "F"
+    /// ```
     public let key: Key
     let results: Results<T>
     let positions: [Int]
 
     /// The section's key.
+    ///
+    /// ```swift
+    /// sections.map(\.id)  // the keys, for SwiftUI's ForEach
+    /// ```
     public var id: Key { key }
 
     public var startIndex: Int { 0 }
     public var endIndex: Int { positions.count }
 
     /// The element at `index` of the section.
+    ///
+    /// ```swift
+    /// sections[0][0].name  // "Fido"
+    /// ```
     public subscript(_ index: Int) -> T {
         results[positions[index]]
     }
@@ -127,7 +171,12 @@ extension Results {
         sectioned(by: keyPath, sortDescriptors: [SortDescriptor(keyPath: _name(for: keyPath), ascending: ascending)])
     }
 
-    /// The results sorted by `sortDescriptors` and grouped by the value of `keyPath`.
+    /// The results sorted by `sortDescriptors` and grouped by the value of `keyPath` (the
+    /// first descriptor should sort by what the key path reads).
+    ///
+    /// ```swift
+    /// dogs.sectioned(by: \.firstLetter, sortDescriptors: [SortDescriptor(keyPath: "name"), "age"])
+    /// ```
     public func sectioned<Key: _Persistable & Hashable>(
         by keyPath: KeyPath<Element, Key>,
         sortDescriptors: [SortDescriptor]
@@ -160,8 +209,16 @@ extension IndexPath {
     }
 
     /// The section of a two-element index path.
+    ///
+    /// ```swift
+    /// IndexPath(item: 2, section: 1).section  // 1
+    /// ```
     public var section: Int { self[0] }
 
     /// The item of a two-element index path.
+    ///
+    /// ```swift
+    /// IndexPath(item: 2, section: 1).item  // 2
+    /// ```
     public var item: Int { self[1] }
 }

@@ -9,19 +9,39 @@ import Foundation
 /// ```
 public struct SortDescriptor: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
     /// The key path, dotted (`"favoriteToy.name"`).
+    ///
+    /// ```swift
+    /// SortDescriptor(keyPath: "favoriteToy.name").keyPath  // "favoriteToy.name"
+    /// ```
     public let keyPath: String
     /// Whether smaller values (nulls first) come first.
+    ///
+    /// ```swift
+    /// SortDescriptor(keyPath: "age", ascending: false).ascending  // false
+    /// ```
     public let ascending: Bool
     /// Whether strings are compared with case folded (`"apple"` before `"Banana"`); ties keep
     /// Realm's order.
+    ///
+    /// ```swift
+    /// dogs.sorted(by: [SortDescriptor(keyPath: "name", caseInsensitive: true)])  // "apple", "Banana", "cherry"
+    /// ```
     public let caseInsensitive: Bool
 
     /// A sort key: `SortDescriptor(keyPath: "age", ascending: false)`.
+    ///
+    /// ```swift
+    /// dogs.sorted(by: [SortDescriptor(keyPath: "age", ascending: false)])
+    /// ```
     public init(keyPath: String, ascending: Bool = true) {
         self.init(keyPath: keyPath, ascending: ascending, caseInsensitive: false)
     }
 
     /// A sort key with RQL's case-insensitive option.
+    ///
+    /// ```swift
+    /// dogs.sorted(by: [SortDescriptor(keyPath: "name", ascending: true, caseInsensitive: true)])
+    /// ```
     public init(keyPath: String, ascending: Bool = true, caseInsensitive: Bool) {
         self.keyPath = keyPath
         self.ascending = ascending
@@ -39,11 +59,19 @@ public struct SortDescriptor: Hashable, Sendable, CustomStringConvertible, Expre
     }
 
     /// `"name"` sorts ascending by `name`.
+    ///
+    /// ```swift
+    /// dogs.sorted(by: ["name"])
+    /// ```
     public init(stringLiteral value: String) {
         self.init(keyPath: value)
     }
 
     /// The same key in the other direction.
+    ///
+    /// ```swift
+    /// SortDescriptor(keyPath: "age").reversed().ascending  // false
+    /// ```
     public func reversed() -> SortDescriptor {
         SortDescriptor(keyPath: keyPath, ascending: !ascending, caseInsensitive: caseInsensitive)
     }

@@ -30,6 +30,10 @@ extension Query where T: _QueryCollection {
     }
 
     /// `ANY collection IN values`: the collection holds at least one of the values.
+    ///
+    /// ```swift
+    /// dogs.where { $0.citiesVisited.containsAny(in: ["Paris", "Rome"]) }
+    /// ```
     public func containsAny<U: Sequence>(in collection: U) -> Query<Bool> where U.Element == T.Element {
         Query<Bool>(
             .predicate(
@@ -92,22 +96,46 @@ extension Query where T: _QueryCollection, T.Element: _HasPersistedType, T.Eleme
     }
 
     /// `collection.@min`.
+    ///
+    /// ```swift
+    /// people.where { $0.dogs.age.min > 2 }
+    /// ```
     public var min: Query<T.Element> { aggregate(.min) }
     /// `collection.@max`.
+    ///
+    /// ```swift
+    /// people.where { $0.dogs.age.max < 10 }
+    /// ```
     public var max: Query<T.Element> { aggregate(.max) }
     /// `collection.@avg`.
+    ///
+    /// ```swift
+    /// people.where { $0.dogs.age.avg >= 5 }
+    /// ```
     public var avg: Query<T.Element> { aggregate(.avg) }
     /// `collection.@sum`.
+    ///
+    /// ```swift
+    /// people.where { $0.dogs.age.sum > 20 }
+    /// ```
     public var sum: Query<T.Element> { aggregate(.sum) }
 }
 
 extension Query where T: _QueryCollection, T.Element: Comparable {
     /// Every element lies in the range: `collection.@min >= lower AND collection.@max < upper`.
+    ///
+    /// ```swift
+    /// dogs.where { $0.scores.contains(5..<10) }  // some score in 5..<10
+    /// ```
     public func contains(_ range: Range<T.Element>) -> Query<Bool> {
         elementsIn(lower: range.lowerBound, upper: range.upperBound, closed: false)
     }
 
     /// Every element lies in the range: `collection.@min >= lower AND collection.@max <= upper`.
+    ///
+    /// ```swift
+    /// dogs.where { $0.scores.contains(5...10) }
+    /// ```
     public func contains(_ range: ClosedRange<T.Element>) -> Query<Bool> {
         elementsIn(lower: range.lowerBound, upper: range.upperBound, closed: true)
     }
@@ -115,11 +143,19 @@ extension Query where T: _QueryCollection, T.Element: Comparable {
 
 extension Query where T: _QueryCollection, T.Element: OptionalProtocol, T.Element.Wrapped: Comparable {
     /// Every element lies in the range: `collection.@min >= lower AND collection.@max < upper`.
+    ///
+    /// ```swift
+    /// dogs.where { $0.optionalScores.contains(5..<10) }
+    /// ```
     public func contains(_ range: Range<T.Element.Wrapped>) -> Query<Bool> {
         elementsIn(lower: range.lowerBound, upper: range.upperBound, closed: false)
     }
 
     /// Every element lies in the range: `collection.@min >= lower AND collection.@max <= upper`.
+    ///
+    /// ```swift
+    /// dogs.where { $0.optionalScores.contains(5...10) }
+    /// ```
     public func contains(_ range: ClosedRange<T.Element.Wrapped>) -> Query<Bool> {
         elementsIn(lower: range.lowerBound, upper: range.upperBound, closed: true)
     }

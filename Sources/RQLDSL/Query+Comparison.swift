@@ -34,10 +34,22 @@ extension Query where T: _HasPersistedType, T.PersistedType: _QueryNumeric {
     /// ```
     public var min: Query { aggregateThroughCollection(.min) }
     /// `@max` of the property over the collection the key path goes through: `dogs.@max.age`.
+    ///
+    /// ```swift
+    /// people.where { $0.dogs.age.max > 10 }
+    /// ```
     public var max: Query { aggregateThroughCollection(.max) }
     /// `@avg` of the property over the collection the key path goes through: `dogs.@avg.age`.
+    ///
+    /// ```swift
+    /// people.where { $0.dogs.age.avg > 5 }
+    /// ```
     public var avg: Query { aggregateThroughCollection(.avg) }
     /// `@sum` of the property over the collection the key path goes through: `dogs.@sum.age`.
+    ///
+    /// ```swift
+    /// people.where { $0.dogs.age.sum > 20 }
+    /// ```
     public var sum: Query { aggregateThroughCollection(.sum) }
 
     private func aggregateThroughCollection(_ function: AggregateFunction) -> Query {
@@ -77,39 +89,75 @@ extension Query where T: _HasPersistedType, T.PersistedType: _QueryBinary {
         compare(.contains, QueryConstant.expression(value), options: options)
     }
     /// `keyPath CONTAINS[options] otherKeyPath`.
+    ///
+    /// ```swift
+    /// dogs.where { $0.name.contains($0.nickname, options: .caseInsensitive) }
+    /// ```
     public func contains<U>(_ column: Query<U>, options: StringOptions = []) -> Query<Bool>
     where U: _HasPersistedType, U.PersistedType: _QueryBinary {
         compare(.contains, column, options: options)
     }
     /// `keyPath BEGINSWITH[options] value`.
+    ///
+    /// ```swift
+    /// dogs.where { $0.name.starts(with: "R", options: [.caseInsensitive]) }
+    /// ```
     public func starts(with value: T, options: StringOptions = []) -> Query<Bool> {
         compare(.beginsWith, QueryConstant.expression(value), options: options)
     }
     /// `keyPath BEGINSWITH[options] otherKeyPath`.
+    ///
+    /// ```swift
+    /// dogs.where { $0.name.starts(with: $0.nickname) }
+    /// ```
     public func starts<U>(with column: Query<U>, options: StringOptions = []) -> Query<Bool> {
         compare(.beginsWith, column, options: options)
     }
     /// `keyPath ENDSWITH[options] value`.
+    ///
+    /// ```swift
+    /// dogs.where { $0.name.ends(with: "x") }
+    /// ```
     public func ends(with value: T, options: StringOptions = []) -> Query<Bool> {
         compare(.endsWith, QueryConstant.expression(value), options: options)
     }
     /// `keyPath ENDSWITH[options] otherKeyPath`.
+    ///
+    /// ```swift
+    /// dogs.where { $0.name.ends(with: $0.nickname) }
+    /// ```
     public func ends<U>(with column: Query<U>, options: StringOptions = []) -> Query<Bool> {
         compare(.endsWith, column, options: options)
     }
     /// `keyPath ==[options] value`.
+    ///
+    /// ```swift
+    /// dogs.where { $0.name.equals("rex", options: [.caseInsensitive, .diacriticInsensitive]) }
+    /// ```
     public func equals(_ value: T, options: StringOptions = []) -> Query<Bool> {
         compare(.equal, QueryConstant.expression(value), options: options)
     }
     /// `keyPath ==[options] otherKeyPath`.
+    ///
+    /// ```swift
+    /// dogs.where { $0.name.equals($0.nickname, options: .caseInsensitive) }
+    /// ```
     public func equals<U>(_ column: Query<U>, options: StringOptions = []) -> Query<Bool> {
         compare(.equal, column, options: options)
     }
     /// `keyPath !=[options] value`.
+    ///
+    /// ```swift
+    /// dogs.where { $0.name.notEquals("rex", options: .caseInsensitive) }
+    /// ```
     public func notEquals(_ value: T, options: StringOptions = []) -> Query<Bool> {
         compare(.notEqual, QueryConstant.expression(value), options: options)
     }
     /// `keyPath !=[options] otherKeyPath`.
+    ///
+    /// ```swift
+    /// dogs.where { $0.name.notEquals($0.nickname) }
+    /// ```
     public func notEquals<U>(_ column: Query<U>, options: StringOptions = []) -> Query<Bool> {
         compare(.notEqual, column, options: options)
     }
@@ -125,6 +173,10 @@ extension Query where T: _HasPersistedType, T.PersistedType: _QueryString {
         compare(.like, QueryConstant.expression(value), options: caseInsensitive ? .caseInsensitive : [])
     }
     /// `keyPath LIKE[c] otherKeyPath`.
+    ///
+    /// ```swift
+    /// dogs.where { $0.name.like($0.pattern, caseInsensitive: true) }
+    /// ```
     public func like<U>(_ column: Query<U>, caseInsensitive: Bool = false) -> Query<Bool> {
         compare(.like, column, options: caseInsensitive ? .caseInsensitive : [])
     }
@@ -159,6 +211,10 @@ extension Query where T: _HasPersistedType, T.PersistedType: _QueryString {
 
 extension Query where T: Comparable {
     /// `lowerBound <= keyPath < upperBound`.
+    ///
+    /// ```swift
+    /// dogs.where { $0.age.contains(2..<5) }  // age BETWEEN {2, 4}
+    /// ```
     public func contains(_ range: Range<T>) -> Query<Bool> {
         halfOpen(lower: range.lowerBound, upper: range.upperBound)
     }
@@ -175,11 +231,19 @@ extension Query where T: Comparable {
 
 extension Query where T: OptionalProtocol, T.Wrapped: Comparable {
     /// `lowerBound <= keyPath < upperBound`.
+    ///
+    /// ```swift
+    /// dogs.where { $0.weight.contains(2.0..<5.0) }  // an optional property
+    /// ```
     public func contains(_ range: Range<T.Wrapped>) -> Query<Bool> {
         halfOpen(lower: range.lowerBound, upper: range.upperBound)
     }
 
     /// `keyPath BETWEEN {lowerBound, upperBound}` (both ends included).
+    ///
+    /// ```swift
+    /// dogs.where { $0.weight.contains(2.0...5.0) }
+    /// ```
     public func contains(_ range: ClosedRange<T.Wrapped>) -> Query<Bool> {
         between(lower: range.lowerBound, upper: range.upperBound)
     }

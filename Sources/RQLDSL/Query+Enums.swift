@@ -40,6 +40,10 @@ extension Query where T: _QueryKeyedCollection, T.Value: OptionalProtocol, T.Val
 
 extension Query where T: _HasPersistedType {
     /// The value as it is stored (an enum's raw value, a custom type's persisted form).
+    ///
+    /// ```swift
+    /// dogs.where { $0.size.persistableValue == "large" }
+    /// ```
     public var persistableValue: Query<T.PersistedType> { with(node) }
 }
 

@@ -11,6 +11,10 @@ extension Query where T == Bool {
     }
 
     /// `lhs AND rhs`.
+    ///
+    /// ```swift
+    /// dogs.where { $0.age > 2 && $0.name.starts(with: "R") }
+    /// ```
     public static func && (_ lhs: Query, _ rhs: Query) -> Query<Bool> {
         Query(
             .predicate(.and(lhs.node.predicate.andOperands + rhs.node.predicate.andOperands)),
@@ -19,6 +23,10 @@ extension Query where T == Bool {
     }
 
     /// `lhs OR rhs`.
+    ///
+    /// ```swift
+    /// dogs.where { $0.age < 2 || $0.age > 10 }
+    /// ```
     public static func || (_ lhs: Query, _ rhs: Query) -> Query<Bool> {
         Query(
             .predicate(.or(lhs.node.predicate.orOperands + rhs.node.predicate.orOperands)),

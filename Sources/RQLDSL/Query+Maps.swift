@@ -3,11 +3,19 @@ import RQLIR
 
 extension Query where T: _QueryKeyedCollection {
     /// `map.@count`: the number of entries.
+    ///
+    /// ```swift
+    /// dogs.where { $0.nicknames.count > 1 }
+    /// ```
     public var count: Query<Int> {
         with(node.mapPath(for: "'.count'") { (path) throws(QueryBuildError) in try path.end(with: .count) })
     }
 
     /// `ANY map == value`: some entry holds the value.
+    ///
+    /// ```swift
+    /// dogs.where { $0.nicknames.contains("Rexy") }
+    /// ```
     public func contains(_ value: T.Value) -> Query<Bool> {
         Query<Bool>(
             .predicate(
@@ -18,6 +26,10 @@ extension Query where T: _QueryKeyedCollection {
     }
 
     /// `ANY map IN values`: some entry holds one of the values.
+    ///
+    /// ```swift
+    /// dogs.where { $0.nicknames.containsAny(in: ["Rexy", "R."]) }
+    /// ```
     public func containsAny<U: Sequence>(in collection: U) -> Query<Bool> where U.Element == T.Value {
         Query<Bool>(
             .predicate(
@@ -28,6 +40,10 @@ extension Query where T: _QueryKeyedCollection {
     }
 
     /// `ALL values IN map`: the map's values include every one of the values.
+    ///
+    /// ```swift
+    /// dogs.where { $0.nicknames.containsAll(in: ["Rexy", "R."]) }
+    /// ```
     public func containsAll<U: Sequence>(in collection: U) -> Query<Bool> where U.Element == T.Value {
         Query<Bool>(
             .predicate(
@@ -83,22 +99,46 @@ extension Query where T: _QueryKeyedCollection, T.Key == String {
 
 extension Query where T: _QueryKeyedCollection, T.Value: _HasPersistedType, T.Value.PersistedType: _QueryNumeric {
     /// `map.@min`.
+    ///
+    /// ```swift
+    /// dogs.where { $0.scoresByGame.min > 2 }
+    /// ```
     public var min: Query<T.Value> { aggregate(.min) }
     /// `map.@max`.
+    ///
+    /// ```swift
+    /// dogs.where { $0.scoresByGame.max < 10 }
+    /// ```
     public var max: Query<T.Value> { aggregate(.max) }
     /// `map.@avg`.
+    ///
+    /// ```swift
+    /// dogs.where { $0.scoresByGame.avg >= 5 }
+    /// ```
     public var avg: Query<T.Value> { aggregate(.avg) }
     /// `map.@sum`.
+    ///
+    /// ```swift
+    /// dogs.where { $0.scoresByGame.sum > 20 }
+    /// ```
     public var sum: Query<T.Value> { aggregate(.sum) }
 }
 
 extension Query where T: _QueryKeyedCollection, T.Value: Comparable {
     /// Every value lies in the range.
+    ///
+    /// ```swift
+    /// dogs.where { $0.scoresByGame.contains(5..<10) }
+    /// ```
     public func contains(_ range: Range<T.Value>) -> Query<Bool> {
         elementsIn(lower: range.lowerBound, upper: range.upperBound, closed: false)
     }
 
     /// Every value lies in the range.
+    ///
+    /// ```swift
+    /// dogs.where { $0.scoresByGame.contains(5...10) }
+    /// ```
     public func contains(_ range: ClosedRange<T.Value>) -> Query<Bool> {
         elementsIn(lower: range.lowerBound, upper: range.upperBound, closed: true)
     }
@@ -106,11 +146,19 @@ extension Query where T: _QueryKeyedCollection, T.Value: Comparable {
 
 extension Query where T: _QueryKeyedCollection, T.Value: OptionalProtocol, T.Value.Wrapped: Comparable {
     /// Every value lies in the range.
+    ///
+    /// ```swift
+    /// dogs.where { $0.optionalScoresByGame.contains(5..<10) }
+    /// ```
     public func contains(_ range: Range<T.Value.Wrapped>) -> Query<Bool> {
         elementsIn(lower: range.lowerBound, upper: range.upperBound, closed: false)
     }
 
     /// Every value lies in the range.
+    ///
+    /// ```swift
+    /// dogs.where { $0.optionalScoresByGame.contains(5...10) }
+    /// ```
     public func contains(_ range: ClosedRange<T.Value.Wrapped>) -> Query<Bool> {
         elementsIn(lower: range.lowerBound, upper: range.upperBound, closed: true)
     }
@@ -128,6 +176,10 @@ extension Query where T: _QueryMixedValue {
     }
 
     /// `mixed['key']`: a value of a dictionary stored in a mixed value.
+    ///
+    /// ```swift
+    /// dogs.where { $0.nicknames["home"] == "Rexy" }
+    /// ```
     public subscript(key: String) -> Query<T> {
         with(node.mapPath(for: "a subscript") { (path) throws(QueryBuildError) in path.appendMixedStep(.key(key)) })
     }

@@ -43,6 +43,10 @@ public struct Query<T> {
 
     /// The root of a query over objects (`$0`), or with `isPrimitive` over a collection of plain
     /// values, where `$0` is the value itself (`SELF`).
+    ///
+    /// ```swift
+    /// let query = Query<Dog>()  // what a where closure receives as $0
+    /// ```
     @_spi(RQL)
     public init(isPrimitive: Bool = false) {
         self.node = .keyPath(QueryKeyPath())
@@ -87,6 +91,10 @@ public struct Query<T> {
     // MARK: Key paths
 
     /// `$0.property`: a persisted property of the object.
+    ///
+    /// ```swift
+    /// dogs.where { $0.favoriteToy.name == "Ball" }  // $0.favoriteToy is a member lookup
+    /// ```
     public subscript<V>(dynamicMember member: KeyPath<T, V>) -> Query<V> where T: _QueryObjectBase {
         Query<V>(node.appending(T._rqlQueryPropertyName(for: member), of: T.self, type: V.self), paths: paths)
     }

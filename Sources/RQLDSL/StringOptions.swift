@@ -13,8 +13,16 @@ public struct StringOptions: OptionSet, Hashable, Sendable {
     }
 
     /// Letters match regardless of case (`[c]`), in every script.
+    ///
+    /// ```swift
+    /// dogs.where { $0.name.equals("REX", options: .caseInsensitive) }
+    /// ```
     public static let caseInsensitive = StringOptions(rawValue: 1)
     /// Letters match regardless of diacritics, `é` as `e` (`[d]`).
+    ///
+    /// ```swift
+    /// dogs.where { $0.name.equals("Zoë", options: .diacriticInsensitive) }  // matches "Zoe"
+    /// ```
     public static let diacriticInsensitive = StringOptions(rawValue: 2)
 
     /// The same options as the value rules spell them.

@@ -119,4 +119,180 @@ struct FileRealmTests {
         #expect(read.status == 0, "\(read.output)")
         #expect(read.output.trimmingCharacters(in: .whitespacesAndNewlines) == Self.expected)
     }
+
+    // MARK: Schema and schema version
+
+    /// `Note` as a later version of the program declares it: `text` now optional, `tags` gone,
+    /// `pinned` added.
+    final class NoteV2: Object {
+        override class func className() -> String { "Note" }
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var text: String?
+        @Persisted var pinned = false
+    }
+
+    @Test("a file opened with a changed schema and no migration says what changed, and stays as it was")
+    func changedSchemaInProcess() throws {
+        let url = URL(fileURLWithPath: Self.temporaryPath("changed"))
+        defer { try? FileManager.default.removeItem(at: url) }
+        try Thread.run {
+            let realm = try Realm(configuration: Realm.Configuration(fileURL: url, objectTypes: [Note.self]))
+            try realm.write { realm.add(Note(value: ["id": 1, "text": "kept"])) }
+        }
+        for schemaVersion: UInt64 in [0, 1] {
+            #expect {
+                _ = try Thread.run {
+                    try Realm(
+                        configuration: Realm.Configuration(
+                            fileURL: url,
+                            schemaVersion: schemaVersion,
+                            objectTypes: [NoteV2.self]
+                        )
+                    )
+                }
+            } throws: { error in
+                guard let error = error as? Realm.Error, error.code == .schemaMismatch else { return false }
+                let lines = error.description.split(separator: "\n").map(String.init)
+                return lines.first?.hasPrefix("Migration is required due to the following errors") == true
+                    && lines.dropFirst().sorted() == [
+                        "- Property 'Note.pinned' has been added.",
+                        "- Property 'Note.tags' has been removed.",
+                        "- Property 'Note.text' has been made optional.",
+                    ]
+            }
+        }
+        // The refused opens changed nothing: the old declaration, at version 0, still reads it.
+        let text = try Thread.run {
+            try Realm(configuration: Realm.Configuration(fileURL: url, objectTypes: [Note.self]))
+                .object(ofType: Note.self, forPrimaryKey: 1)?.text
+        }
+        #expect(text == "kept")
+    }
+
+    @Test("the schema version is kept in the file: a lower one is refused, a higher one recorded")
+    func schemaVersionInProcess() throws {
+        let url = URL(fileURLWithPath: Self.temporaryPath("version"))
+        defer { try? FileManager.default.removeItem(at: url) }
+        func open(_ version: UInt64) throws -> Int {
+            try Thread.run {
+                let realm = try Realm(
+                    configuration: Realm.Configuration(fileURL: url, schemaVersion: version, objectTypes: [Note.self])
+                )
+                if realm.isEmpty { try realm.write { realm.add(Note(value: ["id": 1])) } }
+                return realm.objects(Note.self).count
+            }
+        }
+        #expect(try open(3) == 1)
+        #expect(try open(3) == 1)
+        #expect {
+            try open(2)
+        } throws: { error in
+            (error as? Realm.Error)?.code == .schemaMismatch
+                && "\(error)".contains("Provided schema version 2 is less than last set version 3")
+        }
+        #expect(try open(5) == 1)
+        #expect(try schemaVersionAtURL(url) == 5)
+        #expect(throws: Realm.Error.self) { try open(4) }
+        #expect(throws: Realm.Error.self) {
+            try schemaVersionAtURL(URL(fileURLWithPath: Self.temporaryPath("missing")))
+        }
+        // The record is bookkeeping: not a class of the realm, and deleteAll leaves it.
+        let (classes, emptyAfterDeleteAll) = try Thread.run {
+            let realm = try Realm(
+                configuration: Realm.Configuration(fileURL: url, schemaVersion: 5, objectTypes: [Note.self])
+            )
+            try realm.write { realm.deleteAll() }
+            return (realm.schema.objectSchema.map(\.className), realm.isEmpty)
+        }
+        #expect(classes == ["Note"])
+        #expect(emptyAfterDeleteAll)
+        #expect(throws: Realm.Error.self) { try open(4) }
+    }
+
+    @Test("another process sees the schema version and the schema a process wrote")
+    func schemaAcrossProcesses() throws {
+        let path = Self.temporaryPath("version-process")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let written = try Self.runHelper(["write", path, "3"])
+        #expect(written.status == 0, "\(written.output)")
+        #expect(try schemaVersionAtURL(URL(fileURLWithPath: path)) == 3)
+        let lower = try Self.runHelper(["read", path, "2"])
+        #expect(lower.status == 1)
+        #expect(lower.output.contains("Provided schema version 2 is less than last set version 3"), "\(lower.output)")
+        let same = try Self.runHelper(["read", path, "3"])
+        #expect(same.status == 0, "\(same.output)")
+        #expect(same.output.trimmingCharacters(in: .whitespacesAndNewlines) == Self.expected)
+        let changed = try Self.runHelper(["read-v2", path, "4"])
+        #expect(changed.status == 1)
+        #expect(changed.output.contains("Migration is required due to the following errors"), "\(changed.output)")
+        #expect(changed.output.contains("- Property 'Dog.age' has been removed."), "\(changed.output)")
+        #expect(changed.output.contains("- Property 'Dog.weight' has been added."), "\(changed.output)")
+        // The refused open did not record version 4: version 3 still opens.
+        let again = try Self.runHelper(["read", path, "3"])
+        #expect(again.status == 0, "\(again.output)")
+    }
+
+    @Test("filter stops the program on a bad query with the rendered diagnostic; query throws it")
+    func filterStopsQueryThrows() throws {
+        let path = Self.temporaryPath("bad-filter")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let stopped = try Self.runHelper(["bad-filter", path])
+        #expect(stopped.status != 0)
+        #expect(!stopped.output.contains("not stopped"), "\(stopped.output)")
+        #expect(stopped.output.contains("Invalid query"), "\(stopped.output)")
+        #expect(stopped.output.contains("agee > 2") && stopped.output.contains("^"), "\(stopped.output)")
+        // The checked twin throws the same diagnostic instead.
+        let realm = try Realm(
+            configuration: Realm.Configuration(inMemoryIdentifier: UUID().uuidString, objectTypes: [Note.self])
+        )
+        #expect {
+            _ = try realm.objects(Note.self).query("txet == 'a'")
+        } throws: { error in
+            guard let error = error as? Realm.QueryError else { return false }
+            return error.description.contains("txet == 'a'") && error.description.contains("^")
+        }
+    }
+
+    @Test("refresh() reads what another process committed; a realm opened later sees it too")
+    func refreshSeesAnotherProcess() throws {
+        let path = Self.temporaryPath("refresh")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let written = try Self.runHelper(["write", path])
+        #expect(written.status == 0, "\(written.output)")
+        try Thread.run {
+            let realm = try Realm(fileURL: URL(fileURLWithPath: path))
+            let dogs = realm.objects(Dog.self)
+            #expect(dogs.count == 3)
+            let added = try Self.runHelper(["add-dog", path])
+            #expect(added.status == 0, "\(added.output)")
+            #expect(dogs.count == 3)  // not refreshed yet: the realm reads its version
+            #expect(realm.refresh())
+            #expect(dogs.count == 4)
+            #expect(dogs.filter("name == 'Max'").count == 1)
+            #expect(!realm.refresh())
+        }
+        let more = try Self.runHelper(["add-dog", path])
+        #expect(more.status == 0, "\(more.output)")
+        let count = try Thread.run { try Realm(fileURL: URL(fileURLWithPath: path)).objects(Dog.self).count }
+        #expect(count == 5)
+    }
+
+    /// The helper's `Dog`, declared the same way here so that this process can open its file.
+    final class Dog: Object {
+        @Persisted var name = ""
+        @Persisted var age = 0
+        @Persisted var tags: MutableSet<String>
+        @Persisted(originProperty: "dogs") var owners: LinkingObjects<Owner>
+    }
+
+    final class Owner: Object {
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var name = ""
+        @Persisted var dogs: List<Dog>
+        @Persisted var home: Home?
+    }
+
+    final class Home: EmbeddedObject {
+        @Persisted var city = ""
+    }
 }

@@ -172,6 +172,12 @@ struct ManagedCollectionTests {
         #expect(scores.totals.max() == 5)
         let mean: Double? = scores.totals.average()
         #expect(mean == 4)
+        // Deleting a map's objects deletes the toys; the keys stay, holding nil.
+        let toys = realm.objects(DogToy.self).count
+        try realm.write { realm.delete(box.toysByRoom) }
+        #expect(realm.objects(DogToy.self).count == toys - 2)
+        #expect(box.toysByRoom.count == 3)
+        #expect(box.toysByRoom.values.allSatisfy { $0 == nil })
     }
 
     @Test("a collection of a deleted object is invalidated; results over it are empty")

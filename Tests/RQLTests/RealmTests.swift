@@ -81,6 +81,32 @@ struct RealmTests {
         #expect(parks.thaw()?.count == 2)
     }
 
+    @Test("Realm.freeze(_:) and thaw(_:) take any collection, linking objects too")
+    func freezeAnyCollection() throws {
+        let realm = try makeSeedRealm()
+        let person = try #require(realm.object(ofType: Person.self, forPrimaryKey: 12345))
+        let clubs = realm.freeze(person.clubs)
+        let allDogs = realm.freeze(realm.objects(Dog.self))
+        let dogs = realm.freeze(person.dogs)
+        #expect(clubs.isFrozen && allDogs.isFrozen && dogs.isFrozen)
+        #expect(!person.clubs.isFrozen)
+        let dogCount = allDogs.count
+        try realm.write {
+            let club = DogClub()
+            club.name = "Barkers"
+            club.members.append(person)
+            realm.add(club)
+            realm.add(Dog(value: ["name": "Zed"]))
+            person.dogs.removeAll()
+        }
+        #expect(clubs.map(\.name) == ["Pooch Pals"])
+        #expect(allDogs.count == dogCount)
+        #expect(dogs.count == 2)
+        #expect(realm.thaw(clubs)?.count == 2)
+        #expect(realm.thaw(allDogs)?.count == dogCount + 1)
+        #expect(realm.thaw(dogs)?.isEmpty == true)
+    }
+
     @Test("objects know their realm; managed objects compare by row")
     func identity() throws {
         let realm = try makeSeedRealm()

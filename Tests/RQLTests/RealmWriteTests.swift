@@ -30,4 +30,42 @@ struct RealmWriteTests {
         #expect(person.clubs.map(\.name) == ["Pooch Pals"])
         #expect(Set(person.dogs[1].citiesVisited) == ["New York", "Toronto", "Boston"])
     }
+
+    @Test(
+        "update policies: .error refuses a primary key twice; .modified and .all upsert",
+        arguments: [
+            Realm.UpdatePolicy.error, .modified, .all,
+        ]
+    )
+    func updatePolicies(policy: Realm.UpdatePolicy) throws {
+        let realm = try makeRealm()
+        try realm.write {
+            realm.add(Person(value: ["id": 1, "name": "Ann", "dogs": [["name": "Rex", "age": 3]]]))
+        }
+        let again = Person(value: ["id": 1, "name": "Annie"])
+        if policy == .error {
+            #expect(throws: Realm.Error.self) {
+                try realm.write { realm.add(again, update: policy) }
+            }
+            #expect(realm.object(ofType: Person.self, forPrimaryKey: 1)?.name == "Ann")
+            #expect {
+                try realm.write { realm.create(Person.self, value: ["id": 1], update: policy) }
+            } throws: { error in
+                (error as? Realm.Error)?.code == .primaryKeyExists
+            }
+        } else {
+            // `add` writes every property of the object given: its empty list replaces Rex.
+            try realm.write { realm.add(again, update: policy) }
+            let ann = try #require(realm.object(ofType: Person.self, forPrimaryKey: 1))
+            #expect(ann.name == "Annie")
+            #expect(ann.dogs.isEmpty)
+            // `create` writes only the keys given: the name stays.
+            try realm.write {
+                realm.create(Person.self, value: ["id": 1, "dogs": [["name": "Fido", "age": 1]]], update: policy)
+            }
+            #expect(ann.name == "Annie")
+            #expect(ann.dogs.map(\.name) == ["Fido"])
+            #expect(realm.objects(Person.self).count == 1)
+        }
+    }
 }

@@ -3,7 +3,13 @@
 //     realm-file-helper write PATH    writes a known set of objects to the realm stored at PATH
 //     realm-file-helper read PATH     prints what the realm at PATH holds, one line
 //     realm-file-helper both PATH     writes, then reads in the same process (checks the line)
+//     realm-file-helper read-v2 PATH  opens the realm declaring a changed `Dog` (no migration:
+//                                     prints the error and exits 1)
+//     realm-file-helper add-dog PATH  adds one more dog (another process's commit to refresh to)
+//     realm-file-helper bad-filter PATH  runs `filter` with a misspelt property: the process
+//                                     stops with the diagnostic, as Realm Swift's does
 //
+// A third argument N opens the realm with `schemaVersion: N` (default 0).
 // The test runs `write` and `read` as two processes: the data must survive the first one.
 import Foundation
 import RQL
@@ -22,12 +28,37 @@ final class Dog: Object {
     @Persisted(originProperty: "dogs") var owners: LinkingObjects<Owner>
 }
 
+/// `Dog` as a later version of the program declares it: `age` and `owners` gone, `weight` added.
+final class DogV2: Object {
+    override class func className() -> String { "Dog" }
+    @Persisted var name = ""
+    @Persisted var weight = 0.0
+    @Persisted var tags: MutableSet<String>
+}
+
 final class Home: EmbeddedObject {
     @Persisted var city = ""
 }
 
+nonisolated(unsafe) var schemaVersion: UInt64 = 0
+
 func configuration(_ path: String) -> Realm.Configuration {
-    Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [Owner.self, Dog.self, Home.self])
+    Realm.Configuration(
+        fileURL: URL(fileURLWithPath: path),
+        schemaVersion: schemaVersion,
+        objectTypes: [Owner.self, Dog.self, Home.self]
+    )
+}
+
+func readV2(_ path: String) throws -> String {
+    let realm = try Realm(
+        configuration: Realm.Configuration(
+            fileURL: URL(fileURLWithPath: path),
+            schemaVersion: schemaVersion,
+            objectTypes: [DogV2.self]
+        )
+    )
+    return "dogs=\(realm.objects(DogV2.self).count)"
 }
 
 func write(_ path: String) throws {
@@ -55,16 +86,31 @@ func read(_ path: String) throws -> String {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count == 3, ["write", "read", "both"].contains(arguments[1]) else {
-    FileHandle.standardError.write(Data("usage: realm-file-helper write|read|both PATH\n".utf8))
+guard (3...4).contains(arguments.count),
+    ["write", "read", "both", "read-v2", "bad-filter", "add-dog"].contains(arguments[1]),
+    arguments.count == 3 || UInt64(arguments[3]) != nil
+else {
+    FileHandle.standardError.write(
+        Data("usage: realm-file-helper write|read|both|read-v2|bad-filter|add-dog PATH [SCHEMA-VERSION]\n".utf8)
+    )
     exit(2)
 }
+if arguments.count == 4, let version = UInt64(arguments[3]) { schemaVersion = version }
 do {
     switch arguments[1] {
     case "write":
         try write(arguments[2])
     case "read":
         print(try read(arguments[2]))
+    case "read-v2":
+        print(try readV2(arguments[2]))
+    case "add-dog":
+        let realm = try Realm(configuration: configuration(arguments[2]))
+        try realm.write { realm.add(Dog(value: ["name": "Max", "age": 1])) }
+    case "bad-filter":
+        let realm = try Realm(configuration: configuration(arguments[2]))
+        let dogs = realm.objects(Dog.self).filter("agee > 2")
+        print("not stopped: \(dogs.count)")
     default:
         try write(arguments[2])
         print(try read(arguments[2]))
