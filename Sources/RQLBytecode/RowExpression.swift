@@ -1,5 +1,9 @@
 import RQLCore
 
+/// The bytecode's copy of `BoundExpression` (RQLIR), node for node: what a `FilterRow`
+/// constant holds, so that the VM evaluates it without importing the IR. Codegen's `Lowering`
+/// converts; the meanings below are the IR's.
+///
 /// A value-producing operand, evaluated per object (or per SUBQUERY element).
 public indirect enum RowExpression: Hashable, Sendable {
     /// A constant, already converted to the type it is compared with (`age == 1.0` binds `.int(1)`).

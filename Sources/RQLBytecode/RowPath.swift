@@ -1,5 +1,7 @@
 import RQLCore
 
+/// The bytecode's copy of `BoundPath` (RQLIR), node for node (see `RowExpression`).
+///
 /// A resolved key path: where it starts and the steps it takes.
 ///
 /// `dogs.toys.name` from Person is `[.property(dogs), .property(toys), .property(name)]`: each

@@ -1,5 +1,7 @@
 import RQLCore
 
+/// The bytecode's copy of `BoundPredicate` (RQLIR), node for node (see `RowExpression`).
+///
 /// A predicate over one object of the query's class (or, inside a SUBQUERY, over one element).
 public indirect enum RowPredicate: Hashable, Sendable {
     /// TRUEPREDICATE / FALSEPREDICATE, or a predicate the binder decided statically.

@@ -9,13 +9,6 @@ enum Candidates {
     case positions([Int])
 }
 
-/// One batch: a block and the in-block offsets to start with.
-struct Batch {
-    var block: Int
-    /// nil: the whole block, dense.
-    var offsets: [Int32]?
-}
-
 extension Execution {
     /// The candidate positions of an access-path instruction.
     func candidates(for instruction: Op, table: Store.Table) -> Candidates {
@@ -89,25 +82,6 @@ extension Execution {
         { column in (0..<table.rowCount).filter { test(table.value(at: $0, property: column)) } }
     }
 
-    /// Batches for a list of positions, in order: consecutive positions of one block share a
-    /// batch (at most a block's capacity of them).
-    func batches(of positions: [Int], table: Store.Table) -> [Batch] {
-        var batches: [Batch] = []
-        var locator = BlockLocator(table: table)
-        var current: [Int32] = []
-        var currentBlock = -1
-        for position in positions where position >= 0 && position < table.rowCount {
-            guard let (block, start) = locator.block(containing: position) else { continue }
-            if block != currentBlock || current.count == SelectionRegisters.capacity {
-                if !current.isEmpty { batches.append(Batch(block: currentBlock, offsets: current)) }
-                current = []
-                currentBlock = block
-            }
-            current.append(Int32(position - start))
-        }
-        if !current.isEmpty { batches.append(Batch(block: currentBlock, offsets: current)) }
-        return batches
-    }
 }
 
 /// Finds the block holding a position: a guess for full blocks, checked, else a binary search

@@ -94,7 +94,29 @@ extension Execution {
     func distinct(_ positions: [Int], by paths: [RowPath]) -> [Int] {
         let columns = keyValues(paths, at: positions)
         var kept: [Int] = []
-        var seen: Set<[EqualityKey]> = []
+        if columns.count == 1 {
+            // One key: no tuple to allocate per row.
+            var seen = Set<EqualityKey>(minimumCapacity: positions.count)
+            for (row, key) in columns[0].enumerated() {
+                guard case .value(let value) = key else { continue }
+                if seen.insert(EqualityKey(value)).inserted { kept.append(row) }
+            }
+            return kept
+        }
+        if columns.count == 2 {
+            // Two keys: a pair, again without an array per row.
+            var seen = Set<KeyPair>(minimumCapacity: positions.count)
+            for row in positions.indices {
+                guard case .value(let first) = columns[0][row], case .value(let second) = columns[1][row] else {
+                    continue
+                }
+                if seen.insert(KeyPair(first: EqualityKey(first), second: EqualityKey(second))).inserted {
+                    kept.append(row)
+                }
+            }
+            return kept
+        }
+        var seen = Set<[EqualityKey]>(minimumCapacity: positions.count)
         rows: for row in positions.indices {
             var tuple: [EqualityKey] = []
             tuple.reserveCapacity(paths.count)
@@ -106,4 +128,10 @@ extension Execution {
         }
         return kept
     }
+}
+
+/// Two distinct keys of one row.
+struct KeyPair: Hashable {
+    let first: EqualityKey
+    let second: EqualityKey
 }

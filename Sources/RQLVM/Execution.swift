@@ -76,46 +76,106 @@ final class Execution<Store: StoreReader> {
     /// Runs the body after the `NextBatch` at `loop` once per batch; returns where to go next.
     private func runBatches(loop: Int, register: Int, exit: Int) -> Int {
         guard let table else { return exit }
-        let batches: [Batch]
+        let positions: [Int]
         switch (candidates, callerPositions) {
         case (.all, nil):
-            batches = (0..<table.blockCount).map { Batch(block: $0, offsets: nil) }
-        case (.all, let positions?):
-            batches = self.batches(of: positions, table: table)
-        case (.positions(let found), nil):
-            batches = self.batches(of: found, table: table)
-        case (.positions(let found), let positions?):
-            let allowed = Set(found)
-            batches = self.batches(of: positions.filter { allowed.contains($0) }, table: table)
-        }
-        for batch in batches {
-            let outcome: Int? = table.withBlock(batch.block) { block in
-                if let offsets = batch.offsets {
-                    offsets.withUnsafeBufferPointer { source in
-                        registers.rows(register).update(from: source.baseAddress!, count: source.count)
-                    }
-                    registers.counts[register] = offsets.count
-                    registers.dense[register] = false
-                    registers.pending[register] = false
-                } else {
+            for index in 0..<table.blockCount {
+                let outcome: Int? = table.withBlock(index) { block in
                     registers.fill(register, count: block.count)
+                    return runBody(block, loop: loop)
                 }
-                var pc = loop + 1
-                while pc > loop && pc < ops.count {
-                    switch step(pc, block: block) {
-                    case .next: pc += 1
-                    case .jump(let target):
-                        if target == loop { return nil }
-                        pc = target
-                    case .halt: return ops.count
-                    case .batchLoop: return ops.count
+                if let outcome { return outcome }
+            }
+            return exit
+        case (.all, let given?):
+            positions = given
+        case (.positions(let found), nil):
+            positions = found
+        case (.positions(let found), let given?):
+            let allowed = Set(found)
+            positions = given.filter { allowed.contains($0) }
+        }
+        return runBatches(over: positions, table: table, loop: loop, register: register) ?? exit
+    }
+
+    /// The batch loop over a list of positions: consecutive positions of one block form a batch
+    /// (at most a block's capacity of them). The block holding the next position is found in
+    /// the same `withBlock` call that runs its batch (a guess from full blocks, checked there);
+    /// only a wrong guess costs a search.
+    private func runBatches(over positions: [Int], table: Store.Table, loop: Int, register: Int) -> Int? {
+        let rowCount = table.rowCount
+        let blockCount = table.blockCount
+        var locator = BlockLocator(table: table)
+        var index = 0
+        var known: (block: Int, range: Range<Int>)?
+        while index < positions.count {
+            let position = positions[index]
+            guard position >= 0 && position < rowCount, blockCount > 0 else {
+                index += 1
+                continue
+            }
+            let blockIndex: Int
+            if let known, known.range.contains(position) {
+                blockIndex = known.block
+            } else {
+                blockIndex = min(position / TableBlock.capacity, blockCount - 1)
+            }
+            var missed = false
+            let outcome: Int? = table.withBlock(blockIndex) { block in
+                guard block.positions.contains(position) else {
+                    missed = true
+                    return nil
+                }
+                known = (blockIndex, block.positions)
+                let rows = registers.rows(register)
+                let lower = block.positions.lowerBound
+                var n = 0
+                while index < positions.count && n < SelectionRegisters.capacity {
+                    let next = positions[index]
+                    if next < 0 || next >= rowCount {
+                        index += 1
+                        continue
                     }
+                    guard block.positions.contains(next) else { break }
+                    rows[n] = Int32(truncatingIfNeeded: next - lower)
+                    n += 1
+                    index += 1
                 }
-                return pc
+                registers.counts[register] = n
+                registers.dense[register] = false
+                registers.pending[register] = false
+                return runBody(block, loop: loop)
+            }
+            if missed {
+                // Blocks are not all full: search, then run that block on the next turn.
+                guard let (found, _) = locator.block(containing: position) else {
+                    index += 1
+                    continue
+                }
+                let range = table.withBlock(found) { $0.positions }
+                known = (found, range)
+                continue
             }
             if let outcome { return outcome }
         }
-        return exit
+        return nil
+    }
+
+    /// Runs the loop body on one batch: nil when it reached the loop's head again (next batch),
+    /// otherwise the address to continue at after the loop.
+    private func runBody(_ block: TableBlock, loop: Int) -> Int? {
+        var pc = loop + 1
+        while pc > loop && pc < ops.count {
+            switch step(pc, block: block) {
+            case .next: pc += 1
+            case .jump(let target):
+                if target == loop { return nil }
+                pc = target
+            case .halt: return ops.count
+            case .batchLoop: return ops.count
+            }
+        }
+        return pc
     }
 }
 
