@@ -276,23 +276,4 @@ struct FileRealmTests {
         let count = try Thread.run { try Realm(fileURL: URL(fileURLWithPath: path)).objects(Dog.self).count }
         #expect(count == 5)
     }
-
-    /// The helper's `Dog`, declared the same way here so that this process can open its file.
-    final class Dog: Object {
-        @Persisted var name = ""
-        @Persisted var age = 0
-        @Persisted var tags: MutableSet<String>
-        @Persisted(originProperty: "dogs") var owners: LinkingObjects<Owner>
-    }
-
-    final class Owner: Object {
-        @Persisted(primaryKey: true) var id = 0
-        @Persisted var name = ""
-        @Persisted var dogs: List<Dog>
-        @Persisted var home: Home?
-    }
-
-    final class Home: EmbeddedObject {
-        @Persisted var city = ""
-    }
 }
