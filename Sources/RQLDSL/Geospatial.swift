@@ -43,9 +43,16 @@ public struct GeoPoint: Hashable, Sendable {
 /// let box = GeoBox(bottomLeft: (47.3, -122.7), topRight: (48.1, -122.1))!
 /// ```
 public struct GeoBox: RLMGeospatial, Hashable {
+    /// The south-west corner.
     public let bottomLeft: GeoPoint
+    /// The north-east corner.
     public let topRight: GeoPoint
 
+    /// The box between two points.
+    ///
+    /// ```swift
+    /// GeoBox(bottomLeft: GeoPoint(47.3, -122.7)!, topRight: GeoPoint(48.1, -122.1)!)
+    /// ```
     public init(bottomLeft: GeoPoint, topRight: GeoPoint) {
         self.bottomLeft = bottomLeft
         self.topRight = topRight
@@ -68,6 +75,7 @@ public struct GeoBox: RLMGeospatial, Hashable {
 /// let circle = GeoCircle(center: GeoPoint(latitude: 47.8, longitude: -122.6)!, radius: .kilometers(44.4)!)!
 /// ```
 public struct GeoCircle: RLMGeospatial, Hashable {
+    /// The center.
     public let center: GeoPoint
     /// The radius as an angle in radians.
     public let radians: Double
@@ -79,6 +87,11 @@ public struct GeoCircle: RLMGeospatial, Hashable {
         self.radians = radiusInRadians
     }
 
+    /// A circle of `radius`; `nil` for an invalid one.
+    ///
+    /// ```swift
+    /// GeoCircle(center: GeoPoint(47.8, -122.6)!, radius: .miles(10)!)
+    /// ```
     public init?(center: GeoPoint, radius: Distance) {
         self.init(center: center, radiusInRadians: radius.radians)
     }
@@ -105,7 +118,9 @@ public struct GeoCircle: RLMGeospatial, Hashable {
 /// let triangle = GeoPolygon(outerRing: [(48.0, -122.8), (48.2, -121.8), (47.6, -121.6), (48.0, -122.8)])!
 /// ```
 public struct GeoPolygon: RLMGeospatial, Hashable {
+    /// The outer boundary, closed.
     public let outerRing: [GeoPoint]
+    /// Regions cut out of the polygon, each closed.
     public let holes: [[GeoPoint]]
 
     /// `nil` when a ring has fewer than four points or is not closed.
@@ -167,12 +182,19 @@ public struct Distance: Hashable, Sendable {
 
     /// `nil` for a negative distance.
     public static func radians(_ value: Double) -> Distance? { Distance(radians: value) }
+    /// An angle in degrees (`.degrees(1)` is about 111 km); `nil` for a negative one.
     public static func degrees(_ value: Double) -> Distance? { Distance(radians: value * .pi / 180) }
+    /// Kilometers on the Earth's surface: `Distance.kilometers(44.4)`; `nil` for a negative one.
     public static func kilometers(_ value: Double) -> Distance? { Distance(radians: value / earthRadiusKilometers) }
+    /// Miles on the Earth's surface: `Distance.miles(10)`; `nil` for a negative one.
     public static func miles(_ value: Double) -> Distance? { Distance(radians: value / earthRadiusMiles) }
 
+    /// The distance in radians: `Distance.degrees(180)!.asRadians` is π.
     public var asRadians: Double { radians }
+    /// The distance in degrees: `Distance.radians(.pi)!.asDegrees` is 180.
     public var asDegrees: Double { radians * 180 / .pi }
+    /// The distance in kilometers: `Distance.miles(1)!.asKilometers` is about 1.609.
     public var asKilometers: Double { radians * Distance.earthRadiusKilometers }
+    /// The distance in miles: `Distance.kilometers(1.609)!.asMiles` is about 1.
     public var asMiles: Double { radians * Distance.earthRadiusMiles }
 }

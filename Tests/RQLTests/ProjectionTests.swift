@@ -19,7 +19,8 @@ final class FriendAddress: EmbeddedObject {
 final class FriendProjection: Projection<Friend> {
     @Projected(\Friend.firstName) var firstName  // Passthrough from original object
     @Projected(\Friend.address?.city) var homeCity  // Rename and access embedded object property through keypath
-    @Projected(\Friend.friends.projectTo.firstName) var firstFriendsName: ProjectedCollection<String>  // Collection mapping
+    // Collection mapping
+    @Projected(\Friend.friends.projectTo.firstName) var firstFriendsName: ProjectedCollection<String>
 }
 
 @Suite("Projections")
