@@ -76,7 +76,7 @@ let package = Package(
         .testTarget(name: "RQLEngineTests", dependencies: ["RQLEngine", "RQLTestSupport"]),
         .testTarget(
             name: "RQLOptimizerTests",
-            dependencies: ["RQLOptimizer", "RQLIR", "RQLSema", "RQLSyntax", "RQLStorage"]
+            dependencies: ["RQLOptimizer", "RQLIR", "RQLSema", "RQLSyntax", "RQLStorage", "RQLTestSupport"]
         ),
         .testTarget(name: "RQLToolsTests", dependencies: ["RQLTools", "RQLTestSupport", "RQLStorage"]),
         .testTarget(name: "RQLBytecodeTests", dependencies: ["RQLBytecode", "RQLCore"]),
@@ -84,7 +84,7 @@ let package = Package(
             name: "RQLVMTests",
             dependencies: [
                 "RQLVM", "RQLCodegen", "RQLBytecode", "RQLOptimizer", "RQLIR", "RQLSema", "RQLSyntax", "RQLStorage",
-                "RQLEngine", "RQLCore",
+                "RQLEngine", "RQLCore", "RQLTestSupport",
             ]
         ),
         .testTarget(name: "RQLDSLTests", dependencies: ["RQLDSL", "RQLCore", "RQLIR"]),

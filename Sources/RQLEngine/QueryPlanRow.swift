@@ -1,7 +1,7 @@
 import Foundation
-import RQLCore
 import RQLBytecode
 import RQLCodegen
+import RQLCore
 import RQLIR
 
 /// One row of a `QUERY PLAN` tree, in SQLite's EXPLAIN QUERY PLAN shape: an id, the id of its

@@ -23,7 +23,10 @@ enum VMHarness {
 
     static func compile<Store: StoreReader>(_ bound: BoundQuery, store: Store, optimized: Bool) throws -> Program {
         let program = try Codegen.generate(
-            try plan(bound, store: store, optimized: optimized), schema: store.schema, planRows: true)
+            try plan(bound, store: store, optimized: optimized),
+            schema: store.schema,
+            planRows: true
+        )
         let problems = ProgramVerifier.verify(program)
         if !problems.isEmpty { throw VerificationFailed(problems: problems) }
         return program
