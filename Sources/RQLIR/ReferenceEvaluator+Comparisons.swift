@@ -131,8 +131,8 @@ extension ReferenceEvaluator {
         {
             // Two sequences of the same length: walk both in step, stopping at the first pair
             // that decides.
-            var left = values(comparison.lhs, lhs.groups[0], exact: lhs.exact, in: context)
-            var right = values(comparison.rhs, rhs.groups[0], exact: rhs.exact, in: context)
+            let left = values(comparison.lhs, lhs.groups[0], exact: lhs.exact, in: context)
+            let right = values(comparison.rhs, rhs.groups[0], exact: rhs.exact, in: context)
             let wantAny = comparison.op == .notEqual
             while let l = left.next(), let r = right.next() {
                 if pair(l, r) == wantAny { return wantAny }
