@@ -53,7 +53,7 @@ let package = Package(
         // The in-memory column store and the JSON dataset format, behind RQLCore's storage protocols.
         .target(name: "RQLStorage", dependencies: ["RQLCore"]),
         // The rqlc commands as a testable library.
-        .target(name: "RQLTools", dependencies: ["RQLCore", "RQLSyntax", "RQLEngine", "RQLStorage"]),
+        .target(name: "RQLTools", dependencies: ["RQLCore", "RQLSyntax", "RQLEngine", "RQLStorage", "RQLBytecode"]),
         .executableTarget(name: "rqlc", dependencies: ["RQLTools"]),
         // What tests (and later Fuzz) share: realm-core's conformance cases, checked through any
         // executor passed in.

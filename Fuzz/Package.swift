@@ -16,6 +16,8 @@ let package = Package(
                 .product(name: "RQLCore", package: "RQL"), .product(name: "RQLSyntax", package: "RQL"),
                 .product(name: "RQLIR", package: "RQL"), .product(name: "RQLSema", package: "RQL"),
                 .product(name: "RQLEngine", package: "RQL"), .product(name: "RQLStorage", package: "RQL"),
+                .product(name: "RQLOptimizer", package: "RQL"), .product(name: "RQLBytecode", package: "RQL"),
+                .product(name: "RQLCodegen", package: "RQL"), .product(name: "RQLTestSupport", package: "RQL"),
             ]
         ),
         // libFuzzer entry point for the parser; a thin shim over FuzzCommon.ParseCheck.
@@ -26,6 +28,10 @@ let package = Package(
         .executableTarget(name: "FuzzDataset", dependencies: ["FuzzCommon"]),
         // libFuzzer entry point for store files: open + read + verify; a shim over StoreFileCheck.
         .executableTarget(name: "FuzzStoreFile", dependencies: ["FuzzCommon"]),
+        // libFuzzer entry point for bind + optimize + codegen on generated schemas; a shim over CompileCheck.
+        .executableTarget(name: "FuzzCompile", dependencies: ["FuzzCommon"]),
+        // libFuzzer entry point for VM (all passes, none) vs reference on generated data; a shim over DifferentialCheck.
+        .executableTarget(name: "FuzzDifferential", dependencies: ["FuzzCommon"]),
 
         // Replays Regressions/ and Corpus/ through the same checks, without sanitizers.
         .testTarget(

@@ -2,7 +2,7 @@
 # Builds the fuzz harnesses with libFuzzer + ASan and fuzzes each named harness, one after the
 # other, on a scratch copy of its seed corpus.
 #
-#   Fuzz/run.sh                              # FuzzParse, FuzzQuery, FuzzDataset, FuzzStoreFile: 60 s each
+#   Fuzz/run.sh                              # every harness (FuzzParse … FuzzDifferential): 60 s each
 #   Fuzz/run.sh FuzzQuery                    # one harness
 #   SECONDS_TO_FUZZ=600 Fuzz/run.sh FuzzDataset
 #   Fuzz/run.sh FuzzParse -runs=100000       # arguments starting with '-' go to libFuzzer
@@ -10,7 +10,10 @@
 # Harnesses (Sources/<name>/): FuzzParse (query text, both dialects), FuzzQuery (compile and run
 # against the demo dataset; bytes laid out as in Sources/FuzzCommon/QueryInput.swift), FuzzDataset
 # (JSON dataset load → export → load round trip), FuzzStoreFile (a store file, usually damaged:
-# open, read every block, value and index, verify; see Sources/FuzzCommon/StoreFileCheck.swift).
+# open, read every block, value and index, verify; see Sources/FuzzCommon/StoreFileCheck.swift),
+# FuzzCompile (generated schema + query: bind, optimize, codegen, program verifier) and
+# FuzzDifferential (generated data + query: VM with all passes, VM with none and the reference
+# evaluator agree); both read Sources/FuzzCommon/VMInput.swift's layout.
 #
 # Exits non-zero if the build fails, a binary is not instrumented, or libFuzzer finds a crash,
 # leak, timeout or out-of-memory in any harness (the others still run). Crash artifacts and the
@@ -22,7 +25,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 
-all_harnesses=(FuzzParse FuzzQuery FuzzDataset FuzzStoreFile)
+all_harnesses=(FuzzParse FuzzQuery FuzzDataset FuzzStoreFile FuzzCompile FuzzDifferential)
 harnesses=()
 fuzzer_arguments=()
 for argument in "$@"; do
@@ -40,13 +43,15 @@ done
 [ "${#harnesses[@]}" -eq 0 ] && harnesses=("${all_harnesses[@]}")
 
 # Per harness: the longest input (query text is capped at 2 KB by QueryCheck, plus its header and
-# argument bytes; the demo dataset seed is about 9.5 KB) and the dictionaries, concatenated.
+# argument bytes; the demo dataset seed is about 9.5 KB; FuzzCompile and FuzzDifferential take a
+# header, a seed byte and a short query, which keeps each unit fast) and the dictionaries.
 max_len_for() {
     case "$1" in
         FuzzParse) echo 4096 ;;
         FuzzQuery) echo 2052 ;;
         FuzzDataset) echo 12288 ;;
         FuzzStoreFile) echo 32768 ;;
+        FuzzCompile | FuzzDifferential) echo 514 ;;
     esac
 }
 dicts_for() {
@@ -55,6 +60,7 @@ dicts_for() {
         FuzzQuery) echo Fuzz/Dicts/rql.dict Fuzz/Dicts/demo-schema.dict ;;
         FuzzDataset) echo Fuzz/Dicts/dataset.dict ;;
         FuzzStoreFile) echo Fuzz/Dicts/store.dict ;;
+        FuzzCompile | FuzzDifferential) echo Fuzz/Dicts/rql.dict Fuzz/Dicts/generated-schema.dict ;;
     esac
 }
 

@@ -15,7 +15,7 @@ public enum RQLCommand {
 
     /// Every command, in the order `rqlc --help` lists them. A new command adds one line.
     static let commands: [any Command.Type] =
-        [RunCommand.self, CheckCommand.self, FormatCommand.self, ExplainCommand.self]
+        [RunCommand.self, CheckCommand.self, FormatCommand.self, ExplainCommand.self, OpcodesCommand.self]
         + StoreCommands.all
 
     /// The options whose value names a file to read; at most one of them may be `-`, standard

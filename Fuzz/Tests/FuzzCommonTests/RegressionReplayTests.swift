@@ -1,6 +1,7 @@
 import Foundation
 import FuzzCommon
 import RQLCore
+import RQLEngine
 import RQLStorage
 import RQLSyntax
 import Testing
@@ -154,6 +155,51 @@ struct ParseCheckSelfTests {
             "age > 2 AND name BEGINSWITH[c] 'r' SORT(age DESC) LIMIT(5)", "", "age >", "姓名 == 1 &", "\u{FFFD}",
         ] {
             #expect(ParseCheck.standard.violations(in: source).isEmpty, "\(source.debugDescription)")
+        }
+    }
+}
+
+@Suite("FuzzCompile and FuzzDifferential regression replay")
+struct VMReplayTests {
+    @Test("Minimized crashers no longer break a compile invariant", arguments: inputs(in: "Regressions/FuzzCompile"))
+    func compileRegression(file: String) throws {
+        let violation = CompileCheck().violation(in: VMInput(bytes: try bytes(of: file)))
+        #expect(violation == nil, "\(file):\n\(violation?.description ?? "")")
+    }
+
+    @Test("Seed corpus inputs keep the compile invariants", arguments: inputs(in: "Corpus/FuzzCompile"))
+    func compileSeed(file: String) throws {
+        let violation = CompileCheck().violation(in: VMInput(bytes: try bytes(of: file)))
+        #expect(violation == nil, "\(file):\n\(violation?.description ?? "")")
+    }
+
+    @Test(
+        "Minimized crashers no longer make the three ways disagree",
+        arguments: inputs(in: "Regressions/FuzzDifferential")
+    )
+    func differentialRegression(file: String) throws {
+        let violation = DifferentialCheck().violation(in: VMInput(bytes: try bytes(of: file)))
+        #expect(violation == nil, "\(file):\n\(violation?.description ?? "")")
+    }
+
+    @Test("Seed corpus inputs run the same three ways", arguments: inputs(in: "Corpus/FuzzDifferential"))
+    func differentialSeed(file: String) throws {
+        let violation = DifferentialCheck().violation(in: VMInput(bytes: try bytes(of: file)))
+        #expect(violation == nil, "\(file):\n\(violation?.description ?? "")")
+    }
+
+    @Test("The seed corpora are there and most seeds bind against the generated schema")
+    func seedCorporaArePresent() throws {
+        for harness in ["FuzzCompile", "FuzzDifferential"] {
+            let files = inputs(in: "Corpus/\(harness)")
+            #expect(files.count >= 50, "\(harness) has \(files.count) seeds")
+            let unbound = try files.map { VMInput(bytes: try bytes(of: $0)) }.filter { input in
+                (try? QueryEngine.bind(input.text, className: input.className, schema: input.store().schema)) == nil
+            }
+            #expect(
+                unbound.count * 10 <= files.count,
+                "\(harness): \(unbound.count) of \(files.count) seeds do not bind: \(Set(unbound.map(\.text)).sorted())"
+            )
         }
     }
 }
