@@ -41,28 +41,31 @@ public struct ColumnTable: TableReader {
         let lower = index * TableBlock.capacity
         let positions = lower..<Swift.min(lower + TableBlock.capacity, rowCount)
         return try rowKeys.withUnsafeBufferPointer { keys in
-            try withColumnViews(from: 0, gathered: []) { views in
+            // One array for the block's views, filled as the nested `withView` calls open them
+            // (a scan calls this once a block: an array per column was measurable).
+            var views: [ColumnView] = []
+            views.reserveCapacity(columns.count)
+            return try withColumnViews(from: 0, slicing: positions, into: &views) { views in
                 try body(
-                    TableBlock(
-                        positions: positions,
-                        rowKeys: UnsafeBufferPointer(rebasing: keys[positions]),
-                        columns: views.map { $0.slice(positions) }
-                    )
+                    TableBlock(positions: positions, rowKeys: UnsafeBufferPointer(rebasing: keys[positions]), columns: views)
                 )
             }
         }
     }
 
     /// Opens every column's view from `property` on (each one's buffers are only valid inside
-    /// its own `withView` call, so they nest) and calls `body` with all of them.
+    /// its own `withView` call, so they nest), appends its slice of `rows` to `views`, and calls
+    /// `body` with all of them.
     private func withColumnViews<R>(
         from property: Int,
-        gathered: [ColumnView],
+        slicing rows: Range<Int>,
+        into views: inout [ColumnView],
         _ body: ([ColumnView]) throws -> R
     ) rethrows -> R {
-        guard property < columns.count else { return try body(gathered) }
+        guard property < columns.count else { return try body(views) }
         return try columns[property].withView { view in
-            try withColumnViews(from: property + 1, gathered: gathered + [view], body)
+            views.append(view.slice(rows))
+            return try withColumnViews(from: property + 1, slicing: rows, into: &views, body)
         }
     }
 
