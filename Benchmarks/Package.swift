@@ -38,6 +38,11 @@ let package = Package(
         // Single-object commit latencies on the block store, each commit timed alone (median, p99).
         .executableTarget(name: "rql-storage-latency", dependencies: ["BenchmarkKit", "Suites"]),
         // A fixed-iteration parse loop for `valgrind --tool=callgrind`: no calibration, no timing.
+        // The same for compiling (parse, bind, optimize, codegen), without the query cache.
+        .executableTarget(
+            name: "rql-compile-profile",
+            dependencies: ["BenchmarkKit", "Suites", .product(name: "RQLOptimizer", package: "RQL")]
+        ),
         .executableTarget(
             name: "rql-parse-profile",
             dependencies: ["BenchmarkKit", "Suites", .product(name: "RQLSyntax", package: "RQL")]

@@ -33,6 +33,17 @@ public struct Instruction: Hashable, Sendable {
         self.p5 = p5
         self.comment = comment
     }
+
+    /// Operand P`index + 1` (0 … 4), widened so every operand reads the same way.
+    public func operand(_ index: Int) -> Int64 {
+        switch index {
+        case 0: Int64(p1)
+        case 1: Int64(p2)
+        case 2: Int64(p3)
+        case 3: Int64(p4)
+        default: Int64(p5)
+        }
+    }
 }
 
 /// The numbering of `ComparisonOperator` in an instruction's operator operand.

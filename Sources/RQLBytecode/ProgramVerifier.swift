@@ -30,28 +30,25 @@ public enum ProgramVerifier {
                 problems.append(Problem(address: address, message: "\(instruction.opcode.name): \(message)"))
             }
             let info = instruction.opcode.info
-            let operands: [Int64] = [
-                Int64(instruction.p1), Int64(instruction.p2), Int64(instruction.p3), Int64(instruction.p4),
-                Int64(instruction.p5),
-            ]
             for (index, role) in info.roles.enumerated() {
-                let operand = operands[index]
-                let name = "P\(index + 1)"
+                let operand = instruction.operand(index)
+                // Spelled only when a problem is reported: codegen verifies every program it makes.
+                func operandProblem(_ problem: String) { report("P\(index + 1) \(problem)") }
                 switch role {
                 case .unused:
-                    if operand != (index == 3 ? -1 : 0) { report("\(name) is unused but set to \(operand)") }
+                    if operand != (index == 3 ? -1 : 0) { operandProblem("is unused but set to \(operand)") }
                 case .register:
-                    if operand < 0 || operand >= program.registerCount { report("\(name) names no register") }
+                    if operand < 0 || operand >= program.registerCount { operandProblem("names no register") }
                 case .jump:
-                    if operand < 0 || operand >= count { report("\(name) jumps outside the program") }
+                    if operand < 0 || operand >= count { operandProblem("jumps outside the program") }
                 case .column:
-                    if operand < 0 { report("\(name) is a negative column") }
+                    if operand < 0 { operandProblem("is a negative column") }
                 case .comparison:
-                    if ComparisonCode.comparison(Int32(operand)) == nil { report("\(name) is not an operator") }
+                    if ComparisonCode.comparison(Int32(operand)) == nil { operandProblem("is not an operator") }
                 case .count, .options, .planRow:
-                    if operand < 0 { report("\(name) is negative") }
+                    if operand < 0 { operandProblem("is negative") }
                 case .constant:
-                    if !program.constants.contains(Int32(operand)) { report("\(name) names no constant") }
+                    if !program.constants.contains(Int32(operand)) { operandProblem("names no constant") }
                 }
             }
             if info.flags.contains(.accessPath) {

@@ -48,10 +48,12 @@ struct ProgramBuilderTests {
         #expect(!ProgramVerifier.verify(noHalt).isEmpty)
         var badJump = good
         badJump.instructions[6].p2 = 99
-        #expect(!ProgramVerifier.verify(badJump).isEmpty)
+        let jumpProblems = ProgramVerifier.verify(badJump).map(\.description)
+        #expect(jumpProblems.contains { $0.hasPrefix("6: ") && $0.hasSuffix("P2 jumps outside the program") })
         var badRegister = good
         badRegister.instructions[4].p1 = 5
-        #expect(!ProgramVerifier.verify(badRegister).isEmpty)
+        let registerProblems = ProgramVerifier.verify(badRegister).map(\.description)
+        #expect(registerProblems.contains { $0.hasSuffix("P1 names no register") })
         var badConstant = good
         badConstant.instructions[4].p4 = 0  // a text, not an int
         #expect(!ProgramVerifier.verify(badConstant).isEmpty)
