@@ -1,4 +1,5 @@
 import RQLCore
+import RQLIR
 import RQLStorage
 
 /// A collection of plain values (`List<Int>`, `MutableSet<String>`, a `Map`'s values) as the
@@ -76,5 +77,20 @@ extension PlainValueTable {
             preconditionFailure("\(owner.classInfo.className) holds \(value.kind), not \(Element.self)")
         }
         return element
+    }
+}
+
+extension PlainValueTable {
+    /// The position of the first of `elements` (an unmanaged collection's values) that matches
+    /// `predicate`, run on the engine as a managed collection's query is.
+    func firstIndex(of elements: [RQLCore.Value], matching predicate: BoundPredicate) -> Int? {
+        guard
+            let store = try? ColumnStore(schema: schema, columns: [className: [Self.propertyName: .values(elements)]])
+        else {
+            preconditionFailure("The values of this unmanaged collection of \(className) cannot be queried")
+        }
+        let plan = LogicalPlan(className: className, operators: [.filter(predicate)])
+        let keys = QueryExecution.run(QueryExecution.compile(plan, onElements: store), onElements: store)
+        return keys.first.map { Int($0.rawValue) }
     }
 }

@@ -102,6 +102,15 @@ extension RealmCollection {
     /// dog.scores.index(matching: "self > 5")
     /// ```
     public func index(matching predicateFormat: String, _ args: Any...) -> Int? {
+        if _rqlResults == nil, let table = PlainValueTable(Element.self) {
+            // Unmanaged plain values are tested one by one, as Realm Swift evaluates the predicate.
+            do {
+                let bound = try QueryText.bind(predicateFormat, arguments: args, target: .elements(table))
+                return table.firstIndex(of: PlainValues.values(of: self), matching: bound.predicate)
+            } catch {
+                preconditionFailure("Invalid query:\n\(error.description)")
+            }
+        }
         let matching: Results<Element>
         do {
             matching = try _rqlQueryable.query(predicateFormat, arguments: args)
@@ -119,7 +128,16 @@ extension RealmCollection {
     /// dog.scores.index(matching: { $0 == 7 })
     /// ```
     public func index(matching isIncluded: (Query<Element>) -> Query<Bool>) -> Int? {
-        _rqlQueryable.index(matching: isIncluded)
+        if _rqlResults == nil, let table = PlainValueTable(Element.self) {
+            let predicate = isIncluded(Query<Element>(isPrimitive: true))._rqlPredicate
+            do {
+                let bound = try QueryText.bind(predicate, target: .elements(table))
+                return table.firstIndex(of: PlainValues.values(of: self), matching: bound.predicate)
+            } catch {
+                preconditionFailure("Invalid query:\n\(error.description)")
+            }
+        }
+        return _rqlQueryable.index(matching: isIncluded)
     }
 
     /// The least value of `property` among the objects.

@@ -15,6 +15,7 @@ extension Results {
     /// ```swift
     /// let tanDogs = dogs.filter("color = 'tan' AND name BEGINSWITH %@", "B")
     /// let older = dogs.filter("age > $0", 5)
+    /// let high = rex.scores.filter("self > 5").filter("self < 9")  // Results<Int>: self is the value
     /// ```
     public func filter(_ predicateFormat: String, _ args: Any...) -> Results<Element> {
         do {
@@ -51,6 +52,7 @@ extension Results {
     ///
     /// ```swift
     /// let puppies = dogs.where { $0.age < 2 && $0.favoriteToy.name == "Tennis ball" }
+    /// let high = rex.scores.sorted().where { $0 > 5 }  // Results<Int>: $0 is the value
     /// ```
     public func `where`(_ isIncluded: (Query<Element>) -> Query<Bool>) -> Results<Element> {
         let predicate = isIncluded(Query<Element>(isPrimitive: false))._rqlPredicate

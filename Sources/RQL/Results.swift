@@ -6,13 +6,15 @@ import RQLStorage
 /// A lazy, live view of the objects a query selects: `realm.objects(_:)` and every `filter`,
 /// `where`, `sorted`, `distinct` and `prefix` on it. Nothing runs until the results are read;
 /// chained calls build one plan that compiles once; reading again after the realm's version
-/// moved (a write, a refresh) runs it again. Frozen results never change.
+/// moved (a write, a refresh) runs it again. Frozen results never change. Queries over a
+/// collection of plain values give results of the values (`Results<Int>`), with `self` the value.
 ///
 /// ```swift
 /// let puppies = realm.objects(Dog.self).filter("age < %@", 2).sorted(byKeyPath: "name")
 /// puppies.count                               // runs the query
 /// try realm.write { realm.add(Dog(value: ["name": "Ace", "age": 1])) }
 /// puppies.first?.name                         // "Ace": the results are live
+/// let highScores = rex.scores.filter("self > 5").sorted(ascending: false)  // Results<Int>
 /// ```
 public struct Results<Element: RealmCollectionValue> {
     let context: RealmContext

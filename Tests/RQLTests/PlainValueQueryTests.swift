@@ -126,6 +126,8 @@ struct PlainValueQueryTests {
         #expect(Array(holder.mixed.filter("self == nil")) == [AnyRealmValue.none])
         #expect(Array(holder.mixed.where { $0 == .int(4) }) == [.int(4)])
         #expect(holder.mixed.filter("self.@type == 'int'").count == 2)
+        #expect(Array(holder.mixed.sorted()) == [.none, .int(1), .double(2.5), .int(4), .string("a")])
+        #expect(Array(holder.mixed.distinct()).count == 5)
     }
 
     @Test("a map's values are queried in key order, with self the value")
@@ -208,6 +210,14 @@ struct PlainValueQueryTests {
         #expect(holder.ints.index(matching: { $0 < 3 }) == 5)
         #expect(holder.ints.index(matching: { $0 > 100 }) == nil)
         #expect(holder.ints.sorted(ascending: false).index(matching: "self == 5") == 3)
+        let unmanaged = List<Int>()
+        unmanaged.append(objectsIn: [4, 12, 9])
+        #expect(unmanaged.index(matching: "self > %@", 5) == 1)
+        #expect(unmanaged.index(matching: { $0 == 9 }) == 2)
+        #expect(unmanaged.index(matching: "self > 50") == nil)
+        let names = MutableSet<String>()
+        names.insert(objectsIn: ["rex", "fido"])
+        #expect(names.index(matching: "self BEGINSWITH 'f'") == 1)
     }
 
     // MARK: aggregates and sections
