@@ -93,6 +93,15 @@ struct PlainValueQueryTests {
         #expect(Array(holder.doubles.where { $0.contains(1.0...2.5) }) == [2.5, 1.5])
     }
 
+    @Test("a where closure and the equivalent text bind to the same plan")
+    func closureAndTextAgree() throws {
+        let (_, holder) = try makeHolder()
+        #expect(holder.ints.where { $0 > 5 }.plan == holder.ints.filter("self > 5").plan)
+        #expect(holder.tags.where { $0.starts(with: "a") }.plan == holder.tags.filter("self BEGINSWITH 'a'").plan)
+        #expect(holder.scores.where { $0 <= 9 }.plan == holder.scores.filter("self <= $0", 9).plan)
+        #expect(holder.ints.where { $0 > 5 }.plan != holder.ints.filter("self >= 5").plan)
+    }
+
     @Test("optional elements compare with nil and skip nulls in comparisons")
     func optionals() throws {
         let (_, holder) = try makeHolder()
