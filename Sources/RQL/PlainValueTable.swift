@@ -49,6 +49,12 @@ struct PlainValueTable: Hashable, Sendable {
         }
     }
 
+    /// The elements of `owner`'s collection property `ordinal` in its realm's current version
+    /// (none once the owner was deleted).
+    static func elements(of owner: ObjectAccessor, _ ordinal: Int) -> [RQLCore.Value] {
+        owner.isInvalidated ? [] : elements(of: owner.storedValue(ordinal))
+    }
+
     /// The stored elements of a collection property's value: a list's or set's elements, a map's
     /// values in key order.
     static func elements(of stored: RQLCore.Value) -> [RQLCore.Value] {

@@ -75,7 +75,7 @@ public struct Results<Element: RealmCollectionValue> {
                 ? []
                 : QueryExecution.run(compiled, on: version, restrictedTo: Self.elementKeys(owner.storedValue(ordinal)))
         case .values(let table, let owner, let ordinal):
-            let elements = owner.isInvalidated ? [] : PlainValueTable.elements(of: owner.storedValue(ordinal))
+            let elements = PlainValueTable.elements(of: owner, ordinal)
             let store = table.store(elements)
             let compiled = state.compiled ?? QueryExecution.compile(plan, onElements: store)
             state.compiled = compiled
@@ -210,7 +210,7 @@ public struct Results<Element: RealmCollectionValue> {
     /// ```
     public func explain() -> String {
         if case .values(let table, let owner, let ordinal) = source {
-            let elements = owner.isInvalidated ? [] : PlainValueTable.elements(of: owner.storedValue(ordinal))
+            let elements = PlainValueTable.elements(of: owner, ordinal)
             return QueryExecution.explain(plan, onElements: table.store(elements))
         }
         return QueryExecution.explain(plan, on: context.current)
