@@ -3,7 +3,8 @@ import RQLCore
 @_spi(RQL) import RQLDSL
 
 // Querying a map's values: a map of (optional) objects is queried by the engine over the objects
-// it holds, in key order, skipping null values; a map of plain values aggregates its values.
+// it holds, in key order, skipping null values; a map of plain values over its values (nulls
+// included), in key order, with `self` the value.
 
 extension Map {
     /// The realm of the object the map belongs to; nil while unmanaged.
@@ -20,9 +21,17 @@ extension Map {
     /// ```
     public var isFrozen: Bool { managedOwner?.accessor.isFrozen ?? false }
 
-    /// The objects the map's values link to, as results; nil while unmanaged or for plain values.
+    /// The map's values (for objects, the objects they link to) as results; nil while unmanaged.
     var _rqlValueResults: Results<Value>? {
-        guard let (accessor, ordinal) = managedOwner, let optional = Value.self as? any _RQLOptionalObject.Type,
+        guard let (accessor, ordinal) = managedOwner else { return nil }
+        if let table = PlainValueTable(Value.self) {
+            return Results(
+                context: accessor.context,
+                source: .values(table, owner: accessor, ordinal: ordinal),
+                make: { _ in preconditionFailure("Results of plain values make no objects") }
+            )
+        }
+        guard let optional = Value.self as? any _RQLOptionalObject.Type,
             let info = accessor.context.classInfo(named: optional._rqlObjectType.className())
         else { return nil }
         return Results(
@@ -34,15 +43,17 @@ extension Map {
 
     private var queryableValues: Results<Value> {
         guard let results = _rqlValueResults else {
-            preconditionFailure("This method may only be called on managed maps of objects")
+            preconditionFailure("This method may only be called on managed maps (of an object in a realm)")
         }
         return results
     }
 
-    /// The objects among the map's values that match `predicateFormat`, in key order.
+    /// The objects among the map's values that match `predicateFormat`, in key order; for plain
+    /// values, the values (`self`) that match.
     ///
     /// ```swift
     /// toyBox.toysByRoom.filter("name BEGINSWITH %@", "T")
+    /// rex.scoresByGame.filter("self >= 10")   // Map<String, Int>: Results<Int>
     /// ```
     public func filter(_ predicateFormat: String, _ args: Any...) -> Results<Value> {
         do {
@@ -52,10 +63,21 @@ extension Map {
         }
     }
 
-    /// The objects among the map's values that match a type-safe query.
+    /// The checked twin of `filter(_:_:)`: throws `Realm.QueryError` instead of stopping.
+    ///
+    /// ```swift
+    /// let high = try rex.scoresByGame.query("self >= $0", 10)
+    /// ```
+    public func query(_ predicateFormat: String, _ args: Any...) throws -> Results<Value> {
+        try queryableValues.query(predicateFormat, arguments: args)
+    }
+
+    /// The objects among the map's values that match a type-safe query (for plain values, `$0`
+    /// is the value).
     ///
     /// ```swift
     /// toyBox.toysByRoom.where { $0.name == "Rope" }
+    /// rex.scoresByGame.where { $0 >= 10 }
     /// ```
     public func `where`(_ isIncluded: (Query<Value>) -> Query<Bool>) -> Results<Value> {
         queryableValues.where(isIncluded)
@@ -70,7 +92,17 @@ extension Map {
         queryableValues.sorted(byKeyPath: keyPath, ascending: ascending)
     }
 
-    /// The objects among the map's values, sorted by each descriptor in turn.
+    /// The map's values sorted by themselves (nulls first ascending), as results.
+    ///
+    /// ```swift
+    /// rex.scoresByGame.sorted(ascending: false).first  // the best score
+    /// ```
+    public func sorted(ascending: Bool = true) -> Results<Value> where Value.PersistedType: SortableType {
+        sorted(by: [SortDescriptor(keyPath: PlainValueTable.propertyName, ascending: ascending)])
+    }
+
+    /// The objects among the map's values (or the plain values, by `"self"`), sorted by each
+    /// descriptor in turn.
     ///
     /// ```swift
     /// let sorted = person.dogsByName.sorted(by: ["name"])

@@ -26,7 +26,8 @@ enum QueryCompiler {
     static func bind(
         _ query: UnboundQuery,
         className: String,
-        schema: RQLCore.Schema
+        schema: RQLCore.Schema,
+        selfProperty: String? = nil
     ) throws(DSLQueryError) -> BoundQuery {
         let lowered: LoweredQuery
         do {
@@ -35,7 +36,8 @@ enum QueryCompiler {
             throw DSLQueryError(error: error, text: "")
         }
         do {
-            return try Binder(schema: schema).bind(lowered.syntax, className: className, arguments: lowered.arguments)
+            return try Binder(schema: schema, selfProperty: selfProperty)
+                .bind(lowered.syntax, className: className, arguments: lowered.arguments)
         } catch {
             throw DSLQueryError(error: error, text: lowered.text)
         }

@@ -73,6 +73,53 @@ enum QueryExecution {
         return engine.count(query, on: version.snapshot)
     }
 
+    // MARK: Plain values
+
+    /// Binds query text for a collection of plain values, whose `SELF` is the element.
+    static func bind(
+        _ text: String,
+        dialect: Dialect,
+        elements table: PlainValueTable,
+        arguments: [QueryArgument]
+    ) throws(RQLEngine.QueryError) -> BoundQuery {
+        let syntax: QuerySyntax
+        do {
+            syntax = try Parser.parse(text, dialect: dialect)
+        } catch {
+            throw .syntax(error)
+        }
+        do {
+            return try Binder(schema: table.schema, selfProperty: PlainValueTable.propertyName)
+                .bind(syntax, className: table.className, arguments: arguments)
+        } catch {
+            throw .binding(error)
+        }
+    }
+
+    /// Compiles a plan over a collection of plain values (`PlainValueTable`), optimized for
+    /// `store`'s statistics; valid for every store of the same table.
+    static func compile(_ plan: LogicalPlan, onElements store: ColumnStore) -> CompiledPlan {
+        if plan.operators.isEmpty { return CompiledPlan(plan: plan, compiled: nil) }
+        return CompiledPlan(plan: plan, compiled: engine.compile(plan, store: store))
+    }
+
+    /// The keys (positions) of the elements in the results, in order.
+    static func run(_ compiled: CompiledPlan, onElements store: ColumnStore) -> [RowKey] {
+        guard let query = compiled.compiled else {
+            guard let table = store.table(named: compiled.plan.className) else { return [] }
+            return (0..<table.rowCount).map(table.rowKey(at:))
+        }
+        return engine.run(query, on: store)
+    }
+
+    /// `explain(_:on:)` for a plan over a collection of plain values.
+    static func explain(_ plan: LogicalPlan, onElements store: ColumnStore) -> String {
+        var options = engine.options
+        options.recordsTrace = true
+        guard let explaining = try? QueryEngine(options: options, cache: engine.cache) else { return "" }
+        return explaining.explain(explaining.compile(plan, store: store)).text
+    }
+
     /// Every stage of the plan as `rqlc explain` prints it for the same query (the syntax-tree
     /// section aside: a chain has no text), optimized for `version`'s statistics.
     static func explain(_ plan: LogicalPlan, on version: StoreVersion) -> String {

@@ -57,8 +57,7 @@ enum QueryText {
     static func bind(
         _ text: String,
         arguments: [Any],
-        className: String,
-        schema: RQLCore.Schema
+        target: QueryTarget
     ) throws(Realm.QueryError) -> BoundQuery {
         let converted: [QueryArgument]
         do {
@@ -73,13 +72,18 @@ enum QueryText {
         }
         let dialect = try Self.dialect(of: text)
         do {
-            return try QueryExecution.bind(
-                text,
-                dialect: dialect,
-                className: className,
-                schema: schema,
-                arguments: converted
-            )
+            switch target {
+            case .objects(let className, let schema):
+                return try QueryExecution.bind(
+                    text,
+                    dialect: dialect,
+                    className: className,
+                    schema: schema,
+                    arguments: converted
+                )
+            case .elements(let table):
+                return try QueryExecution.bind(text, dialect: dialect, elements: table, arguments: converted)
+            }
         } catch {
             throw Realm.QueryError(
                 message: error.diagnostic.message,
@@ -109,11 +113,15 @@ enum QueryText {
     /// Binds a `where` closure's predicate for objects of `className`.
     static func bind(
         _ predicate: UnboundPredicate,
-        className: String,
-        schema: RQLCore.Schema
+        target: QueryTarget
     ) throws(Realm.QueryError) -> BoundQuery {
         do {
-            return try QueryCompiler.bind(UnboundQuery(predicate: predicate), className: className, schema: schema)
+            return try QueryCompiler.bind(
+                UnboundQuery(predicate: predicate),
+                className: target.className,
+                schema: target.schema,
+                selfProperty: target.selfProperty
+            )
         } catch {
             throw Realm.QueryError(
                 message: error.error.message,
@@ -127,12 +135,16 @@ enum QueryText {
     /// Binds result clauses (sort keys, distinct key paths) given by key path strings.
     static func bind(
         _ clauses: [UnboundClause],
-        className: String,
-        schema: RQLCore.Schema
+        target: QueryTarget
     ) throws(Realm.QueryError) -> [BoundClause] {
         do {
             let query = UnboundQuery(predicate: .constant(true), clauses: clauses)
-            return try QueryCompiler.bind(query, className: className, schema: schema).clauses
+            return try QueryCompiler.bind(
+                query,
+                className: target.className,
+                schema: target.schema,
+                selfProperty: target.selfProperty
+            ).clauses
         } catch {
             throw Realm.QueryError(
                 message: error.error.message,
@@ -146,6 +158,35 @@ enum QueryText {
     /// A dotted key path string as an unbound key path.
     static func keyPath(_ text: String) -> UnboundKeyPath {
         UnboundKeyPath(text.split(separator: ".", omittingEmptySubsequences: false).map { .property(String($0)) })
+    }
+}
+
+/// What a query binds against: objects of a class of the realm's schema, or the elements of a
+/// collection of plain values (`SELF` is the element).
+enum QueryTarget {
+    /// Objects of `className` in `schema`.
+    case objects(className: String, schema: RQLCore.Schema)
+    /// The rows of a collection of plain values' table.
+    case elements(PlainValueTable)
+
+    var className: String {
+        switch self {
+        case .objects(let className, _): className
+        case .elements(let table): table.className
+        }
+    }
+
+    var schema: RQLCore.Schema {
+        switch self {
+        case .objects(_, let schema): schema
+        case .elements(let table): table.schema
+        }
+    }
+
+    /// The property `SELF` reads: the element, for plain values.
+    var selfProperty: String? {
+        if case .elements = self { return PlainValueTable.propertyName }
+        return nil
     }
 }
 

@@ -4,8 +4,8 @@ import RQLCore
 
 /// What `Results`, `List`, `MutableSet` and `LinkingObjects` share: a random-access collection
 /// of a realm's values or objects that can be queried, sorted and aggregated. A managed
-/// collection of objects is queried by the engine (the query runs over its elements, in its
-/// order); a collection of plain values aggregates and sorts its values.
+/// collection is queried by the engine, over its elements in its order: objects by their
+/// properties, plain values as `self` (`scores.filter("self > 5")`).
 ///
 /// ```swift
 /// func oldest<C: RealmCollection>(_ dogs: C) -> Dog? where C.Element == Dog {
@@ -26,25 +26,27 @@ where Index == Int, Element: RealmCollectionValue {
     func freeze() -> Self
     /// The live collection of a frozen one; nil when its object was deleted since.
     func thaw() -> Self?
-    /// The collection's objects as results, for querying; nil while unmanaged or for plain values.
+    /// The collection's elements as results, for querying; nil while unmanaged.
     var _rqlResults: Results<Element>? { get }
 }
 
-extension RealmCollection where Element: RealmFetchable {
-    /// The results of a query over the collection's objects; the program stops for an
+extension RealmCollection {
+    /// The results of a query over the collection's elements; the program stops for an
     /// unmanaged collection, as in Realm Swift.
     var _rqlQueryable: Results<Element> {
         guard let results = _rqlResults else {
-            preconditionFailure("This method may only be called on collections of managed objects")
+            preconditionFailure("This method may only be called on managed collections (of an object in a realm)")
         }
         return results
     }
 
-    /// The collection's objects that match `predicateFormat` (NSPredicate format or RQL), in
-    /// the collection's order.
+    /// The collection's elements that match `predicateFormat` (NSPredicate format or RQL), in
+    /// the collection's order. For plain values, `self` is the element.
     ///
     /// ```swift
     /// person.dogs.filter("age > %@", 5)
+    /// dog.scores.filter("self > 5")           // List<Int>
+    /// dog.tags.filter("self BEGINSWITH 'a'")  // MutableSet<String>
     /// ```
     public func filter(_ predicateFormat: String, _ args: Any...) -> Results<Element> {
         do {
@@ -58,30 +60,24 @@ extension RealmCollection where Element: RealmFetchable {
     ///
     /// ```swift
     /// let old = try person.dogs.query("age > $0", 5)
+    /// let high = try dog.scores.query("self > $0", 5)
     /// ```
     public func query(_ predicateFormat: String, _ args: Any...) throws -> Results<Element> {
         try _rqlQueryable.query(predicateFormat, arguments: args)
     }
 
-    /// The collection's objects that match a type-safe query.
+    /// The collection's elements that match a type-safe query (for plain values, `$0` is the
+    /// element).
     ///
     /// ```swift
     /// person.dogs.where { $0.age > 5 }
+    /// dog.scores.where { $0 > 5 }
     /// ```
     public func `where`(_ isIncluded: (Query<Element>) -> Query<Bool>) -> Results<Element> {
         _rqlQueryable.where(isIncluded)
     }
 
-    /// The collection's objects sorted by a key path.
-    ///
-    /// ```swift
-    /// let byAge = person.dogs.sorted(byKeyPath: "age", ascending: false)
-    /// ```
-    public func sorted(byKeyPath keyPath: String, ascending: Bool = true) -> Results<Element> {
-        _rqlQueryable.sorted(byKeyPath: keyPath, ascending: ascending)
-    }
-
-    /// The collection's objects sorted by each descriptor in turn.
+    /// The collection's elements sorted by each descriptor in turn (`"self"` for plain values).
     ///
     /// ```swift
     /// let sorted = person.dogs.sorted(by: [SortDescriptor(keyPath: "name", caseInsensitive: true)])
@@ -90,7 +86,7 @@ extension RealmCollection where Element: RealmFetchable {
         _rqlQueryable.sorted(by: sortDescriptors)
     }
 
-    /// The first object of each distinct combination of the key paths' values.
+    /// The first element of each distinct combination of the key paths' values.
     ///
     /// ```swift
     /// let oneDogPerAge = person.dogs.distinct(by: ["age"])
@@ -99,12 +95,22 @@ extension RealmCollection where Element: RealmFetchable {
         _rqlQueryable.distinct(by: keyPaths)
     }
 
-    /// The position of the first object that matches the query.
+    /// The position of the first element that matches the query.
     ///
     /// ```swift
     /// person.dogs.index(matching: "name == %@", "Rex")  // 0
+    /// dog.scores.index(matching: "self > 5")
     /// ```
     public func index(matching predicateFormat: String, _ args: Any...) -> Int? {
+        if _rqlResults == nil, let table = PlainValueTable(Element.self) {
+            // Unmanaged plain values are tested one by one, as Realm Swift evaluates the predicate.
+            do {
+                let bound = try QueryText.bind(predicateFormat, arguments: args, target: .elements(table))
+                return table.firstIndex(of: PlainValues.values(of: self), matching: bound.predicate)
+            } catch {
+                preconditionFailure("Invalid query:\n\(error.description)")
+            }
+        }
         let matching: Results<Element>
         do {
             matching = try _rqlQueryable.query(predicateFormat, arguments: args)
@@ -115,13 +121,23 @@ extension RealmCollection where Element: RealmFetchable {
         return _rqlQueryable.evaluate().keys.firstIndex { found.contains($0) }
     }
 
-    /// The position of the first object that matches a type-safe query.
+    /// The position of the first element that matches a type-safe query.
     ///
     /// ```swift
     /// person.dogs.index(matching: { $0.age > 5 })
+    /// dog.scores.index(matching: { $0 == 7 })
     /// ```
     public func index(matching isIncluded: (Query<Element>) -> Query<Bool>) -> Int? {
-        _rqlQueryable.index(matching: isIncluded)
+        if _rqlResults == nil, let table = PlainValueTable(Element.self) {
+            let predicate = isIncluded(Query<Element>(isPrimitive: true))._rqlPredicate
+            do {
+                let bound = try QueryText.bind(predicate, target: .elements(table))
+                return table.firstIndex(of: PlainValues.values(of: self), matching: bound.predicate)
+            } catch {
+                preconditionFailure("Invalid query:\n\(error.description)")
+            }
+        }
+        return _rqlQueryable.index(matching: isIncluded)
     }
 
     /// The least value of `property` among the objects.
@@ -166,6 +182,17 @@ extension RealmCollection where Element: RealmFetchable {
     /// print(person.dogs.filter("age > 2").explain())
     /// ```
     public func explain() -> String { _rqlQueryable.explain() }
+}
+
+extension RealmCollection where Element: RealmFetchable {
+    /// The collection's objects sorted by a key path.
+    ///
+    /// ```swift
+    /// let byAge = person.dogs.sorted(byKeyPath: "age", ascending: false)
+    /// ```
+    public func sorted(byKeyPath keyPath: String, ascending: Bool = true) -> Results<Element> {
+        _rqlQueryable.sorted(byKeyPath: keyPath, ascending: ascending)
+    }
 }
 
 extension RealmCollection where Element: ObjectBase {
@@ -335,9 +362,16 @@ extension LinkingObjects: RealmCollection {
     }
 }
 
-/// Results over the objects a collection property holds.
+/// Results over the objects or plain values a collection property holds.
 enum CollectionResults {
     static func results<Element: RealmCollectionValue>(owner: ObjectAccessor, ordinal: Int) -> Results<Element>? {
+        if let table = PlainValueTable(Element.self) {
+            return Results(
+                context: owner.context,
+                source: .values(table, owner: owner, ordinal: ordinal),
+                make: { _ in preconditionFailure("Results of plain values make no objects") }
+            )
+        }
         guard let fetchable = Element.self as? any RealmFetchable.Type,
             let info = owner.context.classInfo(named: fetchable._rqlObjectType.className())
         else { return nil }

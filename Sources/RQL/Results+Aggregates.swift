@@ -42,6 +42,14 @@ extension Results {
     /// The values of `property` of every result, through the store; the program stops for a
     /// property the class does not have or one that cannot be aggregated, as in Realm Swift.
     private func propertyValues(_ property: String) -> [RQLCore.Value] {
+        if case .values(let table, _, _) = source {
+            // Realm Swift aggregates plain values as `min(ofProperty: "self")`.
+            guard property == PlainValueTable.propertyName else {
+                preconditionFailure("Invalid property name '\(property)' for a collection of \(table.className)")
+            }
+            let keys = evaluate().keys
+            return keys.map { state.elements[Int($0.rawValue)] }
+        }
         guard let ordinal = classInfo.propertyIndex(named: property) else {
             preconditionFailure("Invalid property name '\(property)' for class '\(classInfo.className)'")
         }
@@ -68,7 +76,9 @@ extension Results {
         as type: T.Type,
         _ function: ([RQLCore.Value]) -> RQLCore.Value
     ) -> T? {
-        AggregateConversion.convert(function(propertyValues(property)), to: T.self, owner: classInfo.prototype)
+        let values = propertyValues(property)
+        let owner: ObjectBase = if case .values = source { PlainValues.owner } else { classInfo.prototype }
+        return AggregateConversion.convert(function(values), to: T.self, owner: owner)
     }
 
     // MARK: Key-value coding

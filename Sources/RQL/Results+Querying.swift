@@ -15,6 +15,7 @@ extension Results {
     /// ```swift
     /// let tanDogs = dogs.filter("color = 'tan' AND name BEGINSWITH %@", "B")
     /// let older = dogs.filter("age > $0", 5)
+    /// let high = rex.scores.filter("self > 5").filter("self < 9")  // Results<Int>: self is the value
     /// ```
     public func filter(_ predicateFormat: String, _ args: Any...) -> Results<Element> {
         do {
@@ -40,12 +41,7 @@ extension Results {
     }
 
     func query(_ text: String, arguments: [Any]) throws(Realm.QueryError) -> Results<Element> {
-        let bound = try QueryText.bind(
-            text,
-            arguments: arguments,
-            className: classInfo.className,
-            schema: context.current.schema
-        )
+        let bound = try QueryText.bind(text, arguments: arguments, target: queryTarget)
         var plan = self.plan.appending(.filter(bound.predicate))
         for clause in bound.clauses { plan = plan.appending(.clause(clause)) }
         return with(plan)
@@ -56,11 +52,12 @@ extension Results {
     ///
     /// ```swift
     /// let puppies = dogs.where { $0.age < 2 && $0.favoriteToy.name == "Tennis ball" }
+    /// let high = rex.scores.sorted().where { $0 > 5 }  // Results<Int>: $0 is the value
     /// ```
     public func `where`(_ isIncluded: (Query<Element>) -> Query<Bool>) -> Results<Element> {
         let predicate = isIncluded(Query<Element>(isPrimitive: false))._rqlPredicate
         do {
-            let bound = try QueryText.bind(predicate, className: classInfo.className, schema: context.current.schema)
+            let bound = try QueryText.bind(predicate, target: queryTarget)
             return appending(.filter(bound.predicate))
         } catch {
             preconditionFailure("Invalid query:\n\(error.description)")
@@ -117,9 +114,15 @@ extension Results {
         return appending(.clause(.limit(maxLength)))
     }
 
+    /// What the results' queries bind against: their objects' class, or their plain values.
+    var queryTarget: QueryTarget {
+        if case .values(let table, _, _) = source { return .elements(table) }
+        return .objects(className: classInfo.className, schema: context.current.schema)
+    }
+
     private func bindClauses(_ clauses: [UnboundClause]) -> [BoundClause] {
         do {
-            return try QueryText.bind(clauses, className: classInfo.className, schema: context.current.schema)
+            return try QueryText.bind(clauses, target: queryTarget)
         } catch {
             preconditionFailure("Invalid key path:\n\(error.description)")
         }
@@ -133,6 +136,10 @@ extension Results {
     /// let position = dogs.sorted(byKeyPath: "name").index(of: rex)  // 1
     /// ```
     public func index(of object: Element) -> Int? {
+        if case .values = source {
+            let (version, keys) = evaluate()
+            return keys.indices.first { element(for: keys[$0], in: version) == object }
+        }
         guard let objectBase = object as? ObjectBase ?? (object as? any ProjectionRootAccess)?.rootAny,
             let accessor = objectBase._rqlAccessor, accessor.context.coordinator === context.coordinator
         else { return nil }

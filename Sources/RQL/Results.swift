@@ -6,13 +6,15 @@ import RQLStorage
 /// A lazy, live view of the objects a query selects: `realm.objects(_:)` and every `filter`,
 /// `where`, `sorted`, `distinct` and `prefix` on it. Nothing runs until the results are read;
 /// chained calls build one plan that compiles once; reading again after the realm's version
-/// moved (a write, a refresh) runs it again. Frozen results never change.
+/// moved (a write, a refresh) runs it again. Frozen results never change. Queries over a
+/// collection of plain values give results of the values (`Results<Int>`), with `self` the value.
 ///
 /// ```swift
 /// let puppies = realm.objects(Dog.self).filter("age < %@", 2).sorted(byKeyPath: "name")
 /// puppies.count                               // runs the query
 /// try realm.write { realm.add(Dog(value: ["name": "Ace", "age": 1])) }
 /// puppies.first?.name                         // "Ace": the results are live
+/// let highScores = rex.scores.filter("self > 5").sorted(ascending: false)  // Results<Int>
 /// ```
 public struct Results<Element: RealmCollectionValue> {
     let context: RealmContext
@@ -31,7 +33,7 @@ public struct Results<Element: RealmCollectionValue> {
     ) {
         self.context = context
         self.source = source
-        self.plan = plan ?? LogicalPlan(className: source.classInfo.className, operators: [])
+        self.plan = plan ?? LogicalPlan(className: source.className, operators: [])
         self.state = ResultsState()
         self.make = make
     }
@@ -50,7 +52,7 @@ public struct Results<Element: RealmCollectionValue> {
 
     // MARK: Evaluation
 
-    /// The compiled plan (compiled once per results value).
+    /// The compiled plan (compiled once per results value) of results of objects.
     var compiled: QueryExecution.CompiledPlan {
         if let compiled = state.compiled { return compiled }
         let compiled = QueryExecution.compile(plan, on: context.current)
@@ -58,7 +60,8 @@ public struct Results<Element: RealmCollectionValue> {
         return compiled
     }
 
-    /// The result keys in the realm's current version (run again only when it moved).
+    /// The result keys in the realm's current version (run again only when it moved). For plain
+    /// values, the keys are positions in `state.elements`, the elements read at that version.
     func evaluate() -> (version: StoreVersion, keys: [RowKey]) {
         let version = context.current
         if state.version === version { return (version, state.keys) }
@@ -71,6 +74,16 @@ public struct Results<Element: RealmCollectionValue> {
                 owner.isInvalidated
                 ? []
                 : QueryExecution.run(compiled, on: version, restrictedTo: Self.elementKeys(owner.storedValue(ordinal)))
+        case .values(let table, let owner, let ordinal):
+            let elements = PlainValueTable.elements(of: owner, ordinal)
+            let store = table.store(elements)
+            let compiled = state.compiled ?? QueryExecution.compile(plan, onElements: store)
+            state.compiled = compiled
+            keys = QueryExecution.run(compiled, onElements: store)
+            state.elements = elements
+            state.version = version
+            state.keys = keys
+            return (version, keys)
         }
         state.version = version
         state.keys = keys
@@ -94,6 +107,10 @@ public struct Results<Element: RealmCollectionValue> {
 
     /// The element for a key found in `version`.
     func element(for key: RowKey, in version: StoreVersion) -> Element {
+        if case .values(_, let owner, _) = source {
+            let elements = state.version === version ? state.elements : []
+            return PlainValueTable.element(elements[Int(key.rawValue)], as: Element.self, owner: owner)
+        }
         let classIndex =
             state.version === version ? state.classIndex : (version.classIndex(named: classInfo.className) ?? 0)
         let row = version.row(of: key, classIndex: classIndex)
@@ -119,8 +136,10 @@ public struct Results<Element: RealmCollectionValue> {
     /// hisDogs.isInvalidated  // true
     /// ```
     public var isInvalidated: Bool {
-        if case .collection(_, let owner, _) = source { return owner.isInvalidated }
-        return false
+        switch source {
+        case .table: false
+        case .collection(_, let owner, _), .values(_, let owner, _): owner.isInvalidated
+        }
     }
 
     /// The number of results. Without DISTINCT or LIMIT it is counted without materializing.
@@ -190,7 +209,11 @@ public struct Results<Element: RealmCollectionValue> {
     /// // …
     /// ```
     public func explain() -> String {
-        QueryExecution.explain(plan, on: context.current)
+        if case .values(let table, let owner, let ordinal) = source {
+            let elements = PlainValueTable.elements(of: owner, ordinal)
+            return QueryExecution.explain(plan, onElements: table.store(elements))
+        }
+        return QueryExecution.explain(plan, on: context.current)
     }
 
     // MARK: Freezing
@@ -235,10 +258,23 @@ enum ResultsSource {
     /// The objects that a collection property of `owner` holds, in its order: a list, a set,
     /// a map's values, linking objects.
     case collection(ClassInfo, owner: ObjectAccessor, ordinal: Int)
+    /// The plain values a collection property of `owner` holds, in its order (a list, a set, a
+    /// map's values), queried as the rows of `PlainValueTable`.
+    case values(PlainValueTable, owner: ObjectAccessor, ordinal: Int)
 
+    /// The class of results of objects (plain values have none: every use is behind a check).
     var classInfo: ClassInfo {
         switch self {
         case .table(let info), .collection(let info, _, _): info
+        case .values: preconditionFailure("Results of plain values have no object class")
+        }
+    }
+
+    /// The class the results' plan runs on: the objects' class, or the plain values' table.
+    var className: String {
+        switch self {
+        case .table(let info), .collection(let info, _, _): info.className
+        case .values(let table, _, _): table.className
         }
     }
 
@@ -247,13 +283,9 @@ enum ResultsSource {
         switch self {
         case .table: return self
         case .collection(let info, let owner, let ordinal):
-            let frozen = ObjectAccessor(
-                context: context,
-                classInfo: owner.classInfo,
-                key: owner.key,
-                classIndex: owner.classIndex
-            )
-            return .collection(info, owner: frozen, ordinal: ordinal)
+            return .collection(info, owner: owner.rebound(to: context), ordinal: ordinal)
+        case .values(let table, let owner, let ordinal):
+            return .values(table, owner: owner.rebound(to: context), ordinal: ordinal)
         }
     }
 
@@ -262,15 +294,21 @@ enum ResultsSource {
         switch self {
         case .table: return self
         case .collection(let info, let owner, let ordinal):
-            let live = ObjectAccessor(
-                context: context,
-                classInfo: owner.classInfo,
-                key: owner.key,
-                classIndex: owner.classIndex
-            )
+            let live = owner.rebound(to: context)
             guard !live.isInvalidated else { return nil }
             return .collection(info, owner: live, ordinal: ordinal)
+        case .values(let table, let owner, let ordinal):
+            let live = owner.rebound(to: context)
+            guard !live.isInvalidated else { return nil }
+            return .values(table, owner: live, ordinal: ordinal)
         }
+    }
+}
+
+extension ObjectAccessor {
+    /// An accessor to the same object read through `context` (a frozen or a live realm).
+    fileprivate func rebound(to context: RealmContext) -> ObjectAccessor {
+        ObjectAccessor(context: context, classInfo: classInfo, key: key, classIndex: classIndex)
     }
 }
 
@@ -281,6 +319,8 @@ final class ResultsState {
     var version: StoreVersion?
     var keys: [RowKey] = []
     var classIndex = 0
+    /// For plain values: the collection's elements at `version`, which `keys` index.
+    var elements: [RQLCore.Value] = []
 }
 
 // MARK: Collection
@@ -319,9 +359,24 @@ public struct RLMIterator<Element: RealmCollectionValue>: IteratorProtocol {
     private var cursor: RowCursor?
     private let classIndex: Int
     private let elementsAreObjects: Bool
+    /// For results of plain values: the elements the keys index, and their collection's owner.
+    private let plainValues: (elements: [RQLCore.Value], owner: ObjectAccessor)?
     private var index = 0
 
     init(results: Results<Element>, version: StoreVersion, keys: [RowKey]) {
+        if case .values(_, let owner, _) = results.source {
+            plainValues = (results.state.version === version ? results.state.elements : [], owner)
+            elementsAreObjects = false
+            context = results.context
+            classInfo = owner.classInfo
+            make = results.make
+            self.version = version
+            self.keys = keys
+            classIndex = 0
+            cursor = nil
+            return
+        }
+        plainValues = nil
         elementsAreObjects = (Element.self as? ObjectBase.Type).map { results.classInfo.type == $0 } ?? false
         context = results.context
         classInfo = results.classInfo
@@ -336,6 +391,13 @@ public struct RLMIterator<Element: RealmCollectionValue>: IteratorProtocol {
         guard index < keys.count else { return nil }
         let key = keys[index]
         index &+= 1
+        if let plainValues {
+            return PlainValueTable.element(
+                plainValues.elements[Int(key.rawValue)],
+                as: Element.self,
+                owner: plainValues.owner
+            )
+        }
         let row = cursor?.row(of: key)
         let object = classInfo.makeManaged(
             context: context,
@@ -354,7 +416,7 @@ extension Results: CustomStringConvertible {
     /// The results' class and, for each result, its description (at most 100 shown).
     public var description: String {
         let shown = Array(prefix(100) as Slice<Results>)
-        var text = ObjectDescription.describe(collection: "Results<\(classInfo.className)>", shown)
+        var text = ObjectDescription.describe(collection: "Results<\(source.className)>", shown)
         if count > 100 { text = String(text.dropLast(2)) + ",\n\t... \(count - 100) objects skipped.\n)" }
         return text
     }
@@ -367,6 +429,7 @@ extension Results: Equatable {
         switch (lhs.source, rhs.source) {
         case (.table(let a), .table(let b)): return a === b
         case (.collection(_, let a, let p), .collection(_, let b, let q)): return a.isSameObject(as: b) && p == q
+        case (.values(_, let a, let p), .values(_, let b, let q)): return a.isSameObject(as: b) && p == q
         default: return false
         }
     }

@@ -204,7 +204,10 @@ extension BindingSession {
         case .variable(let name):
             throw BindError(.unknownProperty, "'$\(name)' can only start a key path", at: span)
         case .self:
-            break
+            // Over a collection of plain values, the query's `SELF` is the element itself.
+            if let selfProperty, path.root == .object, path.steps.isEmpty {
+                try stepProperty(&path, name: selfProperty, span: span)
+            }
         }
     }
 

@@ -26,6 +26,10 @@ import RQLSyntax
 ///   resolves it on the element's class), in NSPredicate it starts at the query's object.
 public struct Binder: Sendable {
     public let schema: Schema
+    /// For a query over a collection of plain values: the property of the root class that holds
+    /// each element (the collection's elements are that class's rows), which `SELF` reads, as
+    /// realm-core's `self` is the element (`self > 5` on a `List<Int>`); nil for objects.
+    public let selfProperty: String?
 
     /// Bounds that keep every executor's recursion and work finite whatever the query: the
     /// evaluator recurses once per arithmetic operator and once per nested SUBQUERY (whose cost
@@ -33,8 +37,9 @@ public struct Binder: Sendable {
     public static let maximumArithmeticDepth = 64
     public static let maximumSubqueryDepth = 8
 
-    public init(schema: Schema) {
+    public init(schema: Schema, selfProperty: String? = nil) {
         self.schema = schema
+        self.selfProperty = selfProperty
     }
 
     /// Binds `query` to the objects of `className`.
@@ -77,6 +82,7 @@ public struct Binder: Sendable {
             variables: variables,
             dialect: query.dialect
         )
+        session.selfProperty = selfProperty
         let predicate = try session.bindPredicate(query.predicate)
         let clauses = try session.bindClauses(query.clauses)
         return BoundQuery(className: className, predicate: predicate, clauses: clauses)
@@ -98,6 +104,8 @@ struct BindingSession {
     let dialect: Dialect
     /// Innermost last.
     var scopes: [Scope] = []
+    /// The root class's property that `SELF` reads (see `Binder.selfProperty`).
+    var selfProperty: String?
 
     init(
         schema: Schema,
