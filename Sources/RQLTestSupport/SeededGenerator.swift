@@ -50,8 +50,10 @@ public enum SeededGenerator {
     static let cities = ["Oslo", "Lima", "Tōkyō", "Zürich", "", "Москва", "東京", "Lima "]
     static let names = ["Ann", "ann", "Bo", "Émile", "Zoë", "", "李", "Ada Lovelace", "x"]
 
-    /// The dataset's JSON (schema and objects).
-    public static func peopleJSON(count: Int, seed: UInt64) -> String {
+    /// The dataset's JSON (schema and objects). A caller may add properties: `extra` gives
+    /// their schema entries and each `Person`'s values (drawn from a generator of its own, so
+    /// the fixed properties hold the same values with and without them).
+    public static func peopleJSON(count: Int, seed: UInt64, extra: Extension? = nil) -> String {
         var random = SeededRandom(seed: seed)
         var people: [String] = []
         let dogCount = max(1, count / 10)
@@ -67,20 +69,44 @@ public enum SeededGenerator {
             let nickname = random.chance(40) ? "null" : "\"\(random.pick(names))\""
             let mixed = random.pick(["null", "1", "1.0", "-0.0", "\"1\"", "true", "\"Oslo\"", "2.5", "{\"$date\": 0}"])
             people.append(
-                #"{"id": \#(i * 3 + 1), "age": \#(age), "score": \#(score), "name": "\#(name)", "city": \#(city), "active": \#(active), "tags": [\#(tags)], "dog": \#(dog), "nickname": \#(nickname), "mixed": \#(mixed)}"#
+                #"{"id": \#(i * 3 + 1), "age": \#(age), "score": \#(score), "name": "\#(name)", "city": \#(city), "active": \#(active), "tags": [\#(tags)], "dog": \#(dog), "nickname": \#(nickname), "mixed": \#(mixed)\#(extra?.personValues(i, dogCount) ?? "")}"#
             )
         }
         let dogs = (0..<dogCount).map { i in #"{"name": "Dog\#(i % 7)", "age": \#(i % 15)}"# }
         return #"""
             {"schema": {
-              "Person": {"primaryKey": "id", "indexed": ["age", "city", "score"],
+              "Person": {"primaryKey": "id", "indexed": ["age", "city", "score"\#(extra?.personIndexed ?? "")],
                 "properties": {"id": "int", "age": "int?", "score": "double", "name": "string", "city": "string?",
                                "active": "bool", "tags": "list<int>", "dog": "Dog?",
-                               "nickname": "string?", "mixed": "mixed"}},
-              "Dog": {"properties": {"name": "string", "age": "int"}}
+                               "nickname": "string?", "mixed": "mixed"\#(extra?.personProperties ?? "")}},
+              "Dog": {"properties": {"name": "string", "age": "int"\#(extra?.dogProperties ?? "")}}
             },
             "objects": {"Person": [\#(people.joined(separator: ",\n"))], "Dog": [\#(dogs.joined(separator: ",\n"))]}}
             """#
+    }
+
+    /// Properties a caller adds to `peopleJSON`'s classes, as dataset-format JSON fragments.
+    public struct Extension {
+        /// `, "x0": "int?", …`: entries for `Person`'s `properties`.
+        public var personProperties: String
+        /// `, "x0", …`: names for `Person`'s `indexed`.
+        public var personIndexed: String
+        /// `, "owners": "linkingObjects<Person.dog>"`: entries for `Dog`'s `properties`.
+        public var dogProperties: String
+        /// `, "x0": 5, …`: the values of `Person` number `row`, when `dogCount` dogs exist.
+        public var personValues: (_ row: Int, _ dogCount: Int) -> String
+
+        public init(
+            personProperties: String,
+            personIndexed: String,
+            dogProperties: String,
+            personValues: @escaping (_ row: Int, _ dogCount: Int) -> String
+        ) {
+            self.personProperties = personProperties
+            self.personIndexed = personIndexed
+            self.dogProperties = dogProperties
+            self.personValues = personValues
+        }
     }
 
     /// The dataset loaded.

@@ -7,7 +7,8 @@ import RQLOptimizer
 import RQLStorage
 
 /// The compiler back end's invariants on one query (`FuzzCompile`): for any `VMInput` whose
-/// query binds against its generated schema,
+/// query binds against its generated schema, extended with the properties its seed byte
+/// chooses (`VMInput.extendsSchema`, `SchemaExtension`),
 /// 1. the optimizer returns a plan, with every pass and with none (it never breaks the IR);
 /// 2. codegen compiles every one of those plans, and the unoptimized plan (it never refuses a
 ///    bound query);
@@ -37,6 +38,8 @@ public struct CompileCheck: Sendable {
     /// The first violated invariant for `input`, or nil.
     public func violation(in input: VMInput) -> VMViolation? {
         guard input.text.utf8.count <= maximumTextLength else { return nil }
+        var input = input
+        input.extendsSchema = true
         let store = input.store()
         let query: BoundQuery
         do {

@@ -20,6 +20,9 @@ public struct VMInput: Sendable, Hashable {
     public var hasPrimaryKey: Bool
     public var seed: UInt8
     public var text: String
+    /// Whether `Person` also has the properties `x0` … `x5` whose types `seed` chooses, and
+    /// `Dog` the backlink `owners` (`SchemaExtension`): `FuzzCompile`'s random schema.
+    public var extendsSchema = false
 
     public init(
         rowCount: Int = 20,
@@ -62,7 +65,9 @@ public struct VMInput: Sendable, Hashable {
 
     /// The dataset's JSON: the generator's, with the indexes and primary key this input drops.
     public var datasetJSON: String {
-        var json = SeededGenerator.peopleJSON(count: rowCount, seed: UInt64(seed))
+        var extra = extendsSchema ? SchemaExtension(seed: seed).datasetExtension : nil
+        if !isIndexed { extra?.personIndexed = "" }
+        var json = SeededGenerator.peopleJSON(count: rowCount, seed: UInt64(seed), extra: extra)
         if !isIndexed { json = json.replacing(#""indexed": ["age", "city", "score"],"#, with: "") }
         if !hasPrimaryKey { json = json.replacing(#""primaryKey": "id","#, with: "") }
         return json
@@ -82,6 +87,12 @@ public struct VMInput: Sendable, Hashable {
         [
             "data:    \(rowCount) Person rows, seed \(seed), \(isIndexed ? "indexed" : "no indexes"), "
                 + "\(hasPrimaryKey ? "primary key id" : "no primary key")",
+            extendsSchema
+                ? "schema:  extended with "
+                    + SchemaExtension(seed: seed).properties.map {
+                        "\($0.name) \($0.syntax)" + ($0.isIndexed ? " indexed" : "")
+                    }.joined(separator: ", ") + ", Dog.owners"
+                : "schema:  the generator's",
             "class:   \(className)",
             "query:   \(text.debugDescription)",
             "hex:     \(hexDump(bytes)) (re-encoded: header, seed, query)",
