@@ -16,6 +16,52 @@ public enum Constant: Hashable, Sendable {
     case paths([RowPath])
     /// The bounds of an index range (`nil`: unbounded on that side).
     case range(lower: Value?, lowerInclusive: Bool, upper: Value?, upperInclusive: Bool)
+    /// The test `CountMatching` applies to each element of a collection.
+    case elementTest(ElementTest)
+    /// The function `AggregateElements` applies; `overMixed` when the elements are mixed values.
+    case aggregate(AggregateFunction, overMixed: Bool)
+}
+
+/// `element op value` (with string options), or its negation: the per-element test of a
+/// quantifier. `ALL list > 5` counts the elements failing `> 5` and wants none.
+///
+///     ElementTest(.greater, .int(5)).passes(.int(7))                  // true
+///     ElementTest(.greater, .int(5), negated: true).passes(.null)     // true
+public struct ElementTest: Hashable, Sendable {
+    public var op: ComparisonOperator
+    public var value: Value
+    public var options: StringOptions
+    public var negated: Bool
+
+    public init(_ op: ComparisonOperator, _ value: Value, options: StringOptions = [], negated: Bool = false) {
+        self.op = op
+        self.value = value
+        self.options = options
+        self.negated = negated
+    }
+
+    /// Whether `element` passes, by `ValueComparison`, the one comparison every executor uses.
+    @inlinable
+    public func passes(_ element: Value) -> Bool {
+        ValueComparison.evaluate(element, op, value, options: options) != negated
+    }
+}
+
+extension AggregateFunction {
+    /// `@min`/`@max`/`@sum`/`@avg` of `values` (duplicates count each time): nulls are ignored;
+    /// nothing left gives null, or 0 for a sum. Over mixed values numbers of every type are
+    /// summed together in decimal (`ValueAggregation`). The VM's `AggregateElements` and its row
+    /// evaluator both call this.
+    ///
+    ///     AggregateFunction.sum.apply(to: [.int(1), .int(2)], overMixed: false)   // .int(3)
+    public func apply(to values: some Sequence<Value>, overMixed: Bool) -> Value {
+        switch self {
+        case .min: ValueAggregation.minimum(values)
+        case .max: ValueAggregation.maximum(values)
+        case .sum: ValueAggregation.sum(values, overMixed: overMixed)
+        case .avg: ValueAggregation.average(values, overMixed: overMixed)
+        }
+    }
 }
 
 /// One key of a SORT, top-N: a single-valued path through to-one links, a direction, and

@@ -117,6 +117,10 @@ public enum ExplainFormatter {
         case .sortKeys(let keys):
             text = keys.map { $0.path.dottedName + ($0.ascending ? " ASC" : " DESC") }.joined(separator: ", ")
         case .paths(let paths): text = paths.map(\.dottedName).joined(separator: ", ")
+        case .elementTest(let test):
+            text = (test.negated ? "NOT " : "") + "e \(test.op.rawValue) \(test.value)"
+        case .aggregate(let function, _):
+            text = function.rawValue
         case .range(let lower, let lowerInclusive, let upper, let upperInclusive):
             text =
                 (lower.map { (lowerInclusive ? "[" : "(") + $0.description } ?? "(-inf") + ", "

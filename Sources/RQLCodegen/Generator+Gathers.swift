@@ -1,0 +1,185 @@
+import RQLBytecode
+import RQLCore
+import RQLIR
+
+/// Comparisons that run as register instructions instead of `FilterRow`: a path of to-one links
+/// ending in a scalar property (`owner.age > 5`, `dec == 1.5`), or in a collection of values
+/// quantified (`ANY scores > 5`, `ALL owner.tags == 'x'`), counted (`scores.@count > 2`) or
+/// aggregated (`owner.scores.@sum > 10`), compared with a constant. Each link is a
+/// `GatherLink` into a position register; the value is loaded, counted or aggregated into a
+/// value register; `FilterValue` compares it with the constant.
+extension Generator {
+    /// One lowered comparison.
+    struct Gathered {
+        /// What the value register receives from the last table reached.
+        enum Load {
+            /// The scalar column.
+            case column
+            /// The collection column's size.
+            case count
+            /// The number of the collection's elements passing the test.
+            case matching(ElementTest)
+            /// The aggregate of the collection's elements.
+            case aggregate(AggregateFunction, overMixed: Bool)
+        }
+
+        /// The to-one link columns followed, and the class each leads to.
+        var links: [(column: Int32, target: String)]
+        var column: Int32
+        var load: Load
+        var op: ComparisonOperator
+        var constant: Value
+        var options: StringOptions
+    }
+
+    /// The register form of `comparison`, or nil when it has another shape.
+    func gathered(for comparison: BoundComparison) -> Gathered? {
+        guard comparison.rhs.quantifier == nil, !comparison.rhs.isMultiValued,
+            case .constant(let value) = comparison.rhs.expression
+        else {
+            // `5 < owner.age` is `owner.age > 5`.
+            guard comparison.lhs.quantifier == nil, !comparison.lhs.isMultiValued,
+                case .constant(let value) = comparison.lhs.expression, let flipped = Self.flipped(comparison.op)
+            else { return nil }
+            return gathered(comparison.rhs, flipped, value, comparison.options, quantified: false)
+        }
+        return gathered(comparison.lhs, comparison.op, value, comparison.options, quantified: true)
+    }
+
+    private func gathered(
+        _ operand: BoundOperand,
+        _ op: ComparisonOperator,
+        _ value: Value,
+        _ options: StringOptions,
+        quantified: Bool
+    ) -> Gathered? {
+        switch operand.expression {
+        case .path(let path):
+            guard let (links, column, property) = linkPath(path) else { return nil }
+            if property.collection == .single {
+                guard operand.quantifier == nil, !operand.isMultiValued, !path.isMultiValued else { return nil }
+                return Gathered(
+                    links: links,
+                    column: column,
+                    load: .column,
+                    op: op,
+                    constant: value,
+                    options: options
+                )
+            }
+            // A collection of values: ANY is a count above 0, NONE a count of 0, ALL no element failing.
+            guard quantified, operand.isMultiValued, path.isMultiValued else { return nil }
+            let quantifier = operand.quantifier ?? .any
+            let test = ElementTest(op, value, options: options, negated: quantifier == .all)
+            return Gathered(
+                links: links,
+                column: column,
+                load: .matching(test),
+                op: quantifier == .any ? .greater : .equal,
+                constant: .int(0),
+                options: []
+            )
+        case .count(let path):
+            guard operand.quantifier == nil, !operand.isMultiValued, let (links, column, property) = linkPath(path),
+                property.collection != .single
+            else { return nil }
+            return Gathered(links: links, column: column, load: .count, op: op, constant: value, options: options)
+        case .aggregate(let function, let path):
+            guard operand.quantifier == nil, !operand.isMultiValued, let (links, column, property) = linkPath(path),
+                property.collection != .single
+            else { return nil }
+            return Gathered(
+                links: links,
+                column: column,
+                load: .aggregate(function, overMixed: path.valueType == .mixed),
+                op: op,
+                constant: value,
+                options: options
+            )
+        case .constant, .constantList, .list, .type, .subqueryCount, .arithmetic, .object, .backlinkCount:
+            return nil
+        }
+    }
+
+    /// A path from the tested object through zero or more to-one links to one property that holds
+    /// values (a scalar, or a list, set or dictionary of non-link values): the links followed and
+    /// the last property.
+    private func linkPath(_ path: BoundPath) -> (links: [(column: Int32, target: String)], column: Int32, Property)? {
+        guard path.root == .object, let last = path.steps.last else { return nil }
+        var current = objectSchema
+        var links: [(column: Int32, target: String)] = []
+        for step in path.steps.dropLast() {
+            guard let property = Self.property(step, of: current), property.collection == .single,
+                !property.isBacklink, let target = property.type.targetClassName, let next = schema[target]
+            else { return nil }
+            links.append((Int32(Self.index(step)), target))
+            current = next
+        }
+        guard let property = Self.property(last, of: current), !property.isLink, !property.isBacklink else {
+            return nil
+        }
+        return (links, Int32(Self.index(last)), property)
+    }
+
+    private static func property(_ step: PathStep, of objectSchema: ObjectSchema) -> Property? {
+        guard case .property(let className, let index, _) = step, className == objectSchema.name, index >= 0,
+            index < objectSchema.properties.count
+        else { return nil }
+        return objectSchema.properties[index]
+    }
+
+    private static func index(_ step: PathStep) -> Int {
+        if case .property(_, let index, _) = step { return index }
+        return -1
+    }
+
+    mutating func emit(_ gathered: Gathered, into register: Int32, comment: String) {
+        var source: UInt16 = 0
+        for link in gathered.links {
+            let p = builder.makePositionRegister()
+            builder.emit(
+                .gatherLink,
+                p1: register,
+                p2: link.column,
+                p3: p,
+                p4: builder.constant(.text(link.target)),
+                p5: source
+            )
+            source = UInt16(p + 1)
+        }
+        let v = builder.makeValueRegister()
+        switch gathered.load {
+        case .column:
+            builder.emit(.loadColumn, p1: register, p2: gathered.column, p3: v, p5: source)
+        case .count:
+            builder.emit(.countElements, p1: register, p2: gathered.column, p3: v, p5: source)
+        case .matching(let test):
+            builder.emit(
+                .countMatching,
+                p1: register,
+                p2: gathered.column,
+                p3: v,
+                p4: builder.constant(.elementTest(test)),
+                p5: source
+            )
+        case .aggregate(let function, let overMixed):
+            builder.emit(
+                .aggregateElements,
+                p1: register,
+                p2: gathered.column,
+                p3: v,
+                p4: builder.constant(.aggregate(function, overMixed: overMixed)),
+                p5: source
+            )
+        }
+        builder.emit(
+            .filterValue,
+            p1: register,
+            p2: v,
+            p3: ComparisonCode.code(gathered.op),
+            p4: builder.constant(.value(gathered.constant)),
+            p5: UInt16(gathered.options.rawValue),
+            comment: comment
+        )
+    }
+}
