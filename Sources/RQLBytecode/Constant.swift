@@ -47,6 +47,17 @@ public struct ElementTest: Hashable, Sendable {
     }
 }
 
+extension EqualityKey {
+    /// Whether `value` is in `set` (the keys of an IN list): Realm equality, so numbers match by
+    /// value and NaN matches nothing. The VM's `FilterValueIn` and its row evaluator both call this.
+    ///
+    ///     EqualityKey.isMember(.double(1), of: [EqualityKey(.int(1))])   // true
+    @inlinable
+    public static func isMember(_ value: Value, of set: Set<EqualityKey>) -> Bool {
+        !NumericComparison.isNaN(value) && set.contains(EqualityKey(value))
+    }
+}
+
 extension AggregateFunction {
     /// `@min`/`@max`/`@sum`/`@avg` of `values` (duplicates count each time): nulls are ignored;
     /// nothing left gives null, or 0 for a sum. Over mixed values numbers of every type are

@@ -64,6 +64,8 @@ public enum Opcode: UInt8, CaseIterable, Hashable, Sendable {
     case aggregateElements
     /// Keeps the rows of r[P1] whose value v[P2] compares (operator P3, options P5) with K[P4].
     case filterValue
+    /// Keeps the rows of r[P1] whose value v[P2] equals one of the values K[P4].
+    case filterValueIn
     /// r[P2] := r[P1].
     case selectCopy
     /// r[P3] := the rows of r[P2] that are in r[P1] or in r[P3], in r[P2]'s order.

@@ -279,7 +279,8 @@ extension OpcodeInfo {
             "For each row of r[P1], loads the scalar column P2 of the source P5 into value register P3. A "
                 + "source without a row (a null link along the path) loads null: Realm compares a path "
                 + "through a null link as null, so `owner.name == nil` holds when `owner` is nil. Any scalar "
-                + "type: decimal, objectId, uuid and mixed columns are read this way."
+                + "type: decimal, objectId, uuid and mixed columns are read this way. A to-one link column "
+                + "loads the link, or null when it is null or its target was deleted (`owner == nil`)."
         ),
         OpcodeInfo(
             .countElements,
@@ -287,9 +288,9 @@ extension OpcodeInfo {
             [.register, .column, .valueRegister, .unused, .source],
             [],
             "v[P3] := |col[P2] of src[P5]| at r[P1]",
-            "`@count` / `@size` of a list, set or dictionary of values: for each row of r[P1], stores the "
-                + "number of elements of collection column P2 of the source P5 (an int) in value register "
-                + "P3; a source without a row (a null link) counts 0. Read off the collection's offsets."
+            "`@count` / `@size` of a list, set or dictionary (of values or of links): for each row of r[P1], "
+                + "stores the number of elements of collection column P2 of the source P5 (an int) in value "
+                + "register P3; a source without a row (a null link) counts 0. Read off the collection's offsets."
         ),
         OpcodeInfo(
             .countMatching,
@@ -323,6 +324,16 @@ extension OpcodeInfo {
             "Keeps the rows of r[P1] whose value in value register P2 compares with K[P4] under operator "
                 + "P3 and string options P5, by Realm's one comparison (`ValueComparison`): numbers of "
                 + "different types by value, null equal only to null, `[c]` / `[d]` folding."
+        ),
+        OpcodeInfo(
+            .filterValueIn,
+            "FilterValueIn",
+            [.register, .valueRegister, .unused, .constant, .unused],
+            [.filter],
+            "r[P1] := rows of r[P1] where v[P2] IN K[P4]",
+            "Keeps the rows of r[P1] whose value in value register P2 equals one of the values K[P4] "
+                + "(Realm equality: numbers by value, NaN equal to nothing, NULL matching a NULL in the list), "
+                + "by a hash set built once per run (`EqualityKey.isMember`)."
         ),
         OpcodeInfo(
             .selectCopy,

@@ -88,7 +88,7 @@ public enum ProgramVerifier {
             case .halt, .goto, .explain, .scanTable, .scanNothing, .seekPrimaryKey, .seekIndexEqual,
                 .seekIndexRange, .filterRow, .filterInt, .filterDouble, .filterFloat, .filterBool, .filterDate,
                 .filterString, .filterNull, .filterIntIn, .filterStringIn, .gatherLink, .loadColumn, .countElements,
-                .countMatching, .aggregateElements, .filterValue, .selectCopy, .selectUnion, .selectExcept,
+                .countMatching, .aggregateElements, .filterValue, .filterValueIn, .selectCopy, .selectUnion, .selectExcept,
                 .selectClear, .emit, .sort, .topN, .distinct, .limit:
                 break
             }
@@ -116,7 +116,7 @@ public enum ProgramVerifier {
             fits = values.allSatisfy { if case .string = $0 { true } else { false } }
         case (.sort, .sortKeys), (.topN, .sortKeys), (.distinct, .paths): fits = true
         case (.gatherLink, .text), (.countMatching, .elementTest), (.aggregateElements, .aggregate): fits = true
-        case (.filterValue, .value): fits = true
+        case (.filterValue, .value), (.filterValueIn, .values): fits = true
         default: fits = false
         }
         return fits ? nil : "P4 holds the wrong kind of constant"

@@ -23,17 +23,54 @@ extension Generator {
             case aggregate(AggregateFunction, overMixed: Bool)
         }
 
+        /// How the loaded value is tested.
+        enum Test {
+            /// `value op constant` with string options (`FilterValue`).
+            case compare(ComparisonOperator, Value, StringOptions)
+            /// `value IN list` (`FilterValueIn`).
+            case member([Value])
+        }
+
         /// The to-one link columns followed, and the class each leads to.
         var links: [(column: Int32, target: String)]
         var column: Int32
         var load: Load
-        var op: ComparisonOperator
-        var constant: Value
-        var options: StringOptions
+        var test: Test
+
+        init(
+            links: [(column: Int32, target: String)],
+            column: Int32,
+            load: Load,
+            op: ComparisonOperator,
+            constant: Value,
+            options: StringOptions
+        ) {
+            self.links = links
+            self.column = column
+            self.load = load
+            self.test = .compare(op, constant, options)
+        }
     }
 
     /// The register form of `comparison`, or nil when it has another shape.
     func gathered(for comparison: BoundComparison) -> Gathered? {
+        // `owner.age IN {20, 21}`: a single value of a to-one path in a constant list.
+        if comparison.op == .equal, comparison.options.isEmpty, comparison.rhs.quantifier ?? .any == .any,
+            case .constantList(let values) = comparison.rhs.expression, comparison.lhs.quantifier == nil,
+            !comparison.lhs.isMultiValued, case .path(let path) = comparison.lhs.expression, !path.isMultiValued,
+            let (links, column, property) = linkPath(path, endingInLink: true), property.collection == .single
+        {
+            var gathered = Gathered(
+                links: links,
+                column: column,
+                load: .column,
+                op: .equal,
+                constant: .null,
+                options: []
+            )
+            gathered.test = .member(values)
+            return gathered
+        }
         guard comparison.rhs.quantifier == nil, !comparison.rhs.isMultiValued,
             case .constant(let value) = comparison.rhs.expression
         else {
@@ -55,7 +92,7 @@ extension Generator {
     ) -> Gathered? {
         switch operand.expression {
         case .path(let path):
-            guard let (links, column, property) = linkPath(path) else { return nil }
+            guard let (links, column, property) = linkPath(path, endingInLink: !path.isMultiValued) else { return nil }
             if property.collection == .single {
                 guard operand.quantifier == nil, !operand.isMultiValued, !path.isMultiValued else { return nil }
                 return Gathered(
@@ -80,8 +117,9 @@ extension Generator {
                 options: []
             )
         case .count(let path):
-            guard operand.quantifier == nil, !operand.isMultiValued, let (links, column, property) = linkPath(path),
-                property.collection != .single
+            // Lists and sets of links count their links, as values are counted.
+            guard operand.quantifier == nil, !operand.isMultiValued,
+                let (links, column, property) = linkPath(path, endingInLink: true), property.collection != .single
             else { return nil }
             return Gathered(links: links, column: column, load: .count, op: op, constant: value, options: options)
         case .aggregate(let function, let path):
@@ -102,9 +140,12 @@ extension Generator {
     }
 
     /// A path from the tested object through zero or more to-one links to one property that holds
-    /// values (a scalar, or a list, set or dictionary of non-link values): the links followed and
-    /// the last property.
-    private func linkPath(_ path: BoundPath) -> (links: [(column: Int32, target: String)], column: Int32, Property)? {
+    /// values (a scalar, or a list, set or dictionary of non-link values; with `endingInLink`, also
+    /// a to-one link or a collection of links): the links followed and the last property.
+    private func linkPath(
+        _ path: BoundPath,
+        endingInLink: Bool = false
+    ) -> (links: [(column: Int32, target: String)], column: Int32, Property)? {
         guard path.root == .object, let last = path.steps.last else { return nil }
         var current = objectSchema
         var links: [(column: Int32, target: String)] = []
@@ -115,9 +156,9 @@ extension Generator {
             links.append((Int32(Self.index(step)), target))
             current = next
         }
-        guard let property = Self.property(last, of: current), !property.isLink, !property.isBacklink else {
-            return nil
-        }
+        guard let property = Self.property(last, of: current), !property.isBacklink,
+            !property.isLink || endingInLink
+        else { return nil }
         return (links, Int32(Self.index(last)), property)
     }
 
@@ -172,14 +213,19 @@ extension Generator {
                 p5: source
             )
         }
-        builder.emit(
-            .filterValue,
-            p1: register,
-            p2: v,
-            p3: ComparisonCode.code(gathered.op),
-            p4: builder.constant(.value(gathered.constant)),
-            p5: UInt16(gathered.options.rawValue),
-            comment: comment
-        )
+        switch gathered.test {
+        case .compare(let op, let constant, let options):
+            builder.emit(
+                .filterValue,
+                p1: register,
+                p2: v,
+                p3: ComparisonCode.code(op),
+                p4: builder.constant(.value(constant)),
+                p5: UInt16(options.rawValue),
+                comment: comment
+            )
+        case .member(let values):
+            builder.emit(.filterValueIn, p1: register, p2: v, p4: builder.constant(.values(values)), comment: comment)
+        }
     }
 }

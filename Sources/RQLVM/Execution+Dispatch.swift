@@ -78,6 +78,10 @@ extension Execution {
             guard block != nil else { return .halt }
             filterValue(instruction)
             return .next
+        case .filterValueIn:
+            guard block != nil else { return .halt }
+            filterValueIn(instruction)
+            return .next
         case .selectCopy:
             registers.copy(r, to: Int(instruction.p2))
             return .next

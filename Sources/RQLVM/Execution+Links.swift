@@ -61,12 +61,48 @@ extension Execution {
         let rows = registers.ready(r)
         let count = registers.counts[r]
         withSource(Int(instruction.p5), column: Int(instruction.p2), block: block) { view, through in
+            if case .link(let links)? = view {
+                // A link loads as itself when its target exists, as the row evaluator resolves it.
+                let target = store.table(named: links.targetClass)
+                for j in 0..<count {
+                    let row = Int(rows[j])
+                    let at = through.map { $0[row] } ?? row
+                    out[row] = .null
+                    guard at >= 0 && at < links.keys.count, links.keys[at] >= 0, let target else { continue }
+                    let key = RowKey(links.keys[at])
+                    if target.position(of: key) != nil {
+                        out[row] = .link(ObjectLink(className: links.targetClass, key: key))
+                    }
+                }
+                return
+            }
             for j in 0..<count {
                 let row = Int(rows[j])
                 let at = through.map { $0[row] } ?? row
                 out[row] = at >= 0 ? view?.scalarValue(at: at) ?? .null : .null
             }
         }
+    }
+
+    /// `FilterValueIn`: keeps the rows whose value is in the list (a set built once per run).
+    func filterValueIn(_ instruction: Op) {
+        let r = Int(instruction.p1)
+        let values = gathers.values(Int(instruction.p2))
+        let rows = registers.ready(r)
+        let count = registers.counts[r]
+        guard case .values(let list)? = constant(instruction.p4) else {
+            registers.clear(r)
+            return
+        }
+        let set = memberships.set(of: list)
+        var m = 0
+        for j in 0..<count {
+            let row = rows[j]
+            rows[m] = row
+            m &+= Kernels.bit(EqualityKey.isMember(values[Int(row)], of: set))
+        }
+        if m != count { registers.dense[r] = false }
+        registers.counts[r] = m
     }
 
     /// `FilterValue`: keeps the rows whose value compares with the constant, by `ValueComparison`.

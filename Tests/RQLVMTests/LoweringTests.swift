@@ -16,16 +16,17 @@ import Testing
 struct LoweringTests {
     static let json = #"""
         {"schema": {"Person": {"properties": {"name": "string", "owner": "Person?", "friend": "Person?",
+              "friends": "list<Person>",
               "scores": "list<int>", "tags": "set<string>", "price": "decimal128?", "m": "mixed",
               "dict": "map<int>"}}},
          "objects": {"Person": [
-           {"name": "Ann", "owner": 1, "friend": null, "scores": [1, 5, 9], "tags": ["a", "b"], "price": "1.5",
+           {"name": "Ann", "owner": 1, "friend": null, "friends": [1, 1, 2], "scores": [1, 5, 9], "tags": ["a", "b"], "price": "1.5",
             "m": 2, "dict": {"x": 1}},
-           {"name": "Bob", "owner": 2, "friend": 0, "scores": [], "tags": [], "price": null, "m": "s",
+           {"name": "Bob", "owner": 2, "friend": 0, "friends": [], "scores": [], "tags": [], "price": null, "m": "s",
             "dict": {}},
-           {"name": "Cid", "owner": null, "friend": 3, "scores": [7], "tags": ["A"], "price": "2", "m": null,
+           {"name": "Cid", "owner": null, "friend": 3, "friends": [3], "scores": [7], "tags": ["A"], "price": "2", "m": null,
             "dict": {"a": 3, "b": 4}},
-           {"name": "Dan", "owner": 0, "friend": 2, "scores": [2, 2], "tags": ["c"], "price": "-1", "m": 2.0,
+           {"name": "Dan", "owner": 0, "friend": 2, "friends": [1], "scores": [2, 2], "tags": ["c"], "price": "-1", "m": 2.0,
             "dict": {"z": 0}}]}}
         """#
 
@@ -73,6 +74,25 @@ struct LoweringTests {
     }
 
     @Test(
+        "a to-one link compared with null loads the link, null when its target is gone",
+        arguments: ["owner == nil", "owner != nil", "owner.friend == nil", "owner.owner.friend != nil"]
+    )
+    func loadLink(text: String) throws {
+        try Self.emits(text, [.loadColumn, .filterValue])
+    }
+
+    @Test(
+        "IN over a value through links, or of a column without an IN kernel, is one hash lookup per row",
+        arguments: [
+            "owner.name IN {'Bob', 'Cid'}", "price IN {1.5, 2, nil}", "owner.owner.m IN {2, 's'}",
+            "owner.price IN {1.5, nil}", "m IN {2.0, 's', nil}",
+        ]
+    )
+    func filterValueIn(text: String) throws {
+        try Self.emits(text, [.loadColumn, .filterValueIn])
+    }
+
+    @Test(
         "a decimal or mixed column is loaded and compared by value",
         arguments: ["price > 1", "price != 2", "m == 2", "m != 's'", "2 <= price"]
     )
@@ -82,7 +102,10 @@ struct LoweringTests {
 
     @Test(
         "@count and @size of a collection of values count its elements",
-        arguments: ["scores.@count > 1", "tags.@size == 0", "owner.scores.@count == 0", "dict.@count >= 1"]
+        arguments: [
+            "scores.@count > 1", "tags.@size == 0", "owner.scores.@count == 0", "dict.@count >= 1",
+            "friends.@count == 1", "owner.friends.@count > 1",
+        ]
     )
     func countElements(text: String) throws {
         try Self.emits(text, [.countElements, .filterValue])
@@ -153,5 +176,14 @@ struct LoweringTests {
         // An unused operand set, a bad operator.
         #expect(rejected { $0.instructions[address(.loadColumn)].p4 = 0 })
         #expect(rejected { $0.instructions[address(.filterValue)].p3 = 40 })
+        let member = try Self.program("owner.name IN {'Bob', 'Cid'}")[0]
+        let filter = member.instructions.firstIndex { $0.opcode == .filterValueIn }!
+        var wrongList = member
+        wrongList.instructions[filter].p4 = member.instructions.first { $0.opcode == .gatherLink }!.p4
+        #expect(!ProgramVerifier.verify(wrongList).isEmpty)
+        var unwritten = member
+        unwritten.valueRegisterCount += 1
+        unwritten.instructions[filter].p2 = Int32(unwritten.valueRegisterCount - 1)
+        #expect(!ProgramVerifier.verify(unwritten).isEmpty)
     }
 }
