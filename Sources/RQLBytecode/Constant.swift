@@ -18,8 +18,10 @@ public enum Constant: Hashable, Sendable {
     case range(lower: Value?, lowerInclusive: Bool, upper: Value?, upperInclusive: Bool)
     /// The test `CountMatching` applies to each element of a collection.
     case elementTest(ElementTest)
-    /// The function `AggregateElements` applies; `overMixed` when the elements are mixed values.
-    case aggregate(AggregateFunction, overMixed: Bool)
+    /// The function `AggregateElements` applies; `overMixed` when the elements are mixed values;
+    /// `targetColumn` when the collection holds links: the column of each target aggregated
+    /// (`items.@sum.price`).
+    case aggregate(AggregateFunction, overMixed: Bool, targetColumn: Int? = nil)
 }
 
 /// `element op value` (with string options), or its negation: the per-element test of a
@@ -32,12 +34,22 @@ public struct ElementTest: Hashable, Sendable {
     public var value: Value
     public var options: StringOptions
     public var negated: Bool
+    /// When the collection holds links: the column of each target that is tested (`ANY dogs.age >
+    /// 5`); links to deleted objects are skipped.
+    public var targetColumn: Int?
 
-    public init(_ op: ComparisonOperator, _ value: Value, options: StringOptions = [], negated: Bool = false) {
+    public init(
+        _ op: ComparisonOperator,
+        _ value: Value,
+        options: StringOptions = [],
+        negated: Bool = false,
+        targetColumn: Int? = nil
+    ) {
         self.op = op
         self.value = value
         self.options = options
         self.negated = negated
+        self.targetColumn = targetColumn
     }
 
     /// Whether `element` passes, by `ValueComparison`, the one comparison every executor uses.

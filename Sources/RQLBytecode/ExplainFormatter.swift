@@ -118,9 +118,10 @@ public enum ExplainFormatter {
             text = keys.map { $0.path.dottedName + ($0.ascending ? " ASC" : " DESC") }.joined(separator: ", ")
         case .paths(let paths): text = paths.map(\.dottedName).joined(separator: ", ")
         case .elementTest(let test):
-            text = (test.negated ? "NOT " : "") + "e \(test.op.rawValue) \(test.value)"
-        case .aggregate(let function, _):
-            text = function.rawValue
+            let element = test.targetColumn.map { "e.col[\($0)]" } ?? "e"
+            text = (test.negated ? "NOT " : "") + "\(element) \(test.op.rawValue) \(test.value)"
+        case .aggregate(let function, _, let targetColumn):
+            text = function.rawValue + (targetColumn.map { " of e.col[\($0)]" } ?? "")
         case .range(let lower, let lowerInclusive, let upper, let upperInclusive):
             text =
                 (lower.map { (lowerInclusive ? "[" : "(") + $0.description } ?? "(-inf") + ", "

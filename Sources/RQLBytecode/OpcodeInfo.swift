@@ -302,7 +302,8 @@ extension OpcodeInfo {
                 + "collection column P2 of the source P5 that pass the element test K[P4] (`e op value` with "
                 + "string options, or its negation) into value register P3. ANY is a count above 0, NONE "
                 + "a count of 0, ALL a count of 0 failing elements; an empty collection (or a null link) "
-                + "counts 0, so ANY is false and ALL and NONE are true."
+                + "counts 0, so ANY is false and ALL and NONE are true. For a list or set of links the test "
+                + "reads a column of each target (`ANY dogs.age > 5`), skipping links to deleted objects."
         ),
         OpcodeInfo(
             .aggregateElements,
@@ -313,7 +314,8 @@ extension OpcodeInfo {
             "`@min` / `@max` / `@sum` / `@avg` of a collection of values: for each row of r[P1], stores the "
                 + "aggregate K[P4] of the elements of collection column P2 of the source P5 in value register "
                 + "P3. Nulls are ignored; no element gives null, or 0 for a sum; over mixed elements every "
-                + "number is summed together (`ValueAggregation`)."
+                + "number is summed together (`ValueAggregation`). For a list or set of links it aggregates a "
+                + "column of each target (`items.@sum.price`), duplicates counted, deleted targets skipped."
         ),
         OpcodeInfo(
             .filterValue,

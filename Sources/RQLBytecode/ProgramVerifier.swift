@@ -88,7 +88,8 @@ public enum ProgramVerifier {
             case .halt, .goto, .explain, .scanTable, .scanNothing, .seekPrimaryKey, .seekIndexEqual,
                 .seekIndexRange, .filterRow, .filterInt, .filterDouble, .filterFloat, .filterBool, .filterDate,
                 .filterString, .filterNull, .filterIntIn, .filterStringIn, .gatherLink, .loadColumn, .countElements,
-                .countMatching, .aggregateElements, .filterValue, .filterValueIn, .selectCopy, .selectUnion, .selectExcept,
+                .countMatching, .aggregateElements, .filterValue, .filterValueIn, .selectCopy, .selectUnion,
+                .selectExcept,
                 .selectClear, .emit, .sort, .topN, .distinct, .limit:
                 break
             }
@@ -115,7 +116,9 @@ public enum ProgramVerifier {
         case (.filterStringIn, .values(let values)):
             fits = values.allSatisfy { if case .string = $0 { true } else { false } }
         case (.sort, .sortKeys), (.topN, .sortKeys), (.distinct, .paths): fits = true
-        case (.gatherLink, .text), (.countMatching, .elementTest), (.aggregateElements, .aggregate): fits = true
+        case (.gatherLink, .text): fits = true
+        case (.countMatching, .elementTest(let test)): fits = (test.targetColumn ?? 0) >= 0
+        case (.aggregateElements, .aggregate(_, _, let targetColumn)): fits = (targetColumn ?? 0) >= 0
         case (.filterValue, .value), (.filterValueIn, .values): fits = true
         default: fits = false
         }

@@ -19,8 +19,8 @@ extension Generator {
             case count
             /// The number of the collection's elements passing the test.
             case matching(ElementTest)
-            /// The aggregate of the collection's elements.
-            case aggregate(AggregateFunction, overMixed: Bool)
+            /// The aggregate of the collection's elements (of a column of their targets, for links).
+            case aggregate(AggregateFunction, overMixed: Bool, targetColumn: Int?)
         }
 
         /// How the loaded value is tested.
@@ -92,6 +92,25 @@ extension Generator {
     ) -> Gathered? {
         switch operand.expression {
         case .path(let path):
+            if quantified, operand.isMultiValued, let (links, column, target) = linkListPath(path) {
+                // `ANY dogs.age > 5`: the same counts over a column of the linked objects.
+                let quantifier = operand.quantifier ?? .any
+                let test = ElementTest(
+                    op,
+                    value,
+                    options: options,
+                    negated: quantifier == .all,
+                    targetColumn: target
+                )
+                return Gathered(
+                    links: links,
+                    column: column,
+                    load: .matching(test),
+                    op: quantifier == .any ? .greater : .equal,
+                    constant: .int(0),
+                    options: []
+                )
+            }
             guard let (links, column, property) = linkPath(path, endingInLink: !path.isMultiValued) else { return nil }
             if property.collection == .single {
                 guard operand.quantifier == nil, !operand.isMultiValued, !path.isMultiValued else { return nil }
@@ -123,13 +142,24 @@ extension Generator {
             else { return nil }
             return Gathered(links: links, column: column, load: .count, op: op, constant: value, options: options)
         case .aggregate(let function, let path):
-            guard operand.quantifier == nil, !operand.isMultiValued, let (links, column, property) = linkPath(path),
-                property.collection != .single
-            else { return nil }
+            guard operand.quantifier == nil, !operand.isMultiValued else { return nil }
+            let overMixed = path.valueType == .mixed
+            if let (links, column, target) = linkListPath(path) {
+                // `items.@sum.price`: one aggregate over a column of the linked objects.
+                return Gathered(
+                    links: links,
+                    column: column,
+                    load: .aggregate(function, overMixed: overMixed, targetColumn: target),
+                    op: op,
+                    constant: value,
+                    options: options
+                )
+            }
+            guard let (links, column, property) = linkPath(path), property.collection != .single else { return nil }
             return Gathered(
                 links: links,
                 column: column,
-                load: .aggregate(function, overMixed: path.valueType == .mixed),
+                load: .aggregate(function, overMixed: overMixed, targetColumn: nil),
                 op: op,
                 constant: value,
                 options: options
@@ -160,6 +190,24 @@ extension Generator {
             !property.isLink || endingInLink
         else { return nil }
         return (links, Int32(Self.index(last)), property)
+    }
+
+    /// A path through zero or more to-one links, then a list or set of links, then one scalar
+    /// property of the linked class (`owner.dogs.age`): the to-one links, the link collection's
+    /// column and the target column.
+    private func linkListPath(
+        _ path: BoundPath
+    ) -> (links: [(column: Int32, target: String)], column: Int32, targetColumn: Int)? {
+        guard path.steps.count >= 2 else { return nil }
+        var prefix = path
+        prefix.steps.removeLast()
+        guard let (links, column, collection) = linkPath(prefix, endingInLink: true),
+            collection.collection == .list || collection.collection == .set,
+            let targetName = collection.type.targetClassName, let target = schema[targetName],
+            let property = Self.property(path.steps[path.steps.count - 1], of: target), property.collection == .single,
+            !property.isLink, !property.isBacklink
+        else { return nil }
+        return (links, column, Self.index(path.steps[path.steps.count - 1]))
     }
 
     private static func property(_ step: PathStep, of objectSchema: ObjectSchema) -> Property? {
@@ -203,13 +251,13 @@ extension Generator {
                 p4: builder.constant(.elementTest(test)),
                 p5: source
             )
-        case .aggregate(let function, let overMixed):
+        case .aggregate(let function, let overMixed, let targetColumn):
             builder.emit(
                 .aggregateElements,
                 p1: register,
                 p2: gathered.column,
                 p3: v,
-                p4: builder.constant(.aggregate(function, overMixed: overMixed)),
+                p4: builder.constant(.aggregate(function, overMixed: overMixed, targetColumn: targetColumn)),
                 p5: source
             )
         }

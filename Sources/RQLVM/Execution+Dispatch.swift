@@ -66,13 +66,17 @@ extension Execution {
             return .next
         case .countMatching:
             guard let block, case .elementTest(let test)? = constant(instruction.p4) else { return .halt }
-            reduceElements(instruction, .matching(test), block: block)
+            reduceElements(instruction, .matching(test), targetColumn: test.targetColumn, block: block)
             return .next
         case .aggregateElements:
-            guard let block, case .aggregate(let function, let overMixed)? = constant(instruction.p4) else {
-                return .halt
-            }
-            reduceElements(instruction, .aggregate(function, overMixed: overMixed), block: block)
+            guard let block, case .aggregate(let function, let overMixed, let targetColumn)? = constant(instruction.p4)
+            else { return .halt }
+            reduceElements(
+                instruction,
+                .aggregate(function, overMixed: overMixed),
+                targetColumn: targetColumn,
+                block: block
+            )
             return .next
         case .filterValue:
             guard block != nil else { return .halt }

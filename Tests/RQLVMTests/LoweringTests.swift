@@ -116,6 +116,7 @@ struct LoweringTests {
         arguments: [
             "ANY scores > 4", "ALL scores > 1", "NONE scores == 2", "scores == 7", "ALL owner.scores > 1",
             "ANY tags ==[c] 'a'", "NONE owner.owner.tags BEGINSWITH 'a'", "ANY dict == 3", "ALL scores == nil",
+            "ANY friends.name == 'Bob'", "friends.price > 1", "ALL friends.price > 1", "NONE owner.friends.m == 2",
         ]
     )
     func countMatching(text: String) throws {
@@ -124,7 +125,11 @@ struct LoweringTests {
 
     @Test(
         "@sum, @avg, @min and @max of a collection of values aggregate per row",
-        arguments: ["scores.@sum > 4", "scores.@avg == 2", "owner.scores.@min < 2", "scores.@max == nil"]
+        arguments: [
+            "scores.@sum > 4", "scores.@avg == 2", "owner.scores.@min < 2", "scores.@max == nil",
+            "friends.@sum.price > 2", "friends.@avg.price == 1.5", "owner.friends.@max.price > 1",
+            "friends.@min.m == 2",
+        ]
     )
     func aggregateElements(text: String) throws {
         try Self.emits(text, [.aggregateElements, .filterValue])
