@@ -16,6 +16,75 @@ public enum Constant: Hashable, Sendable {
     case paths([RowPath])
     /// The bounds of an index range (`nil`: unbounded on that side).
     case range(lower: Value?, lowerInclusive: Bool, upper: Value?, upperInclusive: Bool)
+    /// The test `CountMatching` applies to each element of a collection.
+    case elementTest(ElementTest)
+    /// The function `AggregateElements` applies; `overMixed` when the elements are mixed values;
+    /// `targetColumn` when the collection holds links: the column of each target aggregated
+    /// (`items.@sum.price`).
+    case aggregate(AggregateFunction, overMixed: Bool, targetColumn: Int? = nil)
+}
+
+/// `element op value` (with string options), or its negation: the per-element test of a
+/// quantifier. `ALL list > 5` counts the elements failing `> 5` and wants none.
+///
+///     ElementTest(.greater, .int(5)).passes(.int(7))                  // true
+///     ElementTest(.greater, .int(5), negated: true).passes(.null)     // true
+public struct ElementTest: Hashable, Sendable {
+    public var op: ComparisonOperator
+    public var value: Value
+    public var options: StringOptions
+    public var negated: Bool
+    /// When the collection holds links: the column of each target that is tested (`ANY dogs.age >
+    /// 5`); links to deleted objects are skipped.
+    public var targetColumn: Int?
+
+    public init(
+        _ op: ComparisonOperator,
+        _ value: Value,
+        options: StringOptions = [],
+        negated: Bool = false,
+        targetColumn: Int? = nil
+    ) {
+        self.op = op
+        self.value = value
+        self.options = options
+        self.negated = negated
+        self.targetColumn = targetColumn
+    }
+
+    /// Whether `element` passes, by `ValueComparison`, the one comparison every executor uses.
+    @inlinable
+    public func passes(_ element: Value) -> Bool {
+        ValueComparison.evaluate(element, op, value, options: options) != negated
+    }
+}
+
+extension EqualityKey {
+    /// Whether `value` is in `set` (the keys of an IN list): Realm equality, so numbers match by
+    /// value and NaN matches nothing. The VM's `FilterValueIn` and its row evaluator both call this.
+    ///
+    ///     EqualityKey.isMember(.double(1), of: [EqualityKey(.int(1))])   // true
+    @inlinable
+    public static func isMember(_ value: Value, of set: Set<EqualityKey>) -> Bool {
+        !NumericComparison.isNaN(value) && set.contains(EqualityKey(value))
+    }
+}
+
+extension AggregateFunction {
+    /// `@min`/`@max`/`@sum`/`@avg` of `values` (duplicates count each time): nulls are ignored;
+    /// nothing left gives null, or 0 for a sum. Over mixed values numbers of every type are
+    /// summed together in decimal (`ValueAggregation`). The VM's `AggregateElements` and its row
+    /// evaluator both call this.
+    ///
+    ///     AggregateFunction.sum.apply(to: [.int(1), .int(2)], overMixed: false)   // .int(3)
+    public func apply(to values: some Sequence<Value>, overMixed: Bool) -> Value {
+        switch self {
+        case .min: ValueAggregation.minimum(values)
+        case .max: ValueAggregation.maximum(values)
+        case .sum: ValueAggregation.sum(values, overMixed: overMixed)
+        case .avg: ValueAggregation.average(values, overMixed: overMixed)
+        }
+    }
 }
 
 /// One key of a SORT, top-N: a single-valued path through to-one links, a direction, and

@@ -117,6 +117,11 @@ public enum ExplainFormatter {
         case .sortKeys(let keys):
             text = keys.map { $0.path.dottedName + ($0.ascending ? " ASC" : " DESC") }.joined(separator: ", ")
         case .paths(let paths): text = paths.map(\.dottedName).joined(separator: ", ")
+        case .elementTest(let test):
+            let element = test.targetColumn.map { "e.col[\($0)]" } ?? "e"
+            text = (test.negated ? "NOT " : "") + "\(element) \(test.op.rawValue) \(test.value)"
+        case .aggregate(let function, _, let targetColumn):
+            text = function.rawValue + (targetColumn.map { " of e.col[\($0)]" } ?? "")
         case .range(let lower, let lowerInclusive, let upper, let upperInclusive):
             text =
                 (lower.map { (lowerInclusive ? "[" : "(") + $0.description } ?? "(-inf") + ", "

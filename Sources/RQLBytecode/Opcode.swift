@@ -5,6 +5,9 @@
 /// 4,096 rows). Selection registers `r0`, `r1`, … hold the in-block row offsets still alive;
 /// filters narrow a selection in place, `SelectUnion` / `SelectExcept` combine them for OR and
 /// NOT, `Emit` appends the survivors to the result, and the result steps run after the loop.
+/// Position registers `p0`, `p1`, … hold, per in-block row, a row position of another table
+/// (reached through links; -1 for none); value registers `v0`, `v1`, … hold one value per
+/// in-block row (a column read through links, a count, an aggregate) for `FilterValue`.
 ///
 ///     let program = try Codegen.generate(plan, schema: store.schema)
 ///     program.instructions[0].opcode   // .explain
@@ -49,6 +52,20 @@ public enum Opcode: UInt8, CaseIterable, Hashable, Sendable {
     case filterIntIn
     /// Keeps the rows of r[P1] whose string column P2 is one of the strings K[P4].
     case filterStringIn
+    /// p[P3] := the targets of the to-one link column P2 of the rows of r[P1] (source P5); null: none.
+    case gatherLink
+    /// v[P3] := column P2 of the rows of r[P1] (source P5); null where the source has no row.
+    case loadColumn
+    /// v[P3] := the number of elements of collection column P2 of the rows of r[P1] (source P5).
+    case countElements
+    /// v[P3] := the number of elements of collection column P2 that pass the test K[P4].
+    case countMatching
+    /// v[P3] := the aggregate K[P4] of the elements of collection column P2 (source P5).
+    case aggregateElements
+    /// Keeps the rows of r[P1] whose value v[P2] compares (operator P3, options P5) with K[P4].
+    case filterValue
+    /// Keeps the rows of r[P1] whose value v[P2] equals one of the values K[P4].
+    case filterValueIn
     /// r[P2] := r[P1].
     case selectCopy
     /// r[P3] := the rows of r[P2] that are in r[P1] or in r[P3], in r[P2]'s order.

@@ -24,6 +24,13 @@ public struct OpcodeInfo: Sendable {
         case options
         /// A plan row number.
         case planRow
+        /// A position register number (`p[N]`: rows of another table, reached through links).
+        case positionRegister
+        /// A value register number (`v[N]`: one value per in-block row).
+        case valueRegister
+        /// Whose rows a column is read from: 0 for the batch's own rows, N + 1 for the rows held by
+        /// position register N (a row without a target reads as null, or as an empty collection).
+        case source
     }
 
     /// Facts about an opcode that tools and the verifier use.
@@ -250,6 +257,85 @@ extension OpcodeInfo {
             "r[P1] := rows of r[P1] where col[P2] IN K[P4]",
             "Keeps the rows of r[P1] whose string column P2 is one of the strings K[P4] (bytes equal), by "
                 + "a hash set built once per run; P5 = 1 when the list holds NULL too."
+        ),
+        OpcodeInfo(
+            .gatherLink,
+            "GatherLink",
+            [.register, .column, .positionRegister, .constant, .source],
+            [],
+            "p[P3] := targets of link col[P2] of src[P5] at r[P1]",
+            "A link gather: for each row of r[P1], reads the to-one link column P2 of the source P5 (the "
+                + "batch's rows, or the rows of a position register, for a path of several links) and stores "
+                + "the target's position in table K[P4] in position register P3; a null link, a link to a "
+                + "deleted row, or a source without a row stores -1. Columns of the target are then read "
+                + "through p[P3], so `owner.owner.name` is two gathers and one load."
+        ),
+        OpcodeInfo(
+            .loadColumn,
+            "LoadColumn",
+            [.register, .column, .valueRegister, .unused, .source],
+            [],
+            "v[P3] := col[P2] of src[P5] at r[P1]",
+            "For each row of r[P1], loads the scalar column P2 of the source P5 into value register P3. A "
+                + "source without a row (a null link along the path) loads null: Realm compares a path "
+                + "through a null link as null, so `owner.name == nil` holds when `owner` is nil. Any scalar "
+                + "type: decimal, objectId, uuid and mixed columns are read this way. A to-one link column "
+                + "loads the link, or null when it is null or its target was deleted (`owner == nil`)."
+        ),
+        OpcodeInfo(
+            .countElements,
+            "CountElements",
+            [.register, .column, .valueRegister, .unused, .source],
+            [],
+            "v[P3] := |col[P2] of src[P5]| at r[P1]",
+            "`@count` / `@size` of a list, set or dictionary (of values or of links): for each row of r[P1], "
+                + "stores the number of elements of collection column P2 of the source P5 (an int) in value "
+                + "register P3; a source without a row (a null link) counts 0. Read off the collection's offsets."
+        ),
+        OpcodeInfo(
+            .countMatching,
+            "CountMatching",
+            [.register, .column, .valueRegister, .constant, .source],
+            [],
+            "v[P3] := |{e in col[P2] of src[P5] : K[P4]}| at r[P1]",
+            "Quantifiers over a collection of values: for each row of r[P1], counts the elements of "
+                + "collection column P2 of the source P5 that pass the element test K[P4] (`e op value` with "
+                + "string options, or its negation) into value register P3. ANY is a count above 0, NONE "
+                + "a count of 0, ALL a count of 0 failing elements; an empty collection (or a null link) "
+                + "counts 0, so ANY is false and ALL and NONE are true. For a list or set of links the test "
+                + "reads a column of each target (`ANY dogs.age > 5`), skipping links to deleted objects."
+        ),
+        OpcodeInfo(
+            .aggregateElements,
+            "AggregateElements",
+            [.register, .column, .valueRegister, .constant, .source],
+            [],
+            "v[P3] := K[P4] of col[P2] of src[P5] at r[P1]",
+            "`@min` / `@max` / `@sum` / `@avg` of a collection of values: for each row of r[P1], stores the "
+                + "aggregate K[P4] of the elements of collection column P2 of the source P5 in value register "
+                + "P3. Nulls are ignored; no element gives null, or 0 for a sum; over mixed elements every "
+                + "number is summed together (`ValueAggregation`). For a list or set of links it aggregates a "
+                + "column of each target (`items.@sum.price`), duplicates counted, deleted targets skipped."
+        ),
+        OpcodeInfo(
+            .filterValue,
+            "FilterValue",
+            [.register, .valueRegister, .comparison, .constant, .options],
+            [.filter],
+            "r[P1] := rows of r[P1] where v[P2] P3[P5] K[P4]",
+            "Keeps the rows of r[P1] whose value in value register P2 compares with K[P4] under operator "
+                + "P3 and string options P5, by Realm's one comparison (`ValueComparison`): numbers of "
+                + "different types by value, null equal only to null, `[c]` / `[d]` folding."
+        ),
+        OpcodeInfo(
+            .filterValueIn,
+            "FilterValueIn",
+            [.register, .valueRegister, .unused, .constant, .unused],
+            [.filter],
+            "r[P1] := rows of r[P1] where v[P2] IN K[P4]",
+            "Keeps the rows of r[P1] whose value in value register P2 equals one of the values K[P4] "
+                + "(Realm equality: numbers by value, NaN equal to nothing, NULL matching a NULL in the list), "
+                + "by a hash set built once per run (`EqualityKey.isMember`)."
         ),
         OpcodeInfo(
             .selectCopy,

@@ -14,11 +14,24 @@ public struct Program: Hashable, Sendable {
     public var registerCount: Int
     /// The class whose rows the program selects.
     public var className: String
+    /// Position registers `p0 ..< p[positionRegisterCount]` (link gathers).
+    public var positionRegisterCount: Int
+    /// Value registers `v0 ..< v[valueRegisterCount]` (loaded columns, counts, aggregates).
+    public var valueRegisterCount: Int
 
-    public init(instructions: [Instruction], constants: ConstantPool, registerCount: Int, className: String) {
+    public init(
+        instructions: [Instruction],
+        constants: ConstantPool,
+        registerCount: Int,
+        className: String,
+        positionRegisterCount: Int = 0,
+        valueRegisterCount: Int = 0
+    ) {
         self.instructions = instructions
         self.constants = constants
         self.registerCount = registerCount
         self.className = className
+        self.positionRegisterCount = positionRegisterCount
+        self.valueRegisterCount = valueRegisterCount
     }
 }

@@ -26,6 +26,8 @@ public struct ProgramBuilder {
     public private(set) var instructions: [Instruction] = []
     public private(set) var constants = ConstantPool()
     public private(set) var registerCount = 0
+    public private(set) var positionRegisterCount = 0
+    public private(set) var valueRegisterCount = 0
     public let className: String
     private var labelAddresses: [Int?] = []
     /// Instructions whose P2 waits for a label.
@@ -60,6 +62,18 @@ public struct ProgramBuilder {
         return Int32(registerCount - 1)
     }
 
+    /// A fresh position register.
+    public mutating func makePositionRegister() -> Int32 {
+        positionRegisterCount += 1
+        return Int32(positionRegisterCount - 1)
+    }
+
+    /// A fresh value register.
+    public mutating func makeValueRegister() -> Int32 {
+        valueRegisterCount += 1
+        return Int32(valueRegisterCount - 1)
+    }
+
     public mutating func constant(_ constant: Constant) -> Int32 {
         constants.add(constant)
     }
@@ -92,7 +106,9 @@ public struct ProgramBuilder {
             instructions: instructions,
             constants: constants,
             registerCount: registerCount,
-            className: className
+            className: className,
+            positionRegisterCount: positionRegisterCount,
+            valueRegisterCount: valueRegisterCount
         )
     }
 }

@@ -25,6 +25,9 @@ public enum ProgramVerifier {
         }
         var accessPaths = 0
         var opened = false
+        // Registers written by an earlier instruction: a read must follow a write.
+        var gathered: Set<Int64> = []
+        var written: Set<Int64> = []
         for (address, instruction) in program.instructions.enumerated() {
             func report(_ message: String) {
                 problems.append(Problem(address: address, message: "\(instruction.opcode.name): \(message)"))
@@ -47,6 +50,22 @@ public enum ProgramVerifier {
                     if ComparisonCode.comparison(Int32(operand)) == nil { operandProblem("is not an operator") }
                 case .count, .options, .planRow:
                     if operand < 0 { operandProblem("is negative") }
+                case .positionRegister:
+                    if operand < 0 || operand >= program.positionRegisterCount {
+                        operandProblem("names no position register")
+                    }
+                case .valueRegister:
+                    if operand < 0 || operand >= program.valueRegisterCount {
+                        operandProblem("names no value register")
+                    } else if index != 2 && !written.contains(operand) {
+                        operandProblem("reads value register \(operand) before any instruction writes it")
+                    }
+                case .source:
+                    if operand < 0 || operand > program.positionRegisterCount {
+                        operandProblem("names no source")
+                    } else if operand > 0 && !gathered.contains(operand - 1) {
+                        operandProblem("reads position register \(operand - 1) before any GatherLink writes it")
+                    }
                 case .constant:
                     if !program.constants.contains(Int32(operand)) { operandProblem("names no constant") }
                 }
@@ -56,6 +75,8 @@ public enum ProgramVerifier {
                 if !opened { report("an access path before OpenTable") }
             }
             if let problem = constantProblem(instruction, program.constants) { report(problem) }
+            if info.roles[2] == .positionRegister { gathered.insert(Int64(instruction.p3)) }
+            if info.roles[2] == .valueRegister { written.insert(Int64(instruction.p3)) }
             switch instruction.opcode {
             case .openTable:
                 opened = true
@@ -63,8 +84,9 @@ public enum ProgramVerifier {
                 if accessPaths != 1 { report("the batch loop needs exactly one access path before it") }
             case .halt, .goto, .explain, .scanTable, .scanNothing, .seekPrimaryKey, .seekIndexEqual,
                 .seekIndexRange, .filterRow, .filterInt, .filterDouble, .filterFloat, .filterBool, .filterDate,
-                .filterString, .filterNull, .filterIntIn, .filterStringIn, .selectCopy, .selectUnion, .selectExcept,
-                .selectClear, .emit, .sort, .topN, .distinct, .limit:
+                .filterString, .filterNull, .filterIntIn, .filterStringIn, .gatherLink, .loadColumn, .countElements,
+                .countMatching, .aggregateElements, .filterValue, .filterValueIn, .selectCopy, .selectUnion,
+                .selectExcept, .selectClear, .emit, .sort, .topN, .distinct, .limit:
                 break
             }
         }
@@ -90,6 +112,10 @@ public enum ProgramVerifier {
         case (.filterStringIn, .values(let values)):
             fits = values.allSatisfy { if case .string = $0 { true } else { false } }
         case (.sort, .sortKeys), (.topN, .sortKeys), (.distinct, .paths): fits = true
+        case (.gatherLink, .text): fits = true
+        case (.countMatching, .elementTest(let test)): fits = (test.targetColumn ?? 0) >= 0
+        case (.aggregateElements, .aggregate(_, _, let targetColumn)): fits = (targetColumn ?? 0) >= 0
+        case (.filterValue, .value), (.filterValueIn, .values): fits = true
         default: fits = false
         }
         return fits ? nil : "P4 holds the wrong kind of constant"

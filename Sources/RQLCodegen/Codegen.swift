@@ -23,7 +23,7 @@ public enum Codegen {
         planRows: Bool = false
     ) throws(CodegenError) -> Program {
         guard let objectSchema = schema[plan.className] else { throw .unknownClass(plan.className) }
-        var generator = Generator(plan: plan, objectSchema: objectSchema, planRows: planRows)
+        var generator = Generator(plan: plan, schema: schema, objectSchema: objectSchema, planRows: planRows)
         let program = generator.generate()
         let problems = ProgramVerifier.verify(program)
         if !problems.isEmpty { throw .invalidProgram(problems: problems.map(\.description)) }
@@ -34,13 +34,15 @@ public enum Codegen {
 /// The state of one code generation.
 struct Generator {
     let plan: PhysicalPlan
+    let schema: Schema
     let objectSchema: ObjectSchema
     var builder: ProgramBuilder
     /// Whether the program starts with the QUERY PLAN rows.
     let planRows: Bool
 
-    init(plan: PhysicalPlan, objectSchema: ObjectSchema, planRows: Bool) {
+    init(plan: PhysicalPlan, schema: Schema, objectSchema: ObjectSchema, planRows: Bool) {
         self.plan = plan
+        self.schema = schema
         self.objectSchema = objectSchema
         self.planRows = planRows
         self.builder = ProgramBuilder(className: plan.className)

@@ -49,8 +49,11 @@ extension Generator {
             compile(operand, into: inner)
             builder.emit(.selectExcept, p1: inner, p2: register, p3: register)
         case .comparison(let comparison):
-            guard let kernel = kernel(for: comparison) else { return }
-            emit(kernel, into: register)
+            if let kernel = kernel(for: comparison) {
+                emit(kernel, into: register)
+            } else if let gathered = gathered(for: comparison) {
+                emit(gathered, into: register, comment: Self.summary(predicate))
+            }
         case .constant, .fullText, .geoWithin, .matches:
             break  // hasKernel is false for these
         }
@@ -67,7 +70,7 @@ extension Generator {
         switch predicate {
         case .and(let operands), .or(let operands): operands.contains(where: hasKernel)
         case .not(let operand): hasKernel(operand)
-        case .comparison(let comparison): kernel(for: comparison) != nil
+        case .comparison(let comparison): kernel(for: comparison) != nil || gathered(for: comparison) != nil
         case .constant, .fullText, .geoWithin, .matches: false
         }
     }

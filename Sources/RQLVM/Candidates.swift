@@ -75,6 +75,9 @@ extension Execution {
             .filterBool, .filterDate, .filterString, .filterNull, .filterIntIn, .filterStringIn, .selectCopy,
             .selectUnion, .selectExcept, .selectClear, .emit, .sort, .topN, .distinct, .limit:
             return .all
+        case .gatherLink, .loadColumn, .countElements, .countMatching, .aggregateElements, .filterValue,
+            .filterValueIn:
+            return .all
         }
     }
 

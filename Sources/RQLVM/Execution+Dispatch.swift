@@ -52,6 +52,40 @@ extension Execution {
             guard let block else { return .halt }
             filter(instruction, prepared[pc], block: block)
             return .next
+        case .gatherLink:
+            guard let block else { return .halt }
+            gatherLink(instruction, block: block)
+            return .next
+        case .loadColumn:
+            guard let block else { return .halt }
+            loadColumn(instruction, block: block)
+            return .next
+        case .countElements:
+            guard let block else { return .halt }
+            reduceElements(instruction, .count, block: block)
+            return .next
+        case .countMatching:
+            guard let block, case .elementTest(let test)? = constant(instruction.p4) else { return .halt }
+            reduceElements(instruction, .matching(test), targetColumn: test.targetColumn, block: block)
+            return .next
+        case .aggregateElements:
+            guard let block, case .aggregate(let function, let overMixed, let targetColumn)? = constant(instruction.p4)
+            else { return .halt }
+            reduceElements(
+                instruction,
+                .aggregate(function, overMixed: overMixed),
+                targetColumn: targetColumn,
+                block: block
+            )
+            return .next
+        case .filterValue:
+            guard block != nil else { return .halt }
+            filterValue(instruction)
+            return .next
+        case .filterValueIn:
+            guard block != nil else { return .halt }
+            filterValueIn(instruction)
+            return .next
         case .selectCopy:
             registers.copy(r, to: Int(instruction.p2))
             return .next

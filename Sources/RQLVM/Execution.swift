@@ -19,6 +19,8 @@ final class Execution<Store: StoreReader> {
     let evaluator: RowEvaluator<Store>
     let memberships = MembershipSets()
     let registers: SelectionRegisters
+    /// The position and value registers (link gathers, loads, counts, aggregates).
+    let gathers: GatherRegisters<Store.Table>
     /// The instructions without their comments: plain values, copied without reference counting.
     let ops: [Op]
     /// Per instruction, its constant decoded once for the whole run.
@@ -38,6 +40,7 @@ final class Execution<Store: StoreReader> {
         self.callerPositions = positions
         self.evaluator = RowEvaluator(store: store)
         self.registers = SelectionRegisters(count: program.registerCount)
+        self.gathers = GatherRegisters(positions: program.positionRegisterCount, values: program.valueRegisterCount)
         self.ops = program.instructions.map(Op.init)
         self.prepared = program.instructions.map { PreparedOperand($0, program.constants) }
     }

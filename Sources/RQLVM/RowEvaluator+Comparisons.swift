@@ -81,7 +81,7 @@ extension RowEvaluator {
         let quantifier = other.quantifier ?? .any
         return groups(of: other, in: context).contains { group in
             Self.quantify(quantifier, group) { value in
-                !NumericComparison.isNaN(value) && set.contains(EqualityKey(value))
+                EqualityKey.isMember(value, of: set)
             }
         }
     }

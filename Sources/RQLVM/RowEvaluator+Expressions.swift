@@ -107,16 +107,10 @@ extension RowEvaluator {
         return last
     }
 
-    /// `@min`/`@max`/`@sum`/`@avg` of values (duplicates in link lists count each
-    /// time): nulls are ignored; nothing left gives null, or 0 for a sum. Over mixed values
-    /// numbers of every type are summed together in decimal (`ValueAggregation`).
+    /// `@min`/`@max`/`@sum`/`@avg` of values: `AggregateFunction.apply`, which the VM's
+    /// `AggregateElements` uses too.
     static func aggregate(_ function: AggregateFunction, _ values: [Value], overMixed: Bool) -> Value {
-        switch function {
-        case .min: ValueAggregation.minimum(values)
-        case .max: ValueAggregation.maximum(values)
-        case .sum: ValueAggregation.sum(values, overMixed: overMixed)
-        case .avg: ValueAggregation.average(values, overMixed: overMixed)
-        }
+        function.apply(to: values, overMixed: overMixed)
     }
 
     /// `@count`/`@size` of what `path` reaches:

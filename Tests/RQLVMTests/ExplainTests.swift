@@ -87,9 +87,12 @@ struct ExplainTests {
         #expect(keys.count == 1)
     }
 
-    @Test("paths through links keep their generality: a row-at-a-time filter")
+    @Test("shapes without instructions of their own keep a row-at-a-time filter")
     func rowFilter() throws {
-        let (program, store, bound) = try Self.program("ANY dogs.age > 5 OR nickname == nil", optimized: false)
+        let (program, store, bound) = try Self.program(
+            "SUBQUERY(dogs, $d, $d.age > 5).@count > 0 OR nickname == nil",
+            optimized: false
+        )
         let ops = Self.opcodes(program)
         // The OR mixes a row filter with a null test: both branches, then the union.
         #expect(ops.contains(.filterRow) && ops.contains(.filterNull) && ops.contains(.selectUnion))

@@ -37,7 +37,9 @@ enum Generated {
             "properties": {"id": "int", "i": "int", "io": "int?", "d": "double", "f": "float?", "s": "string",
                            "so": "string?", "b": "bool", "dt": "date?", "m": "mixed", "dec": "decimal128?",
                            "tags": "list<int>", "owner": "Owner?", "others": "list<Owner>"}},
-          "Owner": {"primaryKey": "name", "indexed": ["age"], "properties": {"name": "string", "age": "int?"}}
+          "Owner": {"primaryKey": "name", "indexed": ["age"], "properties": {"name": "string", "age": "int?",
+                    "nick": "string?", "score": "decimal128?", "scores": "list<int>", "weights": "set<double>",
+                    "boss": "Owner?"}}
         }}
         """#
 
@@ -78,9 +80,24 @@ enum Generated {
                 (0..<rng.below(4)).map { _ in .link(ObjectLink(className: "Owner", key: RowKey(Int64(rng.below(10))))) }
             )
         }
+        // Owners link to owners (`owner.boss.age`: nulls along the path) and hold collections,
+        // some empty (`owner.scores.@count`, `ANY owner.weights > 1`).
         let owners: [String: ColumnValues] = [
             "name": .values((0..<10).map { .string("o\($0)") }),
             "age": .values((0..<10).map { _ in optional(.int(Int64(20 + rng.below(5)))) }),
+            "nick": .values((0..<10).map { _ in optional(.string(rng.pick(strings))) }),
+            "score": .values((0..<10).map { _ in optional(decimal(rng.pick(["-1", "0", "1", "2.5"]))) }),
+            "scores": .values((0..<10).map { _ in .list((0..<rng.below(4)).map { _ in .int(Int64(rng.below(5))) }) }),
+            "weights": .values(
+                (0..<10).map { _ in
+                    .list(Set((0..<rng.below(3)).map { _ in rng.below(4) }).sorted().map { .double(Double($0) / 2) })
+                }
+            ),
+            "boss": .values(
+                (0..<10).map { _ in
+                    rng.chance(40) ? .null : .link(ObjectLink(className: "Owner", key: RowKey(Int64(rng.below(10)))))
+                }
+            ),
         ]
         var store = try ColumnStore(
             schema: schema,
@@ -89,6 +106,8 @@ enum Generated {
         if deleting {
             let doomed = (0..<count).filter { $0 % 7 == 3 }.map { RowKey(Int64($0)) }
             store = try store.deleting(doomed, from: "Item")
+            // Links to deleted owners: a gather must find no target.
+            store = try store.deleting([RowKey(3), RowKey(8)], from: "Owner")
         }
         return store
     }
@@ -108,6 +127,10 @@ enum Generated {
         "dec": ["1", "2.5", "0", "-1", "1.0", "3"],
         "owner.age": ["20", "22", "null", "25"],
         "tags": ["0", "1", "2", "-1"],
+        "owner.boss.age": ["20", "22", "null", "23"],
+        "owner.nick": ["''", "'a'", "'b'", "null", "'ab'"],
+        "owner.score": ["1", "2.5", "0", "null", "-1"],
+        "owner.boss.name": ["'o1'", "'o2'", "null", "'o'"],
     ]
 
     static let comparisons = ["==", "!=", "<", "<=", ">", ">="]
@@ -141,6 +164,7 @@ enum Generated {
             property
             ?? rng.pick([
                 "i", "io", "d", "f", "s", "so", "b", "dt", "m", "dec", "id", "tags", "owner", "owner.age", "special",
+                "owner.boss.age", "owner.nick", "owner.score", "owner.boss.name", "collections",
             ])
         let k = { (rng: inout SplitMix) in rng.pick(constants[name] ?? ["1"]) }
         switch name {
@@ -151,6 +175,17 @@ enum Generated {
             return "\(quantifier)tags \(rng.pick(comparisons)) \(k(&rng))"
         case "owner":
             return rng.pick(["owner == nil", "owner != nil", "owner.name == 'o1'", "owner.name IN {'o1', 'o2'}"])
+        case "collections":
+            // Collections of values through a to-one link (null for some items), quantified,
+            // counted and aggregated.
+            let collection = rng.pick(["owner.scores", "owner.weights", "tags", "owner.boss.scores"])
+            let k = rng.pick(["0", "1", "2", "0.5", "null"])
+            switch rng.below(4) {
+            case 0: return "\(collection).@count \(rng.pick(comparisons)) \(rng.below(3))"
+            case 1: return "\(collection).\(rng.pick(["@sum", "@avg", "@min", "@max"])) \(rng.pick(comparisons)) \(k)"
+            case 2: return "\(rng.pick(["ANY", "ALL", "NONE", ""])) \(collection) \(rng.pick(comparisons)) \(k)"
+            default: return "\(collection).@size == 0"
+            }
         case "special":
             return rng.pick([
                 "TRUEPREDICATE", "FALSEPREDICATE", "i + 1 > 2", "i > 1 + 1", "i * 2 == 4", "i IN {}",
@@ -171,7 +206,8 @@ enum Generated {
         case 3:
             // The constant first: normalization moves it.
             return "\(k(&rng)) \(rng.pick(comparisons)) \(name)"
-        case 4 where name == "s" || name == "so", 5 where name == "s" || name == "so":
+        case 4 where name == "s" || name == "so" || name == "owner.nick",
+            5 where name == "s" || name == "so" || name == "owner.nick":
             let op = rng.pick(["BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE", "==", "!="])
             let options = rng.pick(["", "[c]", "[d]", "[cd]"])
             return "\(name) \(op)\(options) \(k(&rng))"

@@ -1,0 +1,279 @@
+import RQLBytecode
+import RQLCore
+import RQLIR
+
+/// Comparisons that run as register instructions instead of `FilterRow`: a path of to-one links
+/// ending in a scalar property (`owner.age > 5`, `dec == 1.5`), or in a collection of values
+/// quantified (`ANY scores > 5`, `ALL owner.tags == 'x'`), counted (`scores.@count > 2`) or
+/// aggregated (`owner.scores.@sum > 10`), compared with a constant. Each link is a
+/// `GatherLink` into a position register; the value is loaded, counted or aggregated into a
+/// value register; `FilterValue` compares it with the constant.
+extension Generator {
+    /// One lowered comparison.
+    struct Gathered {
+        /// What the value register receives from the last table reached.
+        enum Load {
+            /// The scalar column.
+            case column
+            /// The collection column's size.
+            case count
+            /// The number of the collection's elements passing the test.
+            case matching(ElementTest)
+            /// The aggregate of the collection's elements (of a column of their targets, for links).
+            case aggregate(AggregateFunction, overMixed: Bool, targetColumn: Int?)
+        }
+
+        /// How the loaded value is tested.
+        enum Test {
+            /// `value op constant` with string options (`FilterValue`).
+            case compare(ComparisonOperator, Value, StringOptions)
+            /// `value IN list` (`FilterValueIn`).
+            case member([Value])
+        }
+
+        /// The to-one link columns followed, and the class each leads to.
+        var links: [(column: Int32, target: String)]
+        var column: Int32
+        var load: Load
+        var test: Test
+
+        init(
+            links: [(column: Int32, target: String)],
+            column: Int32,
+            load: Load,
+            op: ComparisonOperator,
+            constant: Value,
+            options: StringOptions
+        ) {
+            self.links = links
+            self.column = column
+            self.load = load
+            self.test = .compare(op, constant, options)
+        }
+    }
+
+    /// The register form of `comparison`, or nil when it has another shape.
+    func gathered(for comparison: BoundComparison) -> Gathered? {
+        // `owner.age IN {20, 21}`: a single value of a to-one path in a constant list.
+        if comparison.op == .equal, comparison.options.isEmpty, comparison.rhs.quantifier ?? .any == .any,
+            case .constantList(let values) = comparison.rhs.expression, comparison.lhs.quantifier == nil,
+            !comparison.lhs.isMultiValued, case .path(let path) = comparison.lhs.expression, !path.isMultiValued,
+            let (links, column, property) = linkPath(path, endingInLink: true), property.collection == .single
+        {
+            var gathered = Gathered(
+                links: links,
+                column: column,
+                load: .column,
+                op: .equal,
+                constant: .null,
+                options: []
+            )
+            gathered.test = .member(values)
+            return gathered
+        }
+        guard comparison.rhs.quantifier == nil, !comparison.rhs.isMultiValued,
+            case .constant(let value) = comparison.rhs.expression
+        else {
+            // `5 < owner.age` is `owner.age > 5`.
+            guard comparison.lhs.quantifier == nil, !comparison.lhs.isMultiValued,
+                case .constant(let value) = comparison.lhs.expression, let flipped = Self.flipped(comparison.op)
+            else { return nil }
+            return gathered(comparison.rhs, flipped, value, comparison.options, quantified: false)
+        }
+        return gathered(comparison.lhs, comparison.op, value, comparison.options, quantified: true)
+    }
+
+    private func gathered(
+        _ operand: BoundOperand,
+        _ op: ComparisonOperator,
+        _ value: Value,
+        _ options: StringOptions,
+        quantified: Bool
+    ) -> Gathered? {
+        switch operand.expression {
+        case .path(let path):
+            if quantified, operand.isMultiValued, let (links, column, target) = linkListPath(path) {
+                // `ANY dogs.age > 5`: the same counts over a column of the linked objects.
+                let quantifier = operand.quantifier ?? .any
+                let test = ElementTest(
+                    op,
+                    value,
+                    options: options,
+                    negated: quantifier == .all,
+                    targetColumn: target
+                )
+                return Gathered(
+                    links: links,
+                    column: column,
+                    load: .matching(test),
+                    op: quantifier == .any ? .greater : .equal,
+                    constant: .int(0),
+                    options: []
+                )
+            }
+            guard let (links, column, property) = linkPath(path, endingInLink: !path.isMultiValued) else { return nil }
+            if property.collection == .single {
+                guard operand.quantifier == nil, !operand.isMultiValued, !path.isMultiValued else { return nil }
+                return Gathered(
+                    links: links,
+                    column: column,
+                    load: .column,
+                    op: op,
+                    constant: value,
+                    options: options
+                )
+            }
+            // A collection of values: ANY is a count above 0, NONE a count of 0, ALL no element failing.
+            guard quantified, operand.isMultiValued, path.isMultiValued else { return nil }
+            let quantifier = operand.quantifier ?? .any
+            let test = ElementTest(op, value, options: options, negated: quantifier == .all)
+            return Gathered(
+                links: links,
+                column: column,
+                load: .matching(test),
+                op: quantifier == .any ? .greater : .equal,
+                constant: .int(0),
+                options: []
+            )
+        case .count(let path):
+            // Lists and sets of links count their links, as values are counted.
+            guard operand.quantifier == nil, !operand.isMultiValued,
+                let (links, column, property) = linkPath(path, endingInLink: true), property.collection != .single
+            else { return nil }
+            return Gathered(links: links, column: column, load: .count, op: op, constant: value, options: options)
+        case .aggregate(let function, let path):
+            guard operand.quantifier == nil, !operand.isMultiValued else { return nil }
+            let overMixed = path.valueType == .mixed
+            if let (links, column, target) = linkListPath(path) {
+                // `items.@sum.price`: one aggregate over a column of the linked objects.
+                return Gathered(
+                    links: links,
+                    column: column,
+                    load: .aggregate(function, overMixed: overMixed, targetColumn: target),
+                    op: op,
+                    constant: value,
+                    options: options
+                )
+            }
+            guard let (links, column, property) = linkPath(path), property.collection != .single else { return nil }
+            return Gathered(
+                links: links,
+                column: column,
+                load: .aggregate(function, overMixed: overMixed, targetColumn: nil),
+                op: op,
+                constant: value,
+                options: options
+            )
+        case .constant, .constantList, .list, .type, .subqueryCount, .arithmetic, .object, .backlinkCount:
+            return nil
+        }
+    }
+
+    /// A path from the tested object through zero or more to-one links to one property that holds
+    /// values (a scalar, or a list, set or dictionary of non-link values; with `endingInLink`, also
+    /// a to-one link or a collection of links): the links followed and the last property.
+    private func linkPath(
+        _ path: BoundPath,
+        endingInLink: Bool = false
+    ) -> (links: [(column: Int32, target: String)], column: Int32, Property)? {
+        guard path.root == .object, let last = path.steps.last else { return nil }
+        var current = objectSchema
+        var links: [(column: Int32, target: String)] = []
+        for step in path.steps.dropLast() {
+            guard let property = Self.property(step, of: current), property.collection == .single,
+                !property.isBacklink, let target = property.type.targetClassName, let next = schema[target]
+            else { return nil }
+            links.append((Int32(Self.index(step)), target))
+            current = next
+        }
+        guard let property = Self.property(last, of: current), !property.isBacklink,
+            !property.isLink || endingInLink
+        else { return nil }
+        return (links, Int32(Self.index(last)), property)
+    }
+
+    /// A path through zero or more to-one links, then a list or set of links, then one scalar
+    /// property of the linked class (`owner.dogs.age`): the to-one links, the link collection's
+    /// column and the target column.
+    private func linkListPath(
+        _ path: BoundPath
+    ) -> (links: [(column: Int32, target: String)], column: Int32, targetColumn: Int)? {
+        guard path.steps.count >= 2 else { return nil }
+        var prefix = path
+        prefix.steps.removeLast()
+        guard let (links, column, collection) = linkPath(prefix, endingInLink: true),
+            collection.collection == .list || collection.collection == .set,
+            let targetName = collection.type.targetClassName, let target = schema[targetName],
+            let property = Self.property(path.steps[path.steps.count - 1], of: target), property.collection == .single,
+            !property.isLink, !property.isBacklink
+        else { return nil }
+        return (links, column, Self.index(path.steps[path.steps.count - 1]))
+    }
+
+    private static func property(_ step: PathStep, of objectSchema: ObjectSchema) -> Property? {
+        guard case .property(let className, let index, _) = step, className == objectSchema.name, index >= 0,
+            index < objectSchema.properties.count
+        else { return nil }
+        return objectSchema.properties[index]
+    }
+
+    private static func index(_ step: PathStep) -> Int {
+        if case .property(_, let index, _) = step { return index }
+        return -1
+    }
+
+    mutating func emit(_ gathered: Gathered, into register: Int32, comment: String) {
+        var source: UInt16 = 0
+        for link in gathered.links {
+            let p = builder.makePositionRegister()
+            builder.emit(
+                .gatherLink,
+                p1: register,
+                p2: link.column,
+                p3: p,
+                p4: builder.constant(.text(link.target)),
+                p5: source
+            )
+            source = UInt16(p + 1)
+        }
+        let v = builder.makeValueRegister()
+        switch gathered.load {
+        case .column:
+            builder.emit(.loadColumn, p1: register, p2: gathered.column, p3: v, p5: source)
+        case .count:
+            builder.emit(.countElements, p1: register, p2: gathered.column, p3: v, p5: source)
+        case .matching(let test):
+            builder.emit(
+                .countMatching,
+                p1: register,
+                p2: gathered.column,
+                p3: v,
+                p4: builder.constant(.elementTest(test)),
+                p5: source
+            )
+        case .aggregate(let function, let overMixed, let targetColumn):
+            builder.emit(
+                .aggregateElements,
+                p1: register,
+                p2: gathered.column,
+                p3: v,
+                p4: builder.constant(.aggregate(function, overMixed: overMixed, targetColumn: targetColumn)),
+                p5: source
+            )
+        }
+        switch gathered.test {
+        case .compare(let op, let constant, let options):
+            builder.emit(
+                .filterValue,
+                p1: register,
+                p2: v,
+                p3: ComparisonCode.code(op),
+                p4: builder.constant(.value(constant)),
+                p5: UInt16(options.rawValue),
+                comment: comment
+            )
+        case .member(let values):
+            builder.emit(.filterValueIn, p1: register, p2: v, p4: builder.constant(.values(values)), comment: comment)
+        }
+    }
+}
