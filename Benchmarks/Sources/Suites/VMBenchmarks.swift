@@ -30,13 +30,13 @@ extension Registry {
 }
 
 /// The two stores (with and without indexes), built once on first use.
-final class VMState {
+public final class VMState {
     let rows: Int
     let seed: UInt64
     private var plain: ColumnStore?
     private var withIndexes: ColumnStore?
 
-    init(rows: Int, seed: UInt64) {
+    public init(rows: Int, seed: UInt64) {
         self.rows = rows
         self.seed = seed
     }
@@ -56,7 +56,7 @@ final class VMState {
         ])
     }
 
-    func store(indexed: Bool) throws -> ColumnStore {
+    public func store(indexed: Bool) throws -> ColumnStore {
         if plain == nil {
             let data = BenchmarkDataset(rows: rows, seed: seed)
             let columns: [String: ColumnValues] = [
@@ -71,7 +71,7 @@ final class VMState {
         return indexed ? withIndexes! : plain!
     }
 
-    static func compile(_ text: String, store: ColumnStore, cache: StatisticsCache) throws -> Program {
+    public static func compile(_ text: String, store: ColumnStore, cache: StatisticsCache) throws -> Program {
         let bound = try Binder(schema: store.schema).bind(try Parser.parse(text), className: "Person")
         let options = OptimizerOptions(verifiesEachPass: false, recordsPlans: false, statisticsCache: cache)
         let (plan, _) = try Optimizer.optimize(LogicalPlan(bound), store: store, options: options)
