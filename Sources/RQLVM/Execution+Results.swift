@@ -10,7 +10,8 @@ extension Execution {
 
     /// Appends the positions and row keys of a batch's `count` surviving rows (in-block
     /// offsets at `rows`) to the result, in bulk: one capacity check per batch, not per row.
-    func appendRows(_ rows: UnsafeMutablePointer<Int32>, _ count: Int, start: Int, rowKeys: UnsafeBufferPointer<RowKey>) {
+    func appendRows(_ rows: UnsafeMutablePointer<Int32>, _ count: Int, start: Int, rowKeys: UnsafeBufferPointer<RowKey>)
+    {
         guard count > 0 else { return }
         let offsets = UnsafeBufferPointer(start: rows, count: count)
         // Appended through locals: each access to a class's stored array is checked for

@@ -152,7 +152,9 @@ extension Kernels {
                     hit = matcher.matches(UnsafeBufferPointer(start: bytes + start, count: length))
                 } else if length >= n {
                     if fold { word = WordNeedle.lowerASCII(word) }
-                    hit = WordNeedle.offsets(in: word, splats, wild, n) & WordNeedle.highBits(below: length &- n &+ 1) != 0
+                    hit =
+                        WordNeedle.offsets(in: word, splats, wild, n) & WordNeedle.highBits(below: length &- n &+ 1)
+                        != 0
                 }
             } else if asciiOnly && !isASCII(bytes + start, length) {
                 hit = matcher.matches(UnsafeBufferPointer(start: bytes + start, count: length))
@@ -162,7 +164,9 @@ extension Kernels {
                     let width = min(8, length &- s)
                     var word = loadWord(bytes, byteCount, start &+ s, width)
                     if fold { word = WordNeedle.lowerASCII(word) }
-                    hit = WordNeedle.offsets(in: word, splats, wild, n) & WordNeedle.highBits(below: min(step, length &- s &- n &+ 1)) != 0
+                    hit =
+                        WordNeedle.offsets(in: word, splats, wild, n)
+                        & WordNeedle.highBits(below: min(step, length &- s &- n &+ 1)) != 0
                     s &+= step
                 }
             }

@@ -16,7 +16,16 @@ extension Kernels {
     ) -> Int {
         let negate = op == .notEqual
         if let (needle, fold, asciiOnly) = wordSearch(op, matcher) {
-            return filterWordContains(view, needle, fold: fold, asciiOnly: asciiOnly, matcher, rows, count, dense: dense)
+            return filterWordContains(
+                view,
+                needle,
+                fold: fold,
+                asciiOnly: asciiOnly,
+                matcher,
+                rows,
+                count,
+                dense: dense
+            )
         }
         if matcher.options.isEmpty, let offsets = view.offsets.baseAddress {
             switch op {

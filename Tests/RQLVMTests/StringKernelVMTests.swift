@@ -16,7 +16,8 @@ struct StringKernelVMTests {
         nil, "", "a", "an", "An", "AN", "ana", "Anna", "banana", "BANANA", "Mariana", "joelka", "Marian",
         "an\u{301}a", "ana\u{301}", "añxa", "AñXa", "anña", "cafe\u{301}", "café", "CAFÉ", "Straße", "STRASSE",
         "strasse", "ß", "ss", "SS", "İstanbul", "istanbul", "ISTANBUL", "ıi", "Iİ", "ΐ", "ΐ", "Ǆ", "ǆ", "\u{212A}elvin",
-        "kelvin", "exactly8", "EXACTLY8", "nine byte", "sixteen bytes!!!", "seventeen bytes!!", "a long row with an anxa in the middle",
+        "kelvin", "exactly8", "EXACTLY8", "nine byte", "sixteen bytes!!!", "seventeen bytes!!",
+        "a long row with an anxa in the middle",
         "ends with AN", "an at the start", "x\u{0}an", "日本語an", "an日本語", "Zzz", "@[`{", "a?a", "a*a",
     ]
 
@@ -34,8 +35,10 @@ struct StringKernelVMTests {
     static let queries: [String] = {
         // CONTAINS and LIKE run the word-at-a-time kernel; the other operators are covered by
         // the conformance and differential suites.
-        let needles = ["an", "AN", "a", "ss", "SS", "ß", "é", "e", "i", "İ", "ı", "k", "xa", "exactly8", "nine byt", "ne byte",
-            "an anxa", "a long row with an anxa in the middle and more", "", "\u{301}", "日本", "8"]
+        let needles = [
+            "an", "AN", "a", "ss", "SS", "ß", "é", "e", "i", "İ", "ı", "k", "xa", "exactly8", "nine byt", "ne byte",
+            "an anxa", "a long row with an anxa in the middle and more", "", "\u{301}", "日本", "8",
+        ]
         var queries: [String] = []
         for needle in needles {
             for op in ["CONTAINS"] {
@@ -44,8 +47,10 @@ struct StringKernelVMTests {
                 }
             }
         }
-        let patterns = ["*an?a*", "*AN?A*", "*?*", "**an**", "*a*", "*ss*", "*SS*", "*ß*", "*e?*", "*?\u{301}*", "*exactly8*",
-            "*an anx?*", "an*", "*an", "?", "*", "", "a?a", "*a?a*", "*??????????????*", "*İ*", "*i*"]
+        let patterns = [
+            "*an?a*", "*AN?A*", "*?*", "**an**", "*a*", "*ss*", "*SS*", "*ß*", "*e?*", "*?\u{301}*", "*exactly8*",
+            "*an anx?*", "an*", "*an", "?", "*", "", "a?a", "*a?a*", "*??????????????*", "*İ*", "*i*",
+        ]
         for pattern in patterns {
             for options in ["", "[c]", "[d]", "[cd]"] {
                 queries.append("s LIKE\(options) '\(pattern)'")
@@ -64,7 +69,10 @@ struct StringKernelVMTests {
             for optimized in [true, false] {
                 let program = try VMHarness.compile(bound, store: store, optimized: optimized)
                 let keys = VirtualMachine().run(program, on: store)
-                #expect(keys == expected, "\(query) (optimized: \(optimized)): \(keys.count) rows, expected \(expected.count)")
+                #expect(
+                    keys == expected,
+                    "\(query) (optimized: \(optimized)): \(keys.count) rows, expected \(expected.count)"
+                )
                 #expect(VirtualMachine().count(program, on: store) == expected.count, "\(query) count")
             }
         }
