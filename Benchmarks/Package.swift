@@ -47,5 +47,14 @@ let package = Package(
             name: "rql-parse-profile",
             dependencies: ["BenchmarkKit", "Suites", .product(name: "RQLSyntax", package: "RQL")]
         ),
+        // The same for the VM: one query's program run a fixed number of times.
+        .executableTarget(
+            name: "rql-vm-profile",
+            dependencies: [
+                "BenchmarkKit", "Suites", .product(name: "RQLVM", package: "RQL"),
+                .product(name: "RQLBytecode", package: "RQL"), .product(name: "RQLStorage", package: "RQL"),
+                .product(name: "RQLOptimizer", package: "RQL"),
+            ]
+        ),
     ]
 )

@@ -111,20 +111,7 @@ extension Execution {
                 let limited = instruction.p5 == 1
                 let room = limited ? max(0, Int(instruction.p3) - result.count) : count
                 let taken = min(count, room)
-                let rowKeys = block.rowKeys
-                // Appended through locals: each access to a class's stored array is checked for
-                // exclusivity, which would cost more than the append itself.
-                var positions = result
-                var keys = self.keys
-                result = []
-                self.keys = []
-                for j in 0..<taken {
-                    let row = Int(rows[j])
-                    positions.append(start &+ row)
-                    keys.append(rowKeys[row])
-                }
-                result = positions
-                self.keys = keys
+                appendRows(rows, taken, start: start, rowKeys: block.rowKeys)
                 if limited && result.count >= Int(instruction.p3) { return .jump(Int(instruction.p2)) }
                 return .next
             }

@@ -8,6 +8,36 @@ import RQLCore
 extension Execution {
     typealias KeyValue = SortKeyValue
 
+    /// Appends the positions and row keys of a batch's `count` surviving rows (in-block
+    /// offsets at `rows`) to the result, in bulk: one capacity check per batch, not per row.
+    func appendRows(_ rows: UnsafeMutablePointer<Int32>, _ count: Int, start: Int, rowKeys: UnsafeBufferPointer<RowKey>)
+    {
+        guard count > 0 else { return }
+        let offsets = UnsafeBufferPointer(start: rows, count: count)
+        // Appended through locals: each access to a class's stored array is checked for
+        // exclusivity, which would cost more than the append itself.
+        var positions = result
+        var keys = self.keys
+        result = []
+        self.keys = []
+        // Grown with zeros (a vectorised fill, amortised doubling), then written in one loop
+        // each: `append` per row checked capacity and uniqueness every time.
+        let base = positions.count
+        positions.append(contentsOf: repeatElement(0, count: count))
+        positions.withUnsafeMutableBufferPointer { out in
+            for j in 0..<count { out[base &+ j] = start &+ Int(offsets[j]) }
+        }
+        if let first = rowKeys.baseAddress {
+            let keyBase = keys.count
+            keys.append(contentsOf: repeatElement(RowKey(0), count: count))
+            keys.withUnsafeMutableBufferPointer { out in
+                for j in 0..<count { out[keyBase &+ j] = first[Int(offsets[j])] }
+            }
+        }
+        result = positions
+        self.keys = keys
+    }
+
     /// Keeps the result rows at `indices`, in that order.
     func reorder(_ indices: [Int]) {
         result = indices.map { result[$0] }

@@ -15,6 +15,18 @@ extension Kernels {
         dense: Bool
     ) -> Int {
         let negate = op == .notEqual
+        if let (needle, fold, asciiOnly) = wordSearch(op, matcher) {
+            return filterWordContains(
+                view,
+                needle,
+                fold: fold,
+                asciiOnly: asciiOnly,
+                matcher,
+                rows,
+                count,
+                dense: dense
+            )
+        }
         if matcher.options.isEmpty, let offsets = view.offsets.baseAddress {
             switch op {
             case .equal, .notEqual, .beginsWith, .endsWith:
@@ -47,6 +59,26 @@ extension Kernels {
             }
         }
         return m
+    }
+
+    /// The word-at-a-time search that answers `op` with `matcher`'s needle, if one does:
+    /// `CONTAINS` with a needle of up to eight bytes (ASCII when folded) and `LIKE '*…*'` with
+    /// one run of up to eight ASCII bytes and `?`s. `fold` lowers ASCII rows; `asciiOnly` sends
+    /// other rows to the matcher (Unicode folding, `?` as a code point).
+    static func wordSearch(_ op: ComparisonOperator, _ matcher: StringMatcher) -> (WordNeedle, Bool, Bool)? {
+        guard !matcher.isBinary else { return nil }
+        let fold = matcher.options.contains(.caseInsensitive)
+        switch op {
+        case .contains:
+            guard let needle = WordNeedle(contains: matcher.needle) else { return nil }
+            if matcher.options.isEmpty { return (needle, false, false) }
+            return needle.isASCII ? (needle, fold, true) : nil
+        case .like:
+            guard let needle = WordNeedle(likePattern: matcher.needle), needle.isASCII else { return nil }
+            return (needle, fold, !matcher.options.isEmpty || needle.wildcards != 0)
+        case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual, .beginsWith, .endsWith:
+            return nil
+        }
     }
 
     /// `CONTAINS[c]` with an ASCII needle: an ASCII row is searched with its letters lowered on

@@ -16,10 +16,27 @@ final class SelectionRegisters {
     /// A dense register whose identity offsets are not written yet: a batch's first filter
     /// writes its survivors anyway, and counting needs none, so `fill` defers the writing.
     var pending: [Bool]
-    /// Scratch marks by in-block offset, for OR and NOT; all zero between uses.
-    let marks: UnsafeMutablePointer<UInt8>
-    /// Scratch offsets for `union`.
-    let scratch: UnsafeMutablePointer<Int32>
+    /// Scratch marks by in-block offset, for OR and NOT; all zero between uses. Allocated (and
+    /// zeroed) on first use: a program without OR or NOT, or an index probe that reads a few
+    /// rows, should not pay for clearing 4 KiB.
+    private var marksStorage: UnsafeMutablePointer<UInt8>?
+    /// Scratch offsets for `union`, allocated on first use.
+    private var scratchStorage: UnsafeMutablePointer<Int32>?
+
+    var marks: UnsafeMutablePointer<UInt8> {
+        if let marksStorage { return marksStorage }
+        let allocated = UnsafeMutablePointer<UInt8>.allocate(capacity: Self.capacity)
+        allocated.initialize(repeating: 0, count: Self.capacity)
+        marksStorage = allocated
+        return allocated
+    }
+
+    var scratch: UnsafeMutablePointer<Int32> {
+        if let scratchStorage { return scratchStorage }
+        let allocated = UnsafeMutablePointer<Int32>.allocate(capacity: Self.capacity)
+        scratchStorage = allocated
+        return allocated
+    }
 
     init(count: Int) {
         let registers = max(count, 1)
@@ -27,15 +44,12 @@ final class SelectionRegisters {
         counts = [Int](repeating: 0, count: registers)
         dense = [Bool](repeating: false, count: registers)
         pending = [Bool](repeating: false, count: registers)
-        marks = .allocate(capacity: Self.capacity)
-        marks.initialize(repeating: 0, count: Self.capacity)
-        scratch = .allocate(capacity: Self.capacity)
     }
 
     deinit {
         storage.deallocate()
-        marks.deallocate()
-        scratch.deallocate()
+        marksStorage?.deallocate()
+        scratchStorage?.deallocate()
     }
 
     /// The offsets of register `r`.
@@ -83,6 +97,7 @@ final class SelectionRegisters {
         let marked = counts[target]
         keep(base, into: target, where: 1)
         unmark(a)
+        let marks = self.marks
         for i in 0..<marked { marks[Int(scratch[i])] = 0 }
     }
 
@@ -95,11 +110,13 @@ final class SelectionRegisters {
 
     private func mark(_ r: Int, _ value: UInt8) {
         let source = ready(r)
+        let marks = self.marks
         for i in 0..<counts[r] { marks[Int(source[i])] = value }
     }
 
     private func unmark(_ r: Int) {
         let source = rows(r)
+        let marks = self.marks
         for i in 0..<counts[r] { marks[Int(source[i])] = 0 }
     }
 
@@ -107,6 +124,7 @@ final class SelectionRegisters {
     private func keep(_ base: Int, into target: Int, where value: UInt8) {
         let source = ready(base)
         let out = rows(target)
+        let marks = self.marks
         let n = counts[base]
         var m = 0
         var isDense = dense[base]
