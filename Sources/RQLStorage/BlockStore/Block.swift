@@ -29,7 +29,13 @@ final class Block: @unchecked Sendable {
         self.init(count: 0, keys: keys, columns: shapes.map(Segment.empty))
     }
 
-    func copy() -> Block { Block(count: count, keys: keys, columns: columns) }
+    /// A copy to change. A block read from a file is copied out of the mapping whole (`packed()`):
+    /// the copy must not keep reading the old version's page, which a later commit frees and
+    /// reuses once no snapshot holds that version.
+    func copy() -> Block {
+        if keys.values.storage.isMapped { return packed() }
+        return Block(count: count, keys: keys, columns: columns)
+    }
 
     // MARK: Reading
 

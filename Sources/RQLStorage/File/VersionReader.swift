@@ -15,6 +15,10 @@ struct VersionReader {
 
     /// The bytes referenced so far (blocks, nodes, the root): `verify` reports them.
     private(set) var reachableBytes: UInt64 = 0
+    /// The version's free list (read with the root).
+    private(set) var freeList = FreeList(fileEnd: UInt64(FileHeader.pageSize))
+    /// What the version reaches, as offset and length (`thorough` only): none may be free.
+    private var reachable: [(offset: UInt64, length: UInt64)] = []
 
     init(mapping: FileMapping, fileID: UInt64, slot: HeaderSlot, thorough: Bool) {
         self.mapping = mapping
@@ -31,6 +35,15 @@ struct VersionReader {
         guard version == slot.version else {
             throw .malformed(what: "root", reason: "version \(version), the header slot says \(slot.version)")
         }
+        _ = try CommitWriter.decodeWrittenRuns(&root, fileEnd: slot.fileEnd, writtenLength: slot.writtenLength)
+        freeList = try FreeList.decode(from: &root, version: version)
+        guard freeList.fileEnd == slot.fileEnd else {
+            throw .malformed(
+                what: "free list",
+                reason: "file end \(freeList.fileEnd), the header slot says \(slot.fileEnd)"
+            )
+        }
+        if thorough { reachable.append((slot.rootOffset, slot.rootLength)) }
         let schemaText = try root.string()
         let schema: Schema
         do {
@@ -46,14 +59,27 @@ struct VersionReader {
         for objectSchema in schema.classes {
             tables.append(try readTable(objectSchema, &root))
         }
+        if thorough { try checkFreeList() }
         return BlockSnapshot(schema: schema, version: version, tables: tables)
+    }
+
+    /// No page is both free and reachable (`verify`).
+    private func checkFreeList() throws(StoreFileError.Problem) {
+        for item in reachable {
+            if let run = freeList.overlap(offset: item.offset, length: FreeList.rounded(item.length)) {
+                throw .malformed(
+                    what: "free list",
+                    reason: "the run at \(run.offset) of \(run.length) bytes holds a page reachable at \(item.offset)"
+                )
+            }
+        }
     }
 
     private func place(_ reader: inout ByteReader, what: String) throws(StoreFileError.Problem) -> FilePlace {
         let offset = try reader.u64()
         let length = try reader.u64()
         let checksum = try reader.u64()
-        guard offset >= UInt64(FileHeader.pageSize), offset <= slot.end, length <= slot.end - offset else {
+        guard offset >= UInt64(FileHeader.pageSize), offset <= slot.fileEnd, length <= slot.fileEnd - offset else {
             throw .pointerOutOfRange(what: what, offset: offset)
         }
         return FilePlace(file: fileID, offset: offset, length: length, checksum: checksum)
@@ -95,6 +121,7 @@ struct VersionReader {
             lastKey = block.lastKey
             block.place = place
             reachableBytes += place.length
+            if thorough { reachable.append((place.offset, place.length)) }
             table.blocks.append(block)
         }
         guard table.nextKey > lastKey else {
@@ -199,6 +226,7 @@ struct VersionReader {
             var nodes: [BTreeNode<E>] = [tree.root]
             while let node = nodes.popLast() {
                 reachableBytes += node.place?.length ?? 0
+                if let place = node.place { reachable.append((place.offset, place.length)) }
                 nodes.append(contentsOf: node.children)
             }
         }
