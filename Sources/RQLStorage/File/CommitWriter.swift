@@ -16,7 +16,7 @@ import RQLCore
 /// u32 runs written by the commit before the root, each u64 offset, u64 length;
 /// free list (`FreeList`);
 /// string schema (the dataset format's JSON), u32 table count, then per table:
-///   i64 next key; u32 blocks, each u64 offset, u64 length, u64 checksum, u32 rows;
+///   i64 next key; u32 blocks, each u64 offset, u64 length, u64 checksum, u32 rows, i64 first key;
 ///   u32 indexes, each u32 property, u8 kind (0 int, 1 value), tree;
 ///   u32 full-text indexes, each u32 property, tree;
 ///   u32 backlink origins, each string class, string property; tree (the backlinks)
@@ -126,6 +126,7 @@ struct CommitWriter {
                 body.u64(place.length)
                 body.u64(place.checksum)
                 body.u32(block.count)
+                body.i64(block.firstKey)
             }
             body.u32(table.indexes.count)
             for (property, index) in table.indexes.sorted(by: { $0.key < $1.key }) {

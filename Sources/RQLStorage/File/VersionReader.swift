@@ -95,30 +95,48 @@ struct VersionReader {
         var table = TableData(objectSchema: objectSchema)
         table.nextKey = try root.i64()
         let shapes = table.shapes
-        let blockCount = try root.count(minimumSize: 28)
+        let blockCount = try root.count(minimumSize: 36)
         var lastKey: Int64 = -1
         for b in 0..<blockCount {
             let place = try place(&root, what: "block \(b) of '\(name)'")
             let rows = Int(try root.u32())
+            let firstKey = try root.i64()
             guard place.offset % 64 == 0 else {
                 throw .blockOffsets(className: name, block: b, reason: "offset \(place.offset) is not 64-byte aligned")
             }
-            let bytes = try mapping.bytes(place.offset, place.length, what: "block \(b) of '\(name)'")
-            if thorough && FileChecksum.of(bytes) != place.checksum {
-                throw .blockOffsets(className: name, block: b, reason: "checksum mismatch")
+            guard rows > 0, rows <= TableBlock.capacity else {
+                throw .blockOffsets(
+                    className: name,
+                    block: b,
+                    reason: "row count \(rows) outside 1...\(TableBlock.capacity)"
+                )
             }
-            let block = try BlockCoding.decode(
-                bytes,
-                count: rows,
-                shapes: shapes,
-                mapping: mapping,
-                checkValues: thorough,
-                context: (name, b)
-            )
-            guard block.firstKey > lastKey else {
+            guard firstKey > lastKey else {
                 throw .blockOffsets(className: name, block: b, reason: "row keys overlap the previous block's")
             }
-            lastKey = block.lastKey
+            let bytes = try mapping.bytes(place.offset, place.length, what: "block \(b) of '\(name)'")
+            let block: Block
+            if thorough {
+                if FileChecksum.of(bytes) != place.checksum {
+                    throw .blockOffsets(className: name, block: b, reason: "checksum mismatch")
+                }
+                block = try BlockCoding.decode(
+                    bytes,
+                    count: rows,
+                    shapes: shapes,
+                    mapping: mapping,
+                    checkValues: true,
+                    context: (name, b)
+                )
+                guard block.firstKey == firstKey, block.firstKey > lastKey else {
+                    throw .blockOffsets(className: name, block: b, reason: "row keys overlap the previous block's")
+                }
+                lastKey = block.lastKey
+            } else {
+                // Checked and mapped on first use: open reads the root record alone.
+                block = BlockCoding.lazyBlock(bytes, count: rows, firstKey: firstKey, shapes: shapes, mapping: mapping)
+                lastKey = firstKey
+            }
             block.place = place
             reachableBytes += place.length
             if thorough { reachable.append((place.offset, place.length)) }
