@@ -134,7 +134,7 @@ struct FreeList: Equatable, Sendable {
         for _ in 0..<count {
             let run = Run(offset: try reader.u64(), length: try reader.u64(), freedAt: try reader.u64())
             guard run.offset >= previousEnd, run.offset % granule == 0, run.length % granule == 0,
-                run.length > 0, run.length <= fileEnd - run.offset, run.freedAt <= version
+                run.offset <= fileEnd, run.length > 0, run.length <= fileEnd - run.offset, run.freedAt <= version
             else {
                 throw .malformed(what: "free list", reason: "run at \(run.offset) of \(run.length) bytes")
             }
