@@ -9,11 +9,52 @@
 // primary key `id`, a `string` `text` and a `list<int>` `history`, and a `Counter` class with an
 // `int` `value`). Each commit inserts one Item whose id is the new version, appends the version
 // to Item 0's history (once it exists), and sets the Counter's value to the version.
+//
+//     store-crash-helper hold PATH
+//
+// A reader in another process (`FreePagesTests`): opens the store read-only, reads every value
+// of every class and looks every Item up by primary key, prints the version and a digest of
+// what it read, then waits for a line on standard input (meanwhile the test commits), reads
+// everything again from the same snapshot, prints that digest, and exits.
 import Foundation
 import RQLCore
 import RQLStorage
 
 let arguments = CommandLine.arguments
+
+/// Every value of every class, and every Item's primary-key lookup, as text.
+func digest(_ snapshot: BlockSnapshot) -> String {
+    var text = ""
+    for objectSchema in snapshot.schema.classes {
+        guard let table = snapshot.table(named: objectSchema.name) else { continue }
+        for position in 0..<table.rowCount {
+            for property in objectSchema.properties.indices where !objectSchema.properties[property].isBacklink {
+                text += "\(table.value(at: position, property: property))|"
+            }
+            if objectSchema.name == "Item", case .int(let id) = table.value(at: position, property: 0) {
+                text += "@\(table.position(ofPrimaryKey: .int(id)) ?? -1)"
+            }
+            text += "\n"
+        }
+    }
+    return text
+}
+
+if arguments.count == 3, arguments[1] == "hold" {
+    do {
+        let store = try BlockStore.open(path: arguments[2], readOnly: true)
+        let snapshot = store.snapshot
+        let first = digest(snapshot)
+        FileHandle.standardOutput.write(Data("\(snapshot.version) \(first.hashValue) \(first.count)\n".utf8))
+        _ = readLine()
+        let second = digest(snapshot)
+        FileHandle.standardOutput.write(Data("\(snapshot.version) \(second.hashValue) \(second.count)\n".utf8))
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("store-crash-helper: \(error)\n".utf8))
+        exit(1)
+    }
+}
 guard arguments.count == 3, let count = Int(arguments[2]) else {
     FileHandle.standardError.write(Data("usage: store-crash-helper PATH COUNT\n".utf8))
     exit(2)

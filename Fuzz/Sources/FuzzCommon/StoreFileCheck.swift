@@ -43,6 +43,8 @@ public enum StoreFileCheck {
         guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { return nil }
         defer {
             try? FileManager.default.removeItem(atPath: path)
+            // The reader table a store keeps beside its file.
+            try? FileManager.default.removeItem(atPath: path + ".lock")
         }
         var openedVersion: UInt64?
         do {

@@ -1,4 +1,5 @@
 import RQLCore
+import Synchronization
 
 /// One block of a table: at most `TableBlock.capacity` consecutive rows in ascending key order,
 /// their keys, and one segment per property (numbered like `ObjectSchema.properties`).
@@ -6,19 +7,92 @@ import RQLCore
 /// A block reachable from a published snapshot is never changed. The writer changes a block in
 /// place only while it holds the only reference (`isKnownUniquelyReferenced`); otherwise it
 /// works on a `copy()`, which shares every array until the first write to it.
+///
+/// A block of a file opened for reading is a stub (`init(lazy:…)`) until first use: opening
+/// reads only the root record, which gives each block's row count and first key, and the
+/// block's arrays are checked and mapped when something first reads them.
 final class Block: @unchecked Sendable {
     private(set) var count: Int
-    /// The row keys, as `int` values.
-    private(set) var keys: FixedSegment
-    private(set) var columns: [Segment]
+    private var storedKeys: FixedSegment
+    private var storedColumns: [Segment]
+    /// Reads a stub's arrays; nil once they are read (or for a block built in memory).
+    private var loader: (@Sendable () -> (keys: FixedSegment, columns: [Segment]))?
+    private let isLoaded: Atomic<Bool>
+    private let loadLock = Mutex<Void>(())
+    /// A stub's first key, from the root record (so a block list is built without reading it).
+    private var knownFirstKey: Int64?
     /// Where this exact block content is stored in a file, if it is: a commit writes only blocks
     /// without one. Every change clears it (a copy starts without one).
     var place: FilePlace?
 
+    /// The row keys, as `int` values.
+    var keys: FixedSegment {
+        _read {
+            loadIfNeeded()
+            yield storedKeys
+        }
+    }
+
+    var columns: [Segment] {
+        _read {
+            loadIfNeeded()
+            yield storedColumns
+        }
+    }
+
     init(count: Int, keys: FixedSegment, columns: [Segment]) {
         self.count = count
-        self.keys = keys
-        self.columns = columns
+        storedKeys = keys
+        storedColumns = columns
+        isLoaded = Atomic(true)
+        knownFirstKey = nil
+    }
+
+    /// A stub of `count` rows whose first key is `firstKey`, whose arrays `load` reads on first
+    /// use. `load` must not fail: on a damaged block it returns arrays of `count` rows that keep
+    /// the table usable, and `verify` reports the damage.
+    init(
+        lazy count: Int,
+        firstKey: Int64,
+        load: @escaping @Sendable () -> (keys: FixedSegment, columns: [Segment])
+    ) {
+        self.count = count
+        guard case .fixed(let keys) = Segment.empty(.fixed(.int, optional: false)) else {
+            fatalError("an int shape makes a fixed segment")
+        }
+        storedKeys = keys
+        storedColumns = []
+        loader = load
+        isLoaded = Atomic(false)
+        knownFirstKey = firstKey
+    }
+
+    /// Whether the block's arrays are read (always, for a block built in memory).
+    var isRead: Bool { isLoaded.load(ordering: .acquiring) }
+
+    @inline(__always)
+    private func loadIfNeeded() {
+        if isLoaded.load(ordering: .acquiring) { return }
+        loadSlowly()
+    }
+
+    @inline(never)
+    private func loadSlowly() {
+        loadLock.withLock { _ in
+            guard !isLoaded.load(ordering: .acquiring), let loader else { return }
+            let contents = loader()
+            storedKeys = contents.keys
+            storedColumns = contents.columns
+            self.loader = nil
+            isLoaded.store(true, ordering: .releasing)
+        }
+    }
+
+    /// Starts a change: the block is read, and no longer what its place holds.
+    private func startChange() {
+        loadIfNeeded()
+        place = nil
+        knownFirstKey = nil
     }
 
     /// An empty block for properties of `shapes`.
@@ -29,14 +103,20 @@ final class Block: @unchecked Sendable {
         self.init(count: 0, keys: keys, columns: shapes.map(Segment.empty))
     }
 
-    func copy() -> Block { Block(count: count, keys: keys, columns: columns) }
+    /// A copy to change. A block read from a file is copied out of the mapping whole (`packed()`):
+    /// the copy must not keep reading the old version's page, which a later commit frees and
+    /// reuses once no snapshot holds that version.
+    func copy() -> Block {
+        if keys.values.storage.isMapped { return packed() }
+        return Block(count: count, keys: keys, columns: columns)
+    }
 
     // MARK: Reading
 
     @inline(__always)
     func key(at i: Int) -> Int64 { keys.values.load(i, as: Int64.self) }
 
-    var firstKey: Int64 { key(at: 0) }
+    var firstKey: Int64 { knownFirstKey ?? key(at: 0) }
     var lastKey: Int64 { key(at: count - 1) }
 
     /// The first row whose key is at least `key`.
@@ -65,62 +145,64 @@ final class Block: @unchecked Sendable {
 
     /// Appends a row; `values` has one value per column (ignored for backlinks).
     func append(key: Int64, values: [Value]) {
-        place = nil
-        keys.replace(count..<count, with: [.int(key)], count: count, limit: TableBlock.capacity)
-        for c in columns.indices {
-            columns[c].replace(count..<count, with: [values[c]], count: count, limit: TableBlock.capacity)
+        startChange()
+        storedKeys.replace(count..<count, with: [.int(key)], count: count, limit: TableBlock.capacity)
+        for c in storedColumns.indices {
+            storedColumns[c].replace(count..<count, with: [values[c]], count: count, limit: TableBlock.capacity)
         }
         count += 1
     }
 
     /// Appends rows (keys ascending, above every key here), column by column.
     func append(keys newKeys: [Int64], columns newColumns: [[Value]]) {
-        place = nil
-        keys.replace(count..<count, with: newKeys.map { .int($0) }, count: count, limit: TableBlock.capacity)
-        for c in columns.indices {
-            columns[c].replace(count..<count, with: newColumns[c], count: count, limit: TableBlock.capacity)
+        startChange()
+        storedKeys.replace(count..<count, with: newKeys.map { .int($0) }, count: count, limit: TableBlock.capacity)
+        for c in storedColumns.indices {
+            storedColumns[c].replace(count..<count, with: newColumns[c], count: count, limit: TableBlock.capacity)
         }
         count += newKeys.count
     }
 
     func removeRows(_ range: Range<Int>) {
-        place = nil
-        keys.replace(range, with: [], count: count, limit: TableBlock.capacity)
-        for c in columns.indices { columns[c].replace(range, with: [], count: count, limit: TableBlock.capacity) }
+        startChange()
+        storedKeys.replace(range, with: [], count: count, limit: TableBlock.capacity)
+        for c in storedColumns.indices {
+            storedColumns[c].replace(range, with: [], count: count, limit: TableBlock.capacity)
+        }
         count -= range.count
     }
 
     func set(_ value: Value, row: Int, column: Int) {
-        place = nil
-        columns[column].replace(row..<row + 1, with: [value], count: count, limit: TableBlock.capacity)
+        startChange()
+        storedColumns[column].replace(row..<row + 1, with: [value], count: count, limit: TableBlock.capacity)
     }
 
     func replaceElements(row: Int, column: Int, range: Range<Int>, with values: [Value], keys: [String]?) {
-        place = nil
-        columns[column].replaceElements(row: row, range: range, with: values, keys: keys, rowCount: count)
+        startChange()
+        storedColumns[column].replaceElements(row: row, range: range, with: values, keys: keys, rowCount: count)
     }
 
     /// Appends rows with `newKeys`, each column filled by `fill(column, &segment, count)`.
     func appendRows(keys newKeys: [Int64], _ fill: (Int, inout Segment, Int) -> Void) {
-        place = nil
-        keys.append(raw: newKeys.withUnsafeBytes { Array($0) }, nulls: nil, count: count)
-        for c in columns.indices { fill(c, &columns[c], count) }
+        startChange()
+        storedKeys.append(raw: newKeys.withUnsafeBytes { Array($0) }, nulls: nil, count: count)
+        for c in storedColumns.indices { fill(c, &storedColumns[c], count) }
         count += newKeys.count
     }
 
     func appendColumn(_ segment: Segment) {
-        place = nil
-        columns.append(segment)
+        startChange()
+        storedColumns.append(segment)
     }
 
     func removeColumn(_ column: Int) {
-        place = nil
-        columns.remove(at: column)
+        startChange()
+        storedColumns.remove(at: column)
     }
 
     func replaceColumn(_ column: Int, with segment: Segment) {
-        place = nil
-        columns[column] = segment
+        startChange()
+        storedColumns[column] = segment
     }
 }
 

@@ -18,11 +18,20 @@ public struct BlockSnapshot: StoreReader {
     /// `WriteTransaction.writeCount` too.
     public let version: UInt64
     let tables: [TableData]
+    /// For a version read from or written to a file: keeps the version's pages from reuse while
+    /// this snapshot, a copy of it, or a table taken from it lives.
+    let pin: VersionPin?
 
-    init(schema: Schema, version: UInt64, tables: [TableData]) {
+    init(schema: Schema, version: UInt64, tables: [TableData], pin: VersionPin? = nil) {
         self.schema = schema
         self.version = version
         self.tables = tables
+        self.pin = pin
+    }
+
+    /// This snapshot, holding `pin`.
+    func pinned(_ pin: VersionPin) -> BlockSnapshot {
+        BlockSnapshot(schema: schema, version: version, tables: tables, pin: pin)
     }
 
     /// An empty snapshot of `schema` at version 0.
@@ -31,7 +40,7 @@ public struct BlockSnapshot: StoreReader {
     }
 
     public func table(named className: String) -> BlockTable? {
-        schema.classIndex(named: className).map { BlockTable(data: tables[$0]) }
+        schema.classIndex(named: className).map { BlockTable(data: tables[$0], pin: pin) }
     }
 
     /// The number of objects of every class.

@@ -75,8 +75,11 @@ import Synchronization
 /// the mapping (`ByteStorage(mapped:)`, never written: writers copy) after checking every
 /// offsets array; index trees are read lazily, a `BTreeNode` stub loading its node on first
 /// visit, so open reads each tree's root and a lookup the nodes on its path.
-/// Pages are never overwritten; space is not reused in place (`compact(to:)` writes a fresh
-/// file). A lock file (`flock`) serialises writers across processes.
+/// A commit frees what the version before it reached and it does not (tagged with its version,
+/// in the root's free list) and reuses runs freed at a version no reader holds: snapshots pin
+/// their version (`VersionPin`), each process publishes its oldest in `<path>.lock`
+/// (`ReaderTable`), and the two newest versions are always kept. `flock` on the store file
+/// serialises writers across processes; `compact(to:)` writes a fresh, minimal file.
 ///
 /// **Concurrency.** One writer at a time: `beginWrite()` waits on a semaphore that the
 /// transaction releases at `commit()` or `rollback()` (or when it is released unfinished).

@@ -174,7 +174,7 @@ extension BlockTable {
 extension BlockSnapshot {
     /// The table of the class at `index` of `schema.classes`.
     public func table(at index: Int) -> BlockTable {
-        BlockTable(data: tables[index])
+        BlockTable(data: tables[index], pin: pin)
     }
 }
 

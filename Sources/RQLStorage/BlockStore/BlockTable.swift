@@ -15,9 +15,12 @@ import RQLCore
 /// ```
 public struct BlockTable: TableReader {
     let data: TableData
+    /// The pin of the file version the table was taken from (its pages stay readable).
+    let pin: VersionPin?
 
-    init(data: TableData) {
+    init(data: TableData, pin: VersionPin? = nil) {
         self.data = data
+        self.pin = pin
     }
 
     public var objectSchema: ObjectSchema { data.objectSchema }

@@ -23,6 +23,8 @@ import RQLCore
 public final class WriteTransaction {
     private let store: BlockStore
     private let baseVersion: UInt64
+    /// The version the transaction started from (a file commit frees what it alone reaches).
+    private let base: BlockSnapshot
     /// The schema as changed so far.
     public internal(set) var schema: Schema
     /// The tables, by class index in `schema`.
@@ -36,6 +38,7 @@ public final class WriteTransaction {
     init(store: BlockStore, base: BlockSnapshot) {
         self.store = store
         baseVersion = base.version
+        self.base = base
         schema = base.schema
         tables = base.tables
     }
@@ -47,7 +50,7 @@ public final class WriteTransaction {
     /// The transaction's current state as a snapshot: what a commit now would publish. It is a
     /// consistent value: later writes do not change it (they copy what it shares).
     public var reader: BlockSnapshot {
-        BlockSnapshot(schema: schema, version: baseVersion + 1, tables: tables)
+        BlockSnapshot(schema: schema, version: baseVersion + 1, tables: tables, pin: base.pin)
     }
 
     /// Publishes the transaction as the store's new newest version and ends it.
@@ -57,10 +60,10 @@ public final class WriteTransaction {
     /// transaction is rolled back and the file still holds the previous version.
     public func commit() throws(WriteError) -> CommitResult {
         guard isOpen else { throw .transactionEnded }
-        let snapshot = BlockSnapshot(schema: schema, version: baseVersion + 1, tables: tables)
+        var snapshot = BlockSnapshot(schema: schema, version: baseVersion + 1, tables: tables)
         if let file = store.file {
             do {
-                try file.commit(snapshot, baseVersion: baseVersion)
+                snapshot = try file.commit(snapshot, base: base)
             } catch {
                 rollback()
                 throw .file(error)

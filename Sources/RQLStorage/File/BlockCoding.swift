@@ -37,6 +37,61 @@ enum BlockCoding {
             capacity: bytes.count,
             mapping: mapping
         )
+        return try decode(storage, count: count, shapes: shapes, checkValues: checkValues, context: context())
+    }
+
+    /// A block of a file opened for reading: a stub whose arrays are checked and mapped on first
+    /// use. A block that fails the checks then reads as `placeholder` rows (`verify` names it).
+    static func lazyBlock(
+        _ bytes: UnsafeRawBufferPointer,
+        count: Int,
+        firstKey: Int64,
+        shapes: [SegmentShape],
+        mapping: FileMapping
+    ) -> Block {
+        let base = UInt(bitPattern: bytes.baseAddress)
+        let length = bytes.count
+        return Block(lazy: count, firstKey: firstKey) {
+            let raw = UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: base), count: length)
+            if let block = try? decode(
+                raw,
+                count: count,
+                shapes: shapes,
+                mapping: mapping,
+                checkValues: false,
+                context: ("", 0)
+            ), block.key(at: 0) == firstKey {
+                return (block.keys, block.columns)
+            }
+            let block = placeholder(count: count, firstKey: firstKey, shapes: shapes)
+            return (block.keys, block.columns)
+        }
+    }
+
+    /// `count` rows of empty values (zero, empty, null) with keys from `firstKey` up: what a
+    /// damaged block reads as, so readers never trap.
+    static func placeholder(count: Int, firstKey: Int64, shapes: [SegmentShape]) -> Block {
+        // Every array of `count` rows with empty variable parts fits in 32 bytes a row plus
+        // alignment per array, and a collection's empty element arrays in a few more.
+        let size = (shapes.count + 1) * ((count + 1) * 32 + 1024)
+        let storage = ByteStorage(capacity: size, isPacked: true)
+        storage.base.initializeMemory(as: UInt8.self, repeating: 0, count: size)
+        let start = firstKey < Int64.max - Int64(TableBlock.capacity) ? Swift.max(firstKey, 0) : 0
+        for i in 0..<count { storage.base.storeBytes(of: start + Int64(i), toByteOffset: i * 8, as: Int64.self) }
+        do throws(StoreFileError.Problem) {
+            return try decode(storage, count: count, shapes: shapes, checkValues: false, context: ("", 0))
+        } catch {
+            fatalError("an empty block of \(count) rows decodes: \(error)")
+        }
+    }
+
+    private static func decode(
+        _ storage: ByteStorage,
+        count: Int,
+        shapes: [SegmentShape],
+        checkValues: Bool,
+        context: (className: String, block: Int)
+    ) throws(StoreFileError.Problem) -> Block {
         var reader = ArrayReader(storage: storage, checkValues: checkValues)
         do throws(ArrayReader.Failure) {
             let keys = try reader.fixed(.int, optional: false, count: count)
@@ -48,8 +103,7 @@ enum BlockCoding {
             }
             return Block(count: count, keys: keys, columns: columns)
         } catch {
-            let (className, index) = context()
-            throw .blockOffsets(className: className, block: index, reason: error.reason)
+            throw .blockOffsets(className: context.className, block: context.block, reason: error.reason)
         }
     }
 }

@@ -11,18 +11,19 @@ public struct StoreFileInfo: Sendable, Equatable {
     public let classes: [(name: String, objects: Int)]
     /// The file's size in bytes.
     public let fileSize: UInt64
-    /// The bytes the newest version reaches (root, blocks, index nodes); the rest of the file
-    /// past the header is older versions' pages, free for `compact`.
+    /// The bytes the newest version reaches (root, blocks, index nodes).
     public let reachableBytes: UInt64
+    /// Bytes free for reuse: the newest version's free list (pages older versions reached,
+    /// reused by commits once no reader holds those versions) and any space past its end.
+    public let freeBytes: UInt64
 
     /// The file's size in pages of `FileHeader.pageSize` bytes.
     public var pages: UInt64 { (fileSize + 4095) / 4096 }
-    /// Bytes not reachable from the newest version (older versions' pages).
-    public var freeBytes: UInt64 { fileSize - Swift.min(fileSize, reachableBytes + 4096) }
 
     public static func == (a: StoreFileInfo, b: StoreFileInfo) -> Bool {
         a.formatVersion == b.formatVersion && a.version == b.version && a.fileSize == b.fileSize
-            && a.reachableBytes == b.reachableBytes && a.classes.map(\.name) == b.classes.map(\.name)
+            && a.reachableBytes == b.reachableBytes && a.freeBytes == b.freeBytes
+            && a.classes.map(\.name) == b.classes.map(\.name)
             && a.classes.map(\.objects) == b.classes.map(\.objects)
     }
 }
@@ -66,7 +67,7 @@ extension BlockStore {
 
     /// Checks the whole newest valid version of the file at `path`: both checksums, every block
     /// (offsets, lengths, keys ascending), every index node (order, counts, entries pointing at
-    /// rows). Returns what it found, or throws the first problem.
+    /// rows), the free list (no free page reachable). Returns what it found, or throws the first problem.
     ///
     /// ```swift
     /// let info = try BlockStore.verify(path: "dogs.rql")   // info.version, info.classes
@@ -81,7 +82,9 @@ extension BlockStore {
                 (result.snapshot.schema.classes[$0].name, result.snapshot.tables[$0].rowCount)
             },
             fileSize: result.fileSize,
-            reachableBytes: result.reachableBytes
+            reachableBytes: result.reachableBytes,
+            freeBytes: result.freeList.freeBytes
+                + (result.fileSize - Swift.min(result.fileSize, result.freeList.fileEnd))
         )
     }
 
@@ -100,10 +103,10 @@ extension BlockStore {
     public func refresh() throws(StoreFileError) -> Bool {
         guard let file else { return false }
         guard let onDisk = try file.newestSlotOnDisk(), onDisk.version > snapshot.version else { return false }
-        let (slot, fresh) = try file.readNewest(thorough: false)
-        guard fresh.version > snapshot.version else { return false }
-        file.adopt(slot)
-        publish(fresh)
+        let fresh = try file.readNewestVersion(thorough: false)
+        guard fresh.snapshot.version > snapshot.version else { return false }
+        file.adopt(fresh)
+        publish(fresh.snapshot)
         return true
     }
 
@@ -116,7 +119,7 @@ extension BlockStore {
         let copy = BlockSnapshot(schema: source.schema, version: 1, tables: source.tables)
         file.lock()
         defer { file.unlock() }
-        try file.commit(copy, baseVersion: 0)
+        _ = try file.commit(copy, base: target.snapshot)
     }
 
     /// At the start of a write transaction on a file: take the cross-process lock and catch up

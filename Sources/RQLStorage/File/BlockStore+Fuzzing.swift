@@ -16,23 +16,27 @@ extension BlockStore {
                     what: "slot"
                 )
                 guard let version = try? reader.u64(), let rootOffset = try? reader.u64(),
-                    let rootLength = try? reader.u64(), let commitStart = try? reader.u64(),
-                    let end = try? reader.u64(),
+                    let rootLength = try? reader.u64(), let writtenLength = try? reader.u64(),
+                    let fileEnd = try? reader.u64(),
                     let dataChecksum = try? reader.u64(), let flags = try? reader.u64()
                 else { return }
-                var checksum = dataChecksum
-                if commitStart <= end, end <= UInt64(raw.count) {
-                    checksum = FileChecksum.of(UnsafeRawBufferPointer(rebasing: raw[Int(commitStart)..<Int(end)]))
-                }
-                slot = HeaderSlot(
+                var resealed = HeaderSlot(
                     version: version,
                     rootOffset: rootOffset,
                     rootLength: rootLength,
-                    commitStart: commitStart,
-                    end: end,
-                    dataChecksum: checksum,
+                    writtenLength: writtenLength,
+                    fileEnd: fileEnd,
+                    dataChecksum: dataChecksum,
                     pagesSynced: flags & 1 == 1
                 )
+                let read = { (at: UInt64, length: UInt64) throws(StoreFileError.Problem) -> [UInt8] in
+                    guard at <= UInt64(raw.count), length <= UInt64(raw.count) - at else {
+                        throw .pointerOutOfRange(what: "the commit", offset: at)
+                    }
+                    return Array(raw[Int(at)..<Int(at + length)])
+                }
+                if let checksum = try? resealed.writtenChecksum(read) { resealed.dataChecksum = checksum }
+                slot = resealed
             }
             if let slot { bytes.replaceSubrange(offset..<offset + FileHeader.slotSize, with: slot.encoded()) }
         }

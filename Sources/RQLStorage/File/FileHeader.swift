@@ -3,23 +3,24 @@
 ///
 /// ```
 /// 0    "RQLSTOR\0"            8 bytes
-/// 8    format version         u32 (1)
+/// 8    format version         u32 (2)
 /// 12   page size              u32 (4096)
 /// 64   slot 0                 64 bytes
 /// 128  slot 1                 64 bytes
-/// 4096 pages: blocks, index nodes and roots, appended by commits
+/// 4096 pages: blocks, index nodes and roots, written by commits into free runs or appended
 /// ```
 ///
-/// A commit appends its pages and root after the previous version's end, then writes the slot
-/// the newest version does not occupy (version `v` goes to slot `v % 2`), and syncs once. The
-/// slot's `dataChecksum` covers every byte the commit wrote, so a crash that left the slot on
-/// disk but not all of the pages is caught on open, which then takes the other slot: the
-/// previous version, whose pages no commit ever overwrites. A large commit (over
+/// A commit writes its blocks, nodes and root into free runs (`FreeList`) or after the space in
+/// use, then writes the slot the newest version does not occupy (version `v` goes to slot
+/// `v % 2`), and syncs once. The slot's `dataChecksum` covers every byte the commit wrote (the
+/// root lists the runs), so a crash that left the slot on disk but not all of the pages is
+/// caught on open, which then takes the other slot: the previous version, whose pages no commit
+/// overwrites (a commit reuses only pages that neither of the two newest versions reaches). A large commit (over
 /// `FileHeader.presyncThreshold` bytes) syncs its pages before writing the slot and marks the
 /// slot `pagesSynced`, so open never checksums megabytes.
 struct FileHeader {
     static let magic: [UInt8] = Array("RQLSTOR\0".utf8)
-    static let formatVersion: UInt32 = 1
+    static let formatVersion: UInt32 = 2
     static let pageSize = 4096
     static let slotOffsets = [64, 128]
     static let slotSize = 64
@@ -57,15 +58,16 @@ struct FileHeader {
     }
 }
 
-/// One header slot: a committed version and where its root and its commit's bytes are.
+/// One header slot: a committed version, where its root is, and a checksum of what its commit
+/// wrote (the runs its root lists, then the root).
 struct HeaderSlot: Equatable {
     var version: UInt64
     var rootOffset: UInt64
     var rootLength: UInt64
-    /// The bytes this version's commit wrote: `commitStart ..< end`. `end` is also where the
-    /// next commit appends.
-    var commitStart: UInt64
-    var end: UInt64
+    /// The bytes this version's commit wrote, root included.
+    var writtenLength: UInt64
+    /// The end of the space this version's file uses (its free list's `fileEnd`).
+    var fileEnd: UInt64
     var dataChecksum: UInt64
     /// The commit synced its pages before writing the slot: open need not checksum them.
     var pagesSynced: Bool
@@ -75,8 +77,8 @@ struct HeaderSlot: Equatable {
         writer.u64(version)
         writer.u64(rootOffset)
         writer.u64(rootLength)
-        writer.u64(commitStart)
-        writer.u64(end)
+        writer.u64(writtenLength)
+        writer.u64(fileEnd)
         writer.u64(dataChecksum)
         writer.u64(pagesSynced ? 1 : 0)
         writer.u64(FileChecksum.of(writer.bytes))
@@ -89,7 +91,8 @@ struct HeaderSlot: Equatable {
         guard bytes.count >= FileHeader.slotSize else { return nil }
         var reader = ByteReader(bytes, base: 0, what: "header slot")
         guard let version = try? reader.u64(), let rootOffset = try? reader.u64(),
-            let rootLength = try? reader.u64(), let commitStart = try? reader.u64(), let end = try? reader.u64(),
+            let rootLength = try? reader.u64(), let writtenLength = try? reader.u64(),
+            let fileEnd = try? reader.u64(),
             let dataChecksum = try? reader.u64(), let flags = try? reader.u64(), let checksum = try? reader.u64(),
             checksum == FileChecksum.of(UnsafeRawBufferPointer(rebasing: bytes[0..<56])),
             flags <= 1
@@ -98,23 +101,47 @@ struct HeaderSlot: Equatable {
             version: version,
             rootOffset: rootOffset,
             rootLength: rootLength,
-            commitStart: commitStart,
-            end: end,
+            writtenLength: writtenLength,
+            fileEnd: fileEnd,
             dataChecksum: dataChecksum,
             pagesSynced: flags == 1
         )
     }
 
-    /// Checks that the slot's ranges lie inside a file of `size` bytes and inside its commit.
+    /// Checks that the slot's ranges lie inside a file of `size` bytes.
     func checkRanges(fileSize size: UInt64) throws(StoreFileError.Problem) {
         let headerEnd = UInt64(FileHeader.pageSize)
-        guard commitStart >= headerEnd, commitStart <= end else {
-            throw .pointerOutOfRange(what: "version \(version)'s commit start", offset: commitStart)
+        guard fileEnd >= headerEnd else {
+            throw .pointerOutOfRange(what: "version \(version)'s file end", offset: fileEnd)
         }
-        guard end <= size else { throw .truncated(expected: end, actual: size) }
+        guard fileEnd <= size else { throw .truncated(expected: fileEnd, actual: size) }
         // Each comparison before the subtraction it guards.
-        guard rootOffset >= commitStart, rootOffset <= end, rootLength <= end - rootOffset else {
+        guard rootOffset >= headerEnd, rootOffset <= fileEnd, rootLength <= fileEnd - rootOffset,
+            rootLength <= writtenLength
+        else {
             throw .pointerOutOfRange(what: "version \(version)'s root", offset: rootOffset)
         }
+    }
+
+    /// The checksum of what this version's commit wrote, read through `read` (offset, length →
+    /// bytes, checked against the file): the runs the root lists, in order, then the root.
+    /// Throws when the root's list is out of range.
+    func writtenChecksum(
+        _ read: (UInt64, UInt64) throws(StoreFileError.Problem) -> [UInt8]
+    ) throws(StoreFileError.Problem) -> UInt64 {
+        let root = try read(rootOffset, rootLength)
+        var written: [UInt8] = []
+        let parsed = root.withUnsafeBytes { raw in
+            Result { () throws(StoreFileError.Problem) in
+                var reader = ByteReader(raw, base: rootOffset, what: "root")
+                _ = try reader.u64()
+                return try CommitWriter.decodeWrittenRuns(&reader, fileEnd: fileEnd, writtenLength: writtenLength)
+            }
+        }
+        let runs = try parsed.get()
+        for run in runs { written.append(contentsOf: try read(run.offset, run.length)) }
+        written.append(contentsOf: root)
+        guard UInt64(written.count) == writtenLength else { throw .dataChecksum(version: version) }
+        return FileChecksum.of(written)
     }
 }

@@ -6,21 +6,24 @@ import Synchronization
 import Glibc
 #endif
 
-/// One open store file: its descriptor (whose `flock` serialises writers across processes, so
-/// there is no separate lock file; readers never lock), and the newest version's header slot
-/// (where the next commit appends).
+/// One open store file: its descriptor (whose `flock` serialises writers across processes;
+/// readers never lock), the newest version's header slot and free list, and the versions this
+/// process's snapshots hold (`VersionPins`, published to the reader table beside the file).
 ///
-/// Pages are never overwritten: a commit appends after the newest version's end, so every
-/// version that any snapshot, in this process or another, can read stays intact. Space is
-/// not reused in place; `BlockStore.compact(to:)` writes a fresh, minimal file.
+/// Pages are reused: a commit frees what the version before it reached and it does not
+/// (`CommitWriter`), and writes into runs freed at a version no reader, in this process or
+/// another, still holds, nor either of the two newest versions (which the header slots name).
+/// `BlockStore.compact(to:)` writes a fresh, minimal file.
 final class StoreFile: @unchecked Sendable {
     let path: String
     let id: UInt64
     let isReadOnly: Bool
     private let descriptor: Int32
-    /// The slot of the newest version this process read or wrote. Changed under the store's
-    /// write lock (and the file lock), read under `state`'s mutex.
-    private let state: Mutex<HeaderSlot>
+    /// The newest version this process read or wrote: its slot and free list. Changed under the
+    /// store's write lock (and the file lock), read under the mutex.
+    private let state: Mutex<(slot: HeaderSlot, freeList: FreeList)>
+    /// The versions this process's snapshots hold.
+    let pins: VersionPins
 
     private static let nextID = Atomic<UInt64>(1)
 
@@ -29,18 +32,30 @@ final class StoreFile: @unchecked Sendable {
         self.descriptor = descriptor
         self.isReadOnly = isReadOnly
         id = Self.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
-        state = Mutex(slot)
+        state = Mutex((slot, FreeList(fileEnd: UInt64(FileHeader.pageSize))))
+        // Version 0 until a version is read: no writer reuses anything meanwhile.
+        pins = VersionPins(table: ReaderTable(storePath: path, publishing: 0))
     }
 
     deinit {
         close(descriptor)
     }
 
-    var newestSlot: HeaderSlot { state.withLock { $0 } }
+    var newestSlot: HeaderSlot { state.withLock { $0.slot } }
 
     private func error(_ problem: StoreFileError.Problem) -> StoreFileError {
         StoreFileError(path: path, problem: problem)
     }
+
+    private static let emptySlot = HeaderSlot(
+        version: 0,
+        rootOffset: 0,
+        rootLength: 0,
+        writtenLength: 0,
+        fileEnd: UInt64(FileHeader.pageSize),
+        dataChecksum: 0,
+        pagesSynced: true
+    )
 
     // MARK: Creating and opening
 
@@ -49,44 +64,22 @@ final class StoreFile: @unchecked Sendable {
         let fd = try FileSystem.open(path, flags: O_RDWR | O_CREAT | O_EXCL)
         var header = FileHeader.prologue()
         header.append(contentsOf: repeatElement(0, count: FileHeader.pageSize - header.count))
-        let empty = HeaderSlot(
-            version: 0,
-            rootOffset: 0,
-            rootLength: 0,
-            commitStart: UInt64(FileHeader.pageSize),
-            end: UInt64(FileHeader.pageSize),
-            dataChecksum: 0,
-            pagesSynced: true
-        )
-        let file = StoreFile(path: path, descriptor: fd, isReadOnly: false, slot: empty)
+        let file = StoreFile(path: path, descriptor: fd, isReadOnly: false, slot: emptySlot)
         try FileSystem.write(fd, header, at: 0, path)
         let snapshot = BlockSnapshot(schema: schema)
         file.lock()
         defer { file.unlock() }
-        try file.write(snapshot, slotIndex: 0)
-        return (file, snapshot)
+        try file.write(snapshot, base: nil, slotIndex: 0)
+        return (file, snapshot.pinned(file.pins.pin(0)))
     }
 
     /// Opens an existing file and reads its newest valid version.
     static func open(path: String, readOnly: Bool) throws(StoreFileError) -> (StoreFile, BlockSnapshot) {
         let fd = try FileSystem.open(path, flags: readOnly ? O_RDONLY : O_RDWR)
-        let file = StoreFile(
-            path: path,
-            descriptor: fd,
-            isReadOnly: readOnly,
-            slot: HeaderSlot(
-                version: 0,
-                rootOffset: 0,
-                rootLength: 0,
-                commitStart: 0,
-                end: 0,
-                dataChecksum: 0,
-                pagesSynced: true
-            )
-        )
-        let (slot, snapshot) = try file.readNewest(thorough: false)
-        file.state.withLock { $0 = slot }
-        return (file, snapshot)
+        let file = StoreFile(path: path, descriptor: fd, isReadOnly: readOnly, slot: emptySlot)
+        let result = try file.readNewestVersion(thorough: false)
+        file.state.withLock { $0 = (result.slot, result.freeList) }
+        return (file, result.snapshot)
     }
 
     /// Maps the file and reads the newest version whose slot and pages check out, falling back
@@ -98,7 +91,9 @@ final class StoreFile: @unchecked Sendable {
 
     struct ReadResult {
         let slot: HeaderSlot
+        /// The version read, pinned for as long as it (or a copy) lives.
         let snapshot: BlockSnapshot
+        let freeList: FreeList
         let fileSize: UInt64
         let reachableBytes: UInt64
     }
@@ -120,6 +115,9 @@ final class StoreFile: @unchecked Sendable {
             HeaderSlot.decode(UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + FileHeader.slotSize]))
         }.filter { $0.rootLength > 0 }.sorted { $0.version > $1.version }
         guard !slots.isEmpty else { throw error(.headerChecksum) }
+        let readWritten = { (offset: UInt64, length: UInt64) throws(StoreFileError.Problem) -> [UInt8] in
+            Array(try mapping.bytes(offset, length, what: "the commit"))
+        }
         // The version is the one open picks: the newest whose slot, commit checksum and
         // structure read. `thorough` (verify) then checks that version completely and reports
         // what it finds, rather than falling back past real damage.
@@ -128,8 +126,7 @@ final class StoreFile: @unchecked Sendable {
             do throws(StoreFileError.Problem) {
                 try slot.checkRanges(fileSize: size)
                 if !slot.pagesSynced {
-                    let written = try mapping.bytes(slot.commitStart, slot.end - slot.commitStart, what: "the commit")
-                    guard FileChecksum.of(written) == slot.dataChecksum else {
+                    guard try slot.writtenChecksum(readWritten) == slot.dataChecksum else {
                         throw StoreFileError.Problem.dataChecksum(version: slot.version)
                     }
                 }
@@ -138,7 +135,8 @@ final class StoreFile: @unchecked Sendable {
                 guard thorough else {
                     return ReadResult(
                         slot: slot,
-                        snapshot: snapshot,
+                        snapshot: snapshot.pinned(pins.pin(slot.version)),
+                        freeList: reader.freeList,
                         fileSize: size,
                         reachableBytes: reader.reachableBytes
                     )
@@ -148,13 +146,18 @@ final class StoreFile: @unchecked Sendable {
                 continue
             }
             do throws(StoreFileError.Problem) {
-                let written = try mapping.bytes(slot.commitStart, slot.end - slot.commitStart, what: "the commit")
-                guard FileChecksum.of(written) == slot.dataChecksum else {
+                guard try slot.writtenChecksum(readWritten) == slot.dataChecksum else {
                     throw StoreFileError.Problem.dataChecksum(version: slot.version)
                 }
                 var reader = VersionReader(mapping: mapping, fileID: id, slot: slot, thorough: true)
                 let snapshot = try reader.read()
-                return ReadResult(slot: slot, snapshot: snapshot, fileSize: size, reachableBytes: reader.reachableBytes)
+                return ReadResult(
+                    slot: slot,
+                    snapshot: snapshot.pinned(pins.pin(slot.version)),
+                    freeList: reader.freeList,
+                    fileSize: size,
+                    reachableBytes: reader.reachableBytes
+                )
             } catch {
                 throw self.error(error)
             }
@@ -175,17 +178,25 @@ final class StoreFile: @unchecked Sendable {
                 HeaderSlot.decode(UnsafeRawBufferPointer(rebasing: raw[offset..<offset + FileHeader.slotSize]))
             }.filter { $0.rootLength > 0 }.sorted { $0.version > $1.version }
         }
+        let descriptor = descriptor
+        let path = path
+        let readWritten = { (offset: UInt64, length: UInt64) throws(StoreFileError.Problem) -> [UInt8] in
+            guard length <= size, offset <= size - length else {
+                throw .pointerOutOfRange(what: "the commit", offset: offset)
+            }
+            do throws(StoreFileError) {
+                return try FileSystem.read(descriptor, count: Int(length), at: offset, path)
+            } catch {
+                throw error.problem
+            }
+        }
         for slot in slots {
             if slot == known { return slot }
             guard (try? slot.checkRanges(fileSize: size)) != nil else { continue }
             if !slot.pagesSynced {
-                let written = try FileSystem.read(
-                    descriptor,
-                    count: Int(slot.end - slot.commitStart),
-                    at: slot.commitStart,
-                    path
-                )
-                guard FileChecksum.of(written) == slot.dataChecksum else { continue }
+                guard let checksum = try? slot.writtenChecksum(readWritten), checksum == slot.dataChecksum else {
+                    continue
+                }
             }
             return slot
         }
@@ -203,41 +214,78 @@ final class StoreFile: @unchecked Sendable {
         flock(descriptor, LOCK_UN)
     }
 
-    /// Makes `snapshot` (whose version is one more than `baseVersion`) the newest version on disk.
-    /// Call with the lock held.
-    func commit(_ snapshot: BlockSnapshot, baseVersion: UInt64) throws(StoreFileError) {
+    /// Makes `snapshot` (whose version is one more than `base`'s) the newest version on disk and
+    /// returns it pinned. Call with the lock held.
+    func commit(_ snapshot: BlockSnapshot, base: BlockSnapshot) throws(StoreFileError) -> BlockSnapshot {
         guard !isReadOnly else { throw error(.readOnly) }
-        if let onDisk = try newestSlotOnDisk(), onDisk.version != baseVersion {
-            throw error(.conflict(expected: baseVersion, found: onDisk.version))
+        if let onDisk = try newestSlotOnDisk(), onDisk.version != base.version {
+            throw error(.conflict(expected: base.version, found: onDisk.version))
         }
-        try write(snapshot, slotIndex: Int(snapshot.version % 2))
+        let pin = pins.pin(snapshot.version)
+        try write(snapshot, base: base, slotIndex: Int(snapshot.version % 2))
+        return snapshot.pinned(pin)
     }
 
-    private func write(_ snapshot: BlockSnapshot, slotIndex: Int) throws(StoreFileError) {
-        let previous = newestSlot
-        var writer = CommitWriter(fileID: id, start: previous.end)
-        let root = writer.write(snapshot)
+    /// The oldest version a reader of any process holds, bounded by the version before `base`
+    /// (the other header slot's, which open falls back to).
+    private func reuseLimit(base: UInt64) -> UInt64 {
+        var limit = base > 0 ? base - 1 : 0
+        if let oldest = pins.oldest { limit = Swift.min(limit, oldest) }
+        if let table = pins.table {
+            if let others = table.oldestOfOthers() { limit = Swift.min(limit, others) }
+        } else {
+            // No reader table: another process's readers cannot be seen, so reuse nothing new.
+            limit = 0
+        }
+        return limit
+    }
+
+    private func write(_ snapshot: BlockSnapshot, base: BlockSnapshot?, slotIndex: Int) throws(StoreFileError) {
+        let (previous, previousFree) = state.withLock { ($0.slot, $0.freeList) }
+        var freeList = previousFree
+        freeList.release(upTo: reuseLimit(base: previous.version))
+        var writer = CommitWriter(fileID: id, freeList: freeList)
+        let root = writer.write(
+            snapshot,
+            base: base,
+            baseRoot: previous.rootLength > 0 ? (previous.rootOffset, previous.rootLength) : nil
+        )
         let checksum = FileChecksum.of(writer.bytes)
         let presync = writer.bytes.count > FileHeader.presyncThreshold
         let slot = HeaderSlot(
             version: snapshot.version,
             rootOffset: root.offset,
             rootLength: root.length,
-            commitStart: previous.end,
-            end: writer.end,
+            writtenLength: UInt64(writer.bytes.count),
+            fileEnd: writer.freeList.fileEnd,
             dataChecksum: checksum,
             pagesSynced: presync
         )
-        try FileSystem.write(descriptor, writer.bytes, at: previous.end, path)
+        let result: Result<Void, StoreFileError> = writer.bytes.withUnsafeBytes { raw in
+            Result { () throws(StoreFileError) in
+                var start = 0
+                for piece in writer.pieces {
+                    let length = Int(piece.length)
+                    try FileSystem.write(
+                        descriptor,
+                        UnsafeRawBufferPointer(rebasing: raw[start..<start + length]),
+                        at: piece.offset,
+                        path
+                    )
+                    start += length
+                }
+            }
+        }
+        try result.get()
         if presync { try FileSystem.sync(descriptor, path) }
         try FileSystem.write(descriptor, slot.encoded(), at: UInt64(FileHeader.slotOffsets[slotIndex]), path)
         try FileSystem.sync(descriptor, path)
         writer.applyPlaces()
-        state.withLock { $0 = slot }
+        state.withLock { $0 = (slot, writer.freeList) }
     }
 
     /// Adopts a version read from disk as the newest (after another process committed).
-    func adopt(_ slot: HeaderSlot) {
-        state.withLock { $0 = slot }
+    func adopt(_ result: ReadResult) {
+        state.withLock { $0 = (result.slot, result.freeList) }
     }
 }

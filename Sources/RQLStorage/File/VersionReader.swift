@@ -15,6 +15,10 @@ struct VersionReader {
 
     /// The bytes referenced so far (blocks, nodes, the root): `verify` reports them.
     private(set) var reachableBytes: UInt64 = 0
+    /// The version's free list (read with the root).
+    private(set) var freeList = FreeList(fileEnd: UInt64(FileHeader.pageSize))
+    /// What the version reaches, as offset and length (`thorough` only): none may be free.
+    private var reachable: [(offset: UInt64, length: UInt64)] = []
 
     init(mapping: FileMapping, fileID: UInt64, slot: HeaderSlot, thorough: Bool) {
         self.mapping = mapping
@@ -31,6 +35,15 @@ struct VersionReader {
         guard version == slot.version else {
             throw .malformed(what: "root", reason: "version \(version), the header slot says \(slot.version)")
         }
+        _ = try CommitWriter.decodeWrittenRuns(&root, fileEnd: slot.fileEnd, writtenLength: slot.writtenLength)
+        freeList = try FreeList.decode(from: &root, version: version)
+        guard freeList.fileEnd == slot.fileEnd else {
+            throw .malformed(
+                what: "free list",
+                reason: "file end \(freeList.fileEnd), the header slot says \(slot.fileEnd)"
+            )
+        }
+        if thorough { reachable.append((slot.rootOffset, slot.rootLength)) }
         let schemaText = try root.string()
         let schema: Schema
         do {
@@ -46,14 +59,27 @@ struct VersionReader {
         for objectSchema in schema.classes {
             tables.append(try readTable(objectSchema, &root))
         }
+        if thorough { try checkFreeList() }
         return BlockSnapshot(schema: schema, version: version, tables: tables)
+    }
+
+    /// No page is both free and reachable (`verify`).
+    private func checkFreeList() throws(StoreFileError.Problem) {
+        for item in reachable {
+            if let run = freeList.overlap(offset: item.offset, length: FreeList.rounded(item.length)) {
+                throw .malformed(
+                    what: "free list",
+                    reason: "the run at \(run.offset) of \(run.length) bytes holds a page reachable at \(item.offset)"
+                )
+            }
+        }
     }
 
     private func place(_ reader: inout ByteReader, what: String) throws(StoreFileError.Problem) -> FilePlace {
         let offset = try reader.u64()
         let length = try reader.u64()
         let checksum = try reader.u64()
-        guard offset >= UInt64(FileHeader.pageSize), offset <= slot.end, length <= slot.end - offset else {
+        guard offset >= UInt64(FileHeader.pageSize), offset <= slot.fileEnd, length <= slot.fileEnd - offset else {
             throw .pointerOutOfRange(what: what, offset: offset)
         }
         return FilePlace(file: fileID, offset: offset, length: length, checksum: checksum)
@@ -69,32 +95,51 @@ struct VersionReader {
         var table = TableData(objectSchema: objectSchema)
         table.nextKey = try root.i64()
         let shapes = table.shapes
-        let blockCount = try root.count(minimumSize: 28)
+        let blockCount = try root.count(minimumSize: 36)
         var lastKey: Int64 = -1
         for b in 0..<blockCount {
             let place = try place(&root, what: "block \(b) of '\(name)'")
             let rows = Int(try root.u32())
+            let firstKey = try root.i64()
             guard place.offset % 64 == 0 else {
                 throw .blockOffsets(className: name, block: b, reason: "offset \(place.offset) is not 64-byte aligned")
             }
-            let bytes = try mapping.bytes(place.offset, place.length, what: "block \(b) of '\(name)'")
-            if thorough && FileChecksum.of(bytes) != place.checksum {
-                throw .blockOffsets(className: name, block: b, reason: "checksum mismatch")
+            guard rows > 0, rows <= TableBlock.capacity else {
+                throw .blockOffsets(
+                    className: name,
+                    block: b,
+                    reason: "row count \(rows) outside 1...\(TableBlock.capacity)"
+                )
             }
-            let block = try BlockCoding.decode(
-                bytes,
-                count: rows,
-                shapes: shapes,
-                mapping: mapping,
-                checkValues: thorough,
-                context: (name, b)
-            )
-            guard block.firstKey > lastKey else {
+            guard firstKey > lastKey else {
                 throw .blockOffsets(className: name, block: b, reason: "row keys overlap the previous block's")
             }
-            lastKey = block.lastKey
+            let bytes = try mapping.bytes(place.offset, place.length, what: "block \(b) of '\(name)'")
+            let block: Block
+            if thorough {
+                if FileChecksum.of(bytes) != place.checksum {
+                    throw .blockOffsets(className: name, block: b, reason: "checksum mismatch")
+                }
+                block = try BlockCoding.decode(
+                    bytes,
+                    count: rows,
+                    shapes: shapes,
+                    mapping: mapping,
+                    checkValues: true,
+                    context: (name, b)
+                )
+                guard block.firstKey == firstKey, block.firstKey > lastKey else {
+                    throw .blockOffsets(className: name, block: b, reason: "row keys overlap the previous block's")
+                }
+                lastKey = block.lastKey
+            } else {
+                // Checked and mapped on first use: open reads the root record alone.
+                block = BlockCoding.lazyBlock(bytes, count: rows, firstKey: firstKey, shapes: shapes, mapping: mapping)
+                lastKey = firstKey
+            }
             block.place = place
             reachableBytes += place.length
+            if thorough { reachable.append((place.offset, place.length)) }
             table.blocks.append(block)
         }
         guard table.nextKey > lastKey else {
@@ -199,6 +244,7 @@ struct VersionReader {
             var nodes: [BTreeNode<E>] = [tree.root]
             while let node = nodes.popLast() {
                 reachableBytes += node.place?.length ?? 0
+                if let place = node.place { reachable.append((place.offset, place.length)) }
                 nodes.append(contentsOf: node.children)
             }
         }
