@@ -160,6 +160,25 @@ public struct QueryEngine: Sendable {
         compiled.executable.count(on: store)
     }
 
+    /// `run(_:on:)`, then the damage the run met: a store file's damaged block reads as empty
+    /// rows (so the non-throwing `run` never traps), and those rows are not an answer.
+    ///
+    /// ```swift
+    /// let keys = try engine.runChecked(compiled, on: store.snapshot)  // throws StoreFileError
+    /// ```
+    public func runChecked<Store: StoreReader>(_ compiled: CompiledQuery, on store: Store) throws -> [RowKey] {
+        let keys = run(compiled, on: store)
+        if let damage = store.damage { throw damage }
+        return keys
+    }
+
+    /// `count(_:on:)`, then the damage the count met (see `runChecked`).
+    public func countChecked<Store: StoreReader>(_ compiled: CompiledQuery, on store: Store) throws -> Int {
+        let count = count(compiled, on: store)
+        if let damage = store.damage { throw damage }
+        return count
+    }
+
     /// The keys of the results among the objects at `positions` (a collection's elements, in the
     /// collection's order; repeats kept), shaped by the query's clauses.
     public func run<Store: StoreReader>(_ compiled: CompiledQuery, on store: Store, positions: [Int]) -> [RowKey] {

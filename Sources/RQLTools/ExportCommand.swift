@@ -23,8 +23,10 @@ enum ExportCommand: Command {
         guard list.positionals.count == 1 else { throw .usage("give one store file") }
         let path = list.positionals[0]
         if StoreFileSource.isStoreFile(path.text) {
-            let store = try StoreFileSource.open(path.text)
-            try context.output.write(DatasetExporter.export(store.snapshot) + "\n")
+            let snapshot = try StoreFileSource.open(path.text).snapshot
+            let text = DatasetExporter.export(snapshot)
+            try StoreFileSource.checkDamage(snapshot)
+            try context.output.write(text + "\n")
         } else {
             try context.output.write(DatasetExporter.export(try StoreFileSource.loadDataset(path, context)) + "\n")
         }

@@ -42,11 +42,20 @@ enum StoreFileSource {
     /// version through the dataset format, so every command answers exactly as on the JSON.
     static func load(_ path: String) throws(CommandFailure) -> ColumnStore {
         let store = try open(path)
+        let snapshot = store.snapshot
+        let document = DatasetExporter.document(snapshot)
+        try checkDamage(snapshot)
         do {
-            return try DatasetLoader.load(document: DatasetExporter.document(store.snapshot))
+            return try DatasetLoader.load(document: document)
         } catch {
             throw .invalidInput("error: \(TerminalText.escaped(path)): \(TerminalText.escaped(error.description))\n")
         }
+    }
+
+    /// Throws the damaged block `snapshot`'s reads met, if any: such a block reads as empty
+    /// rows, which are not data (exit 1, naming the file and the block).
+    static func checkDamage(_ snapshot: BlockSnapshot) throws(CommandFailure) {
+        if let damage = snapshot.fileDamage { throw failure(damage) }
     }
 
     /// A JSON dataset from `path` through the environment (`-` is standard input), or a store file.

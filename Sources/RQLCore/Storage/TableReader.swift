@@ -71,6 +71,14 @@ public protocol StoreReader: Sendable {
     var version: UInt64 { get }
     /// The table of the named class, or `nil` if the schema has no such class.
     func table(named className: String) -> Table?
+    /// Damage met while reading (a store file's block that failed its checks and read as empty
+    /// rows), or nil. Readers that can throw check it after reading; in-memory stores have none.
+    var damage: (any Error)? { get }
+}
+
+extension StoreReader {
+    /// In-memory stores are never damaged.
+    public var damage: (any Error)? { nil }
 }
 
 extension TableReader {

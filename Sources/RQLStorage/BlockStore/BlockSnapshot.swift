@@ -43,6 +43,19 @@ public struct BlockSnapshot: StoreReader {
         schema.classIndex(named: className).map { BlockTable(data: tables[$0], pin: pin) }
     }
 
+    /// The first damaged block met so far in this snapshot's file (by this snapshot or another
+    /// of the same open file), or nil. A damaged block reads as rows of empty values so that
+    /// nothing traps; a reader that can throw checks this after reading and throws it.
+    ///
+    /// ```swift
+    /// let rows = QueryEngine.run(query, on: snapshot)
+    /// if let damage = snapshot.fileDamage { throw damage }
+    /// ```
+    public var fileDamage: StoreFileError? { pin?.damage }
+
+    /// `fileDamage`, for readers generic over `StoreReader`.
+    public var damage: (any Error)? { fileDamage }
+
     /// The number of objects of every class.
     public var objectCount: Int { tables.reduce(0) { $0 + $1.rowCount } }
 }

@@ -25,6 +25,9 @@ public struct BlockTable: TableReader {
 
     public var objectSchema: ObjectSchema { data.objectSchema }
 
+    /// The first damaged block met so far in the table's file (see `BlockSnapshot.fileDamage`).
+    public var fileDamage: StoreFileError? { pin?.damage }
+
     public var rowCount: Int { data.rowCount }
 
     public func rowKey(at position: Int) -> RowKey { RowKey(data.key(at: position)) }

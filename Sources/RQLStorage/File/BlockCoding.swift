@@ -41,30 +41,43 @@ enum BlockCoding {
     }
 
     /// A block of a file opened for reading: a stub whose arrays are checked and mapped on first
-    /// use. A block that fails the checks then reads as `placeholder` rows (`verify` names it).
+    /// use. A block that fails the checks then reads as `placeholder` rows, so nothing traps, and
+    /// the failure goes to `damage`, where throwing readers find it.
     static func lazyBlock(
         _ bytes: UnsafeRawBufferPointer,
         count: Int,
         firstKey: Int64,
         shapes: [SegmentShape],
-        mapping: FileMapping
+        mapping: FileMapping,
+        damage: StoreDamage?,
+        context: (className: String, block: Int)
     ) -> Block {
         let base = UInt(bitPattern: bytes.baseAddress)
         let length = bytes.count
         return Block(lazy: count, firstKey: firstKey) {
             let raw = UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: base), count: length)
-            if let block = try? decode(
-                raw,
-                count: count,
-                shapes: shapes,
-                mapping: mapping,
-                checkValues: false,
-                context: ("", 0)
-            ), block.key(at: 0) == firstKey {
+            do throws(StoreFileError.Problem) {
+                let block = try decode(
+                    raw,
+                    count: count,
+                    shapes: shapes,
+                    mapping: mapping,
+                    checkValues: false,
+                    context: context
+                )
+                guard block.key(at: 0) == firstKey else {
+                    throw .blockOffsets(
+                        className: context.className,
+                        block: context.block,
+                        reason: "first row key \(block.key(at: 0)), the root says \(firstKey)"
+                    )
+                }
+                return (block.keys, block.columns)
+            } catch {
+                damage?.record(error)
+                let block = placeholder(count: count, firstKey: firstKey, shapes: shapes)
                 return (block.keys, block.columns)
             }
-            let block = placeholder(count: count, firstKey: firstKey, shapes: shapes)
-            return (block.keys, block.columns)
         }
     }
 

@@ -70,12 +70,27 @@ final class ReaderTable: @unchecked Sendable {
             let version = bytes.withUnsafeBytes {
                 UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: index * Self.slotSize + 8, as: UInt64.self))
             }
+            guard version != Self.none else { continue }
             // A written slot counts only while its owner's lock holds (a dead process's does not).
-            guard version != Self.none, version < (oldest ?? .max) else { continue }
-            guard Self.isLocked(descriptor, slot: index) else { continue }
-            oldest = version
+            guard Self.isLocked(descriptor, slot: index) else {
+                clearStale(index)
+                continue
+            }
+            if version < (oldest ?? .max) { oldest = version }
         }
         return oldest
+    }
+
+    /// Marks the slot of a dead process empty, so it is not read again as a version. The slot is
+    /// locked while it is cleared: an opener claiming it meanwhile takes the next one instead,
+    /// and one that claimed it first keeps its lock, so this does nothing.
+    private func clearStale(_ index: Int) {
+        guard Self.lock(descriptor, slot: index, command: Self.setLock, type: F_WRLCK) else { return }
+        var writer = ByteWriter()
+        writer.u64(0)
+        writer.u64(Self.none)
+        try? FileSystem.write(descriptor, writer.bytes, at: UInt64(index * Self.slotSize), path)
+        _ = Self.lock(descriptor, slot: index, command: Self.setLock, type: F_UNLCK)
     }
 
     // MARK: Open-file-description locks
@@ -118,9 +133,12 @@ final class VersionPins: Sendable {
 
     private let state = Mutex(State())
     let table: ReaderTable?
+    /// The file's first damaged block met by any of its snapshots.
+    let damage: StoreDamage
 
-    init(table: ReaderTable?) {
+    init(table: ReaderTable?, damage: StoreDamage) {
         self.table = table
+        self.damage = damage
     }
 
     func pin(_ version: UInt64) -> VersionPin {
@@ -165,4 +183,7 @@ final class VersionPin: Sendable {
     }
 
     deinit { pins.release(version) }
+
+    /// The first damaged block met in the pinned version's file, if any.
+    var damage: StoreFileError? { pins.damage.error }
 }

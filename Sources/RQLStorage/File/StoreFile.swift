@@ -34,7 +34,7 @@ final class StoreFile: @unchecked Sendable {
         id = Self.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
         state = Mutex((slot, FreeList(fileEnd: UInt64(FileHeader.pageSize))))
         // Version 0 until a version is read: no writer reuses anything meanwhile.
-        pins = VersionPins(table: ReaderTable(storePath: path, publishing: 0))
+        pins = VersionPins(table: ReaderTable(storePath: path, publishing: 0), damage: StoreDamage(path: path))
     }
 
     deinit {
@@ -130,7 +130,13 @@ final class StoreFile: @unchecked Sendable {
                         throw StoreFileError.Problem.dataChecksum(version: slot.version)
                     }
                 }
-                var reader = VersionReader(mapping: mapping, fileID: id, slot: slot, thorough: false)
+                var reader = VersionReader(
+                    mapping: mapping,
+                    fileID: id,
+                    slot: slot,
+                    thorough: false,
+                    damage: pins.damage
+                )
                 let snapshot = try reader.read()
                 guard thorough else {
                     return ReadResult(
@@ -149,7 +155,13 @@ final class StoreFile: @unchecked Sendable {
                 guard try slot.writtenChecksum(readWritten) == slot.dataChecksum else {
                     throw StoreFileError.Problem.dataChecksum(version: slot.version)
                 }
-                var reader = VersionReader(mapping: mapping, fileID: id, slot: slot, thorough: true)
+                var reader = VersionReader(
+                    mapping: mapping,
+                    fileID: id,
+                    slot: slot,
+                    thorough: true,
+                    damage: pins.damage
+                )
                 let snapshot = try reader.read()
                 return ReadResult(
                     slot: slot,
@@ -218,6 +230,8 @@ final class StoreFile: @unchecked Sendable {
     /// returns it pinned. Call with the lock held.
     func commit(_ snapshot: BlockSnapshot, base: BlockSnapshot) throws(StoreFileError) -> BlockSnapshot {
         guard !isReadOnly else { throw error(.readOnly) }
+        // A damaged block reads as empty rows: committing would write them back as data.
+        if let damage = pins.damage.error { throw damage }
         if let onDisk = try newestSlotOnDisk(), onDisk.version != base.version {
             throw error(.conflict(expected: base.version, found: onDisk.version))
         }

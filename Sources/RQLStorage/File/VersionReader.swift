@@ -12,6 +12,8 @@ struct VersionReader {
     let slot: HeaderSlot
     /// Also check what reading does not need (`verify()`): index order and counts, link targets.
     let thorough: Bool
+    /// Where a block found damaged on first use records it (nil: nowhere).
+    let damage: StoreDamage?
 
     /// The bytes referenced so far (blocks, nodes, the root): `verify` reports them.
     private(set) var reachableBytes: UInt64 = 0
@@ -20,11 +22,12 @@ struct VersionReader {
     /// What the version reaches, as offset and length (`thorough` only): none may be free.
     private var reachable: [(offset: UInt64, length: UInt64)] = []
 
-    init(mapping: FileMapping, fileID: UInt64, slot: HeaderSlot, thorough: Bool) {
+    init(mapping: FileMapping, fileID: UInt64, slot: HeaderSlot, thorough: Bool, damage: StoreDamage? = nil) {
         self.mapping = mapping
         self.fileID = fileID
         self.slot = slot
         self.thorough = thorough
+        self.damage = damage
     }
 
     mutating func read() throws(StoreFileError.Problem) -> BlockSnapshot {
@@ -134,7 +137,15 @@ struct VersionReader {
                 lastKey = block.lastKey
             } else {
                 // Checked and mapped on first use: open reads the root record alone.
-                block = BlockCoding.lazyBlock(bytes, count: rows, firstKey: firstKey, shapes: shapes, mapping: mapping)
+                block = BlockCoding.lazyBlock(
+                    bytes,
+                    count: rows,
+                    firstKey: firstKey,
+                    shapes: shapes,
+                    mapping: mapping,
+                    damage: damage,
+                    context: (name, b)
+                )
                 lastKey = firstKey
             }
             block.place = place
