@@ -43,10 +43,12 @@ struct ScanFastPathVMTests {
         let s: [String?] = (0..<rows).map { i in i % 4 == 1 ? nil : "v\(i % 6)" }
         var store = try ColumnStore(
             schema: schema,
-            columns: ["Row": [
+            columns: [
+                "Row": [
                     "n": .int(n, nulls: nNulls), "k": .int(k), "d": .double(d, nulls: dNulls), "e": .double(e),
                     "s": .string(s),
-                ]]
+                ]
+            ]
         )
         if deleting {
             let doomed = (0..<rows).filter { $0 % 5 == 2 }.map { RowKey(Int64($0)) }
@@ -86,7 +88,10 @@ struct ScanFastPathVMTests {
         for optimized in [true, false] {
             let program = try VMHarness.compile(bound, store: store, optimized: optimized)
             let keys = VirtualMachine().run(program, on: store)
-            #expect(keys == expected, "\(label): \(query) (optimized: \(optimized)): \(keys.prefix(12)) vs \(expected.prefix(12))")
+            #expect(
+                keys == expected,
+                "\(label): \(query) (optimized: \(optimized)): \(keys.prefix(12)) vs \(expected.prefix(12))"
+            )
         }
     }
 
