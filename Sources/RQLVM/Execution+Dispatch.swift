@@ -107,6 +107,8 @@ extension Execution {
                 return .next
             case .rows:
                 let rows = registers.ready(r)
+                if !fusedTopDecided { decideFusedTop() }
+                if fusedTop != nil && offerToFusedTop(rows, count, block: block) { return .next }
                 let start = block.positions.lowerBound
                 let limited = instruction.p5 == 1
                 let room = limited ? max(0, Int(instruction.p3) - result.count) : count
@@ -125,6 +127,7 @@ extension Execution {
             guard mode == .rows, case .sortKeys(let sortKeys)? = constant(instruction.p4) else {
                 return mode == .rows ? .halt : .next
             }
+            if takeFusedTop() { return .next }
             reorder(top(Int(instruction.p1), of: result, by: sortKeys))
             return .next
         case .distinct:

@@ -32,6 +32,9 @@ final class Execution<Store: StoreReader> {
     var result: [Int] = []
     var keys: [RowKey] = []
     var matchCount = 0
+    /// The top-N list `emit` feeds when the program's first result step is a fusable `TopN`.
+    var fusedTop: FusedTop?
+    var fusedTopDecided = false
 
     init(program: Program, store: Store, mode: Mode, positions: [Int]?) {
         self.program = program

@@ -246,11 +246,41 @@ enum Kernels {
             if dense { for i in 0..<count { rows[i] = Int32(truncatingIfNeeded: i) } }
             return count
         }
+        if dense { return denseNullRows(nulls.words, wantNull: wantNull, rows, count) }
         var m = 0
         for j in 0..<count {
-            let r = dense ? Int32(truncatingIfNeeded: j) : rows[j]
+            let r = rows[j]
             rows[m] = r
             m &+= bit(nulls.isNull(Int(r)) == wantNull)
+        }
+        return m
+    }
+
+    /// The dense case of `filterNull`: the mask is read a word (64 rows) at a time, a word
+    /// with no wanted row costs one test, and each wanted row one trailing-zero count.
+    @inline(__always)
+    static func denseNullRows(
+        _ words: UnsafeBufferPointer<UInt64>,
+        wantNull: Bool,
+        _ rows: UnsafeMutablePointer<Int32>,
+        _ count: Int
+    ) -> Int {
+        var m = 0
+        var base = 0
+        var w = 0
+        while base < count {
+            // A word the mask does not hold is all not-null rows.
+            let word = w < words.count ? words[w] : 0
+            var wanted = wantNull ? word : ~word
+            let left = count &- base
+            if left < 64 { wanted &= (UInt64(1) &<< UInt64(left)) &- 1 }
+            while wanted != 0 {
+                rows[m] = Int32(truncatingIfNeeded: base &+ wanted.trailingZeroBitCount)
+                m &+= 1
+                wanted &= wanted &- 1
+            }
+            base &+= 64
+            w &+= 1
         }
         return m
     }
