@@ -83,7 +83,7 @@ extension Generator {
         return gathered(comparison.lhs, comparison.op, value, comparison.options, quantified: true)
     }
 
-    private func gathered(
+    func gathered(
         _ operand: BoundOperand,
         _ op: ComparisonOperator,
         _ value: Value,
@@ -222,7 +222,8 @@ extension Generator {
         return -1
     }
 
-    mutating func emit(_ gathered: Gathered, into register: Int32, comment: String) {
+    /// Emits the gathers and the load of `gathered` (not its test); returns the value register.
+    mutating func emitLoad(_ gathered: Gathered, into register: Int32) -> Int32 {
         var source: UInt16 = 0
         for link in gathered.links {
             let p = builder.makePositionRegister()
@@ -261,6 +262,11 @@ extension Generator {
                 p5: source
             )
         }
+        return v
+    }
+
+    mutating func emit(_ gathered: Gathered, into register: Int32, comment: String) {
+        let v = emitLoad(gathered, into: register)
         switch gathered.test {
         case .compare(let op, let constant, let options):
             builder.emit(
