@@ -74,6 +74,8 @@ public enum Opcode: UInt8, CaseIterable, Hashable, Sendable {
     case compareValues
     /// Keeps the rows of r[P1] whose value v[P2]'s type is (P3 `==`) or is not (`!=`) one named in K[P4].
     case filterType
+    /// v[P3] := the byte length (or collection size) of v[P2]; rows whose value has none leave r[P1].
+    case valueSize
     /// r[P2] := r[P1].
     case selectCopy
     /// r[P3] := the rows of r[P2] that are in r[P1] or in r[P3], in r[P2]'s order.

@@ -382,6 +382,17 @@ extension OpcodeInfo {
                 + "number types, `collection` lists and dictionaries; an unknown name matches nothing)."
         ),
         OpcodeInfo(
+            .valueSize,
+            "ValueSize",
+            [.register, .valueRegister, .valueRegister, .unused, .unused],
+            [.filter],
+            "v[P3] := @size of v[P2] at r[P1]",
+            "`@size` / `@count` of a string, binary or mixed value (`name.@size > 3`): for each row of r[P1], "
+                + "stores in value register P3 the byte length of the string or binary in P2 (the size of a "
+                + "mixed collection; 0 for null), by `ValueAggregation.reachedSize`. A value without a size "
+                + "(a mixed number) drops the row from r[P1]: the comparison has no value to test."
+        ),
+        OpcodeInfo(
             .selectCopy,
             "SelectCopy",
             [.register, .register, .unused, .unused, .unused],

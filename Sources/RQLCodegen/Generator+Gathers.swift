@@ -172,7 +172,7 @@ extension Generator {
     /// A path from the tested object through zero or more to-one links to one property that holds
     /// values (a scalar, or a list, set or dictionary of non-link values; with `endingInLink`, also
     /// a to-one link or a collection of links): the links followed and the last property.
-    private func linkPath(
+    func linkPath(
         _ path: BoundPath,
         endingInLink: Bool = false
     ) -> (links: [(column: Int32, target: String)], column: Int32, Property)? {

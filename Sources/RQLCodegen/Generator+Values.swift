@@ -14,6 +14,8 @@ extension Generator {
         case load(Gathered)
         case constant(Value)
         case arithmetic(ArithmeticOperator, ValueExpression, ValueExpression)
+        /// `@size` of a string, binary or mixed value (`ValueSize`).
+        case size(ValueExpression)
 
         var isConstant: Bool {
             if case .constant = self { true } else { false }
@@ -44,7 +46,15 @@ extension Generator {
         case .arithmetic(let op, let lhs, let rhs):
             guard let l = valueExpression(lhs), let r = valueExpression(rhs) else { return nil }
             return .arithmetic(op, l, r)
-        case .path, .count, .aggregate:
+        case .count(let path):
+            // `name.@size`: the byte length of one string, binary or mixed value.
+            if !path.isMultiValued, let (links, column, property) = linkPath(path), property.collection == .single {
+                let load = Gathered(links: links, column: column, load: .column, op: .equal, constant: .null, options: [])
+                return .size(.load(load))
+            }
+            return gathered(BoundOperand(expression, isMultiValued: false), .equal, .null, [], quantified: false)
+                .map { .load($0) }
+        case .path, .aggregate:
             guard
                 let gathered = gathered(
                     BoundOperand(expression, isMultiValued: false),
@@ -118,6 +128,11 @@ extension Generator {
             let r = emitValue(rhs, into: register)
             let v = builder.makeValueRegister()
             builder.emit(.arithmetic, p1: register, p2: l, p3: v, p4: r, p5: UInt16(ArithmeticCode.code(op)))
+            return v
+        case .size(let value):
+            let loaded = emitValue(value, into: register)
+            let v = builder.makeValueRegister()
+            builder.emit(.valueSize, p1: register, p2: loaded, p3: v)
             return v
         }
     }

@@ -78,7 +78,7 @@ extension Execution {
         case .gatherLink, .loadColumn, .countElements, .countMatching, .aggregateElements, .filterValue,
             .filterValueIn:
             return .all
-        case .loadConstant, .arithmetic, .compareValues, .filterType:
+        case .loadConstant, .arithmetic, .compareValues, .filterType, .valueSize:
             return .all
         }
     }

@@ -102,6 +102,10 @@ extension Execution {
             guard block != nil else { return .halt }
             filterType(instruction)
             return .next
+        case .valueSize:
+            guard block != nil else { return .halt }
+            valueSize(instruction)
+            return .next
         case .selectCopy:
             registers.copy(r, to: Int(instruction.p2))
             return .next

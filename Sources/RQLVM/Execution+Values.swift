@@ -87,4 +87,24 @@ extension Execution {
         if m != count { registers.dense[r] = false }
         registers.counts[r] = m
     }
+
+    /// `ValueSize`: v[P3] := `ValueAggregation.reachedSize` of v[P2]; a row whose value has no
+    /// size leaves r[P1].
+    func valueSize(_ instruction: Op) {
+        let r = Int(instruction.p1)
+        let values = gathers.values(Int(instruction.p2))
+        let out = gathers.values(Int(instruction.p3))
+        let rows = registers.ready(r)
+        let count = registers.counts[r]
+        var m = 0
+        for j in 0..<count {
+            let row = rows[j]
+            rows[m] = row
+            guard let size = ValueAggregation.reachedSize(of: values[Int(row)]) else { continue }
+            out[Int(row)] = .int(Int64(size))
+            m &+= 1
+        }
+        if m != count { registers.dense[r] = false }
+        registers.counts[r] = m
+    }
 }

@@ -60,6 +60,17 @@ struct ValueLoweringTests {
         try LoweringTests.emits(text, [.filterType], in: Self.json)
     }
 
+    @Test(
+        "@size of a string or mixed value is its byte length, 0 for null, nothing for a number",
+        arguments: [
+            "name.@size > 2", "name.@count == 3", "owner.name.@size == 3", "m.@size == 0", "NOT m.@size > 0",
+            "owner.owner.name.@size < 4", "name.@size == owner.name.@size", "owner.m.@size != 1",
+        ]
+    )
+    func valueSize(text: String) throws {
+        try LoweringTests.emits(text, [.valueSize], in: Self.json)
+    }
+
     @Test("the verifier rejects a type test with a list of non-names or an ordering operator")
     func rejectsType() throws {
         let good = try LoweringTests.program("owner.m.@type == 'int'", in: Self.json)[0]
@@ -91,6 +102,14 @@ struct ValueLoweringTests {
         #expect(rejected { $0.instructions[address(.compareValues)].p3 = 40 })
         #expect(rejected { $0.instructions[address(.compareValues)].p4 = Int32($0.valueRegisterCount) })
         #expect(rejected { $0.instructions[address(.loadConstant)].p2 = 1 })
+        let sized = try LoweringTests.program("owner.name.@size > 2", in: Self.json)[0]
+        let size = sized.instructions.firstIndex { $0.opcode == .valueSize }!
+        var unset = sized
+        unset.instructions[size].p4 = 0
+        #expect(!ProgramVerifier.verify(unset).isEmpty)
+        var unwritten = sized
+        unwritten.instructions[size].p2 = unwritten.instructions[size].p3
+        #expect(!ProgramVerifier.verify(unwritten).isEmpty)
         #expect(rejected { $0.instructions[address(.loadConstant)].p4 = $0.instructions[address(.gatherLink)].p4 })
         // The comparison moved before the arithmetic that writes its left register.
         #expect(

@@ -239,6 +239,8 @@ enum Generated {
             return rng.pick([
                 "s == so", "so BEGINSWITH[c] owner.nick", "owner.name == owner.boss.name", "owner == owner.boss",
                 "s != owner.nick", "owner.nick CONTAINS[cd] s", "so == owner.boss.nick", "s LIKE owner.nick",
+                "m.@type == 'numeric'", "m.@type IN {'string', 'null'}", "m.@type != 'double'", "s.@size > 1",
+                "so.@size == 0", "owner.nick.@size < s.@size", "m.@size >= 1", "owner.boss.nick.@count == 1",
             ])
         default:
             let lhs = operand(&rng, depth: 2)
