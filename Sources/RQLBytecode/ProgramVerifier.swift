@@ -90,7 +90,8 @@ public enum ProgramVerifier {
                 .seekIndexRange, .filterRow, .filterInt, .filterDouble, .filterFloat, .filterBool, .filterDate,
                 .filterString, .filterNull, .filterIntIn, .filterStringIn, .gatherLink, .loadColumn, .countElements,
                 .countMatching, .aggregateElements, .filterValue, .filterValueIn, .loadConstant, .arithmetic,
-                .compareValues, .filterType, .valueSize, .selectCopy, .selectUnion, .selectExcept, .selectClear, .emit, .sort,
+                .compareValues, .filterType, .valueSize,
+                .selectCopy, .selectUnion, .selectExcept, .selectClear, .emit, .sort,
                 .topN, .distinct, .limit:
                 break
             }

@@ -49,8 +49,11 @@ extension Generator {
         case .count(let path):
             // `name.@size`: the byte length of one string, binary or mixed value.
             if !path.isMultiValued, let (links, column, property) = linkPath(path), property.collection == .single {
-                let load = Gathered(links: links, column: column, load: .column, op: .equal, constant: .null, options: [])
-                return .size(.load(load))
+                return .size(
+                    .load(
+                        Gathered(links: links, column: column, load: .column, op: .equal, constant: .null, options: [])
+                    )
+                )
             }
             return gathered(BoundOperand(expression, isMultiValued: false), .equal, .null, [], quantified: false)
                 .map { .load($0) }
