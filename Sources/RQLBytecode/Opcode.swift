@@ -76,6 +76,8 @@ public enum Opcode: UInt8, CaseIterable, Hashable, Sendable {
     case filterType
     /// v[P3] := the byte length (or collection size) of v[P2]; rows whose value has none leave r[P1].
     case valueSize
+    /// v[P3] := the number of links to the row of source P5 (0 where it has none).
+    case countBacklinks
     /// r[P2] := r[P1].
     case selectCopy
     /// r[P3] := the rows of r[P2] that are in r[P1] or in r[P3], in r[P2]'s order.

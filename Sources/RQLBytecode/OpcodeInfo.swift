@@ -393,6 +393,16 @@ extension OpcodeInfo {
                 + "(a mixed number) drops the row from r[P1]: the comparison has no value to test."
         ),
         OpcodeInfo(
+            .countBacklinks,
+            "CountBacklinks",
+            [.register, .unused, .valueRegister, .unused, .source],
+            [],
+            "v[P3] := @links.@count of src[P5] at r[P1]",
+            "`@links.@count`: for each row of r[P1], stores in value register P3 the number of links from "
+                + "any object to the row of source P5 (the row itself, or the target of a to-one link "
+                + "gather), by the store's backlink count; 0 where the source has no row (a null link)."
+        ),
+        OpcodeInfo(
             .selectCopy,
             "SelectCopy",
             [.register, .register, .unused, .unused, .unused],

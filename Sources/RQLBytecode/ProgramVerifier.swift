@@ -90,7 +90,7 @@ public enum ProgramVerifier {
                 .seekIndexRange, .filterRow, .filterInt, .filterDouble, .filterFloat, .filterBool, .filterDate,
                 .filterString, .filterNull, .filterIntIn, .filterStringIn, .gatherLink, .loadColumn, .countElements,
                 .countMatching, .aggregateElements, .filterValue, .filterValueIn, .loadConstant, .arithmetic,
-                .compareValues, .filterType, .valueSize,
+                .compareValues, .filterType, .valueSize, .countBacklinks,
                 .selectCopy, .selectUnion, .selectExcept, .selectClear, .emit, .sort,
                 .topN, .distinct, .limit:
                 break

@@ -21,6 +21,8 @@ extension Generator {
             case matching(ElementTest)
             /// The aggregate of the collection's elements (of a column of their targets, for links).
             case aggregate(AggregateFunction, overMixed: Bool, targetColumn: Int?)
+            /// The number of links to the object reached (`@links.@count`); the column is unused.
+            case backlinks
         }
 
         /// How the loaded value is tested.
@@ -164,7 +166,18 @@ extension Generator {
                 constant: value,
                 options: options
             )
-        case .constant, .constantList, .list, .type, .subqueryCount, .arithmetic, .object, .backlinkCount:
+        case .backlinkCount(let path):
+            // `@links.@count` of the object itself or of one reached through to-one links.
+            guard operand.quantifier == nil, !operand.isMultiValued, path.root == .object else { return nil }
+            var links: [(column: Int32, target: String)] = []
+            if !path.steps.isEmpty {
+                guard let (prefix, column, property) = linkPath(path, endingInLink: true),
+                    property.collection == .single, let target = property.type.targetClassName, schema[target] != nil
+                else { return nil }
+                links = prefix + [(column, target)]
+            }
+            return Gathered(links: links, column: 0, load: .backlinks, op: op, constant: value, options: options)
+        case .constant, .constantList, .list, .type, .subqueryCount, .arithmetic, .object:
             return nil
         }
     }
@@ -261,6 +274,8 @@ extension Generator {
                 p4: builder.constant(.aggregate(function, overMixed: overMixed, targetColumn: targetColumn)),
                 p5: source
             )
+        case .backlinks:
+            builder.emit(.countBacklinks, p1: register, p3: v, p5: source)
         }
         return v
     }

@@ -57,7 +57,7 @@ extension Generator {
             }
             return gathered(BoundOperand(expression, isMultiValued: false), .equal, .null, [], quantified: false)
                 .map { .load($0) }
-        case .path, .aggregate:
+        case .path, .aggregate, .backlinkCount:
             guard
                 let gathered = gathered(
                     BoundOperand(expression, isMultiValued: false),
@@ -68,7 +68,7 @@ extension Generator {
                 )
             else { return nil }
             return .load(gathered)
-        case .constantList, .list, .type, .subqueryCount, .object, .backlinkCount:
+        case .constantList, .list, .type, .subqueryCount, .object:
             return nil
         }
     }

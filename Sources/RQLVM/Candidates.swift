@@ -78,7 +78,7 @@ extension Execution {
         case .gatherLink, .loadColumn, .countElements, .countMatching, .aggregateElements, .filterValue,
             .filterValueIn:
             return .all
-        case .loadConstant, .arithmetic, .compareValues, .filterType, .valueSize:
+        case .loadConstant, .arithmetic, .compareValues, .filterType, .valueSize, .countBacklinks:
             return .all
         }
     }

@@ -106,6 +106,10 @@ extension Execution {
             guard block != nil else { return .halt }
             valueSize(instruction)
             return .next
+        case .countBacklinks:
+            guard let block else { return .halt }
+            countBacklinks(instruction, block: block)
+            return .next
         case .selectCopy:
             registers.copy(r, to: Int(instruction.p2))
             return .next

@@ -71,6 +71,17 @@ struct ValueLoweringTests {
         try LoweringTests.emits(text, [.valueSize], in: Self.json)
     }
 
+    @Test(
+        "@links.@count of the object or of one reached through to-one links counts every link to it",
+        arguments: [
+            "@links.@count > 0", "@links.@count == 0", "owner.@links.@count >= 2", "owner.owner.@links.@count == 1",
+            "@links.@count == owner.@links.@count", "@links.@count + 1 > age", "NOT owner.@links.@count == 1",
+        ]
+    )
+    func countBacklinks(text: String) throws {
+        try LoweringTests.emits(text, [.countBacklinks], in: Self.json)
+    }
+
     @Test("the verifier rejects a type test with a list of non-names or an ordering operator")
     func rejectsType() throws {
         let good = try LoweringTests.program("owner.m.@type == 'int'", in: Self.json)[0]
@@ -107,6 +118,14 @@ struct ValueLoweringTests {
         var unset = sized
         unset.instructions[size].p4 = 0
         #expect(!ProgramVerifier.verify(unset).isEmpty)
+        let linked = try LoweringTests.program("owner.@links.@count > 1", in: Self.json)[0]
+        let links = linked.instructions.firstIndex { $0.opcode == .countBacklinks }!
+        var column = linked
+        column.instructions[links].p2 = 3
+        #expect(!ProgramVerifier.verify(column).isEmpty)
+        var ungathered = linked
+        ungathered.instructions[links].p5 = UInt16(linked.positionRegisterCount + 1)
+        #expect(!ProgramVerifier.verify(ungathered).isEmpty)
         var unwritten = sized
         unwritten.instructions[size].p2 = unwritten.instructions[size].p3
         #expect(!ProgramVerifier.verify(unwritten).isEmpty)

@@ -219,7 +219,7 @@ enum Generated {
     /// Numbers per row: columns, through links, counts and aggregates.
     static let numbers = [
         "i", "io", "d", "f", "dec", "m", "id", "owner.age", "owner.boss.age", "owner.score", "tags.@count",
-        "tags.@sum", "owner.scores.@max", "owner.weights.@avg",
+        "tags.@sum", "owner.scores.@max", "owner.weights.@avg", "owner.@links.@count",
     ]
 
     /// Two computed values compared: two paths (`io > owner.age`), arithmetic on either side
@@ -241,6 +241,7 @@ enum Generated {
                 "s != owner.nick", "owner.nick CONTAINS[cd] s", "so == owner.boss.nick", "s LIKE owner.nick",
                 "m.@type == 'numeric'", "m.@type IN {'string', 'null'}", "m.@type != 'double'", "s.@size > 1",
                 "so.@size == 0", "owner.nick.@size < s.@size", "m.@size >= 1", "owner.boss.nick.@count == 1",
+                "@links.@count == 0", "owner.@links.@count > 1", "owner.boss.@links.@count >= i",
             ])
         default:
             let lhs = operand(&rng, depth: 2)
