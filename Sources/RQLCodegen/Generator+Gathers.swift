@@ -137,6 +137,23 @@ extension Generator {
                 constant: .int(0),
                 options: []
             )
+        case .count(let path) where quantified && operand.isMultiValued:
+            // `ANY strings.length > 3`: the size of each element of a collection of values.
+            guard path.steps.last == .all, path.steps.count >= 2 else { return nil }
+            var collection = path
+            collection.steps.removeLast()
+            guard let (links, column, property) = linkPath(collection), property.collection != .single
+            else { return nil }
+            let quantifier = operand.quantifier ?? .any
+            let test = ElementTest(op, value, options: options, negated: quantifier == .all, ofSize: true)
+            return Gathered(
+                links: links,
+                column: column,
+                load: .matching(test),
+                op: quantifier == .any ? .greater : .equal,
+                constant: .int(0),
+                options: []
+            )
         case .count(let path):
             // Lists and sets of links count their links, as values are counted.
             guard operand.quantifier == nil, !operand.isMultiValued,

@@ -11,15 +11,19 @@ import Testing
 struct ValueLoweringTests {
     static let json = #"""
         {"schema": {"Person": {"properties": {"name": "string", "age": "int?", "n": "int", "d": "double?",
-              "price": "decimal128?", "m": "mixed", "owner": "Person?", "scores": "list<int>"}}},
+              "price": "decimal128?", "m": "mixed", "owner": "Person?", "scores": "list<int>",
+              "tags": "list<string?>", "things": "set<mixed>"}}},
          "objects": {"Person": [
            {"name": "Ann", "age": 30, "n": 9223372036854775807, "d": 1.5, "price": "1.5", "m": 2, "owner": 1,
-            "scores": [1, 5]},
-           {"name": "Bob", "age": null, "n": 0, "d": null, "price": null, "m": "s", "owner": 2, "scores": []},
+            "scores": [1, 5], "tags": ["ab", "", null], "things": [1, "x", "yz"]},
+           {"name": "Bob", "age": null, "n": 0, "d": null, "price": null, "m": "s", "owner": 2, "scores": [],
+            "tags": [], "things": []},
            {"name": "Cid", "age": 7, "n": -9223372036854775808, "d": -0.0, "price": "2", "m": null, "owner": null,
-            "scores": [7]},
-           {"name": "Dan", "age": 0, "n": 2, "d": 2.0, "price": "-1", "m": 2.5, "owner": 0, "scores": [2, 2]},
-           {"name": "Eve", "age": 30, "n": 30, "d": 30.0, "price": "30", "m": 30, "owner": 3, "scores": []}]}}
+            "scores": [7], "tags": ["é"], "things": [2, null]},
+           {"name": "Dan", "age": 0, "n": 2, "d": 2.0, "price": "-1", "m": 2.5, "owner": 0, "scores": [2, 2],
+            "tags": ["a", "b"], "things": ["a"]},
+           {"name": "Eve", "age": 30, "n": 30, "d": 30.0, "price": "30", "m": 30, "owner": 3, "scores": [],
+            "tags": [null], "things": [3.5]}]}}
         """#
 
     @Test(
@@ -80,6 +84,18 @@ struct ValueLoweringTests {
     )
     func countBacklinks(text: String) throws {
         try LoweringTests.emits(text, [.countBacklinks], in: Self.json)
+    }
+
+    @Test(
+        "ANY, ALL and NONE over the sizes of a collection's strings count the matching elements",
+        arguments: [
+            "ANY tags.length > 1", "ALL tags.length == 1", "NONE tags.length == 0", "tags.length >= 2",
+            "ANY owner.tags.length == 0", "ALL owner.owner.tags.length < 3", "ANY things.length > 1",
+            "ALL things.length == 1", "NONE things.length == 0",
+        ]
+    )
+    func elementSizes(text: String) throws {
+        try LoweringTests.emits(text, [.countMatching], in: Self.json)
     }
 
     @Test("the verifier rejects a type test with a list of non-names or an ordering operator")
