@@ -241,7 +241,7 @@ enum Generated {
                 "s != owner.nick", "owner.nick CONTAINS[cd] s", "so == owner.boss.nick", "s LIKE owner.nick",
                 "m.@type == 'numeric'", "m.@type IN {'string', 'null'}", "m.@type != 'double'", "s.@size > 1",
                 "so.@size == 0", "owner.nick.@size < s.@size", "m.@size >= 1", "owner.boss.nick.@count == 1",
-                "@links.@count == 0", "owner.@links.@count > 1", "owner.boss.@links.@count >= i", "ANY owner.weights.length > 0",
+                "@links.@count == 0", "owner.@links.@count > 1", "owner.boss.@links.@count >= i",
             ])
         default:
             let lhs = operand(&rng, depth: 2)
