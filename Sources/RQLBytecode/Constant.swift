@@ -37,25 +37,33 @@ public struct ElementTest: Hashable, Sendable {
     /// When the collection holds links: the column of each target that is tested (`ANY dogs.age >
     /// 5`); links to deleted objects are skipped.
     public var targetColumn: Int?
+    /// Whether the element's `@size` is tested instead of the element (`ANY strings.length > 3`,
+    /// by `ValueAggregation.reachedSize`); an element without a size neither passes nor fails.
+    public var ofSize: Bool
 
     public init(
         _ op: ComparisonOperator,
         _ value: Value,
         options: StringOptions = [],
         negated: Bool = false,
-        targetColumn: Int? = nil
+        targetColumn: Int? = nil,
+        ofSize: Bool = false
     ) {
         self.op = op
         self.value = value
         self.options = options
         self.negated = negated
         self.targetColumn = targetColumn
+        self.ofSize = ofSize
     }
 
     /// Whether `element` passes, by `ValueComparison`, the one comparison every executor uses.
+    /// An element without a size, under `ofSize`, is not counted either way.
     @inlinable
     public func passes(_ element: Value) -> Bool {
-        ValueComparison.evaluate(element, op, value, options: options) != negated
+        guard ofSize else { return ValueComparison.evaluate(element, op, value, options: options) != negated }
+        guard let size = ValueAggregation.reachedSize(of: element) else { return false }
+        return ValueComparison.evaluate(.int(Int64(size)), op, value, options: options) != negated
     }
 }
 

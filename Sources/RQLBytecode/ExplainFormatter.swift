@@ -118,7 +118,7 @@ public enum ExplainFormatter {
             text = keys.map { $0.path.dottedName + ($0.ascending ? " ASC" : " DESC") }.joined(separator: ", ")
         case .paths(let paths): text = paths.map(\.dottedName).joined(separator: ", ")
         case .elementTest(let test):
-            let element = test.targetColumn.map { "e.col[\($0)]" } ?? "e"
+            let element = (test.targetColumn.map { "e.col[\($0)]" } ?? "e") + (test.ofSize ? ".@size" : "")
             text = (test.negated ? "NOT " : "") + "\(element) \(test.op.rawValue) \(test.value)"
         case .aggregate(let function, _, let targetColumn):
             text = function.rawValue + (targetColumn.map { " of e.col[\($0)]" } ?? "")

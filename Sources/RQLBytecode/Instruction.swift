@@ -61,3 +61,21 @@ public enum ComparisonCode {
         code >= 0 && Int(code) < operators.count ? operators[Int(code)] : nil
     }
 }
+
+/// The numbers of `ArithmeticOperator`s in instruction operands.
+///
+///     ArithmeticCode.arithmetic(ArithmeticCode.code(.multiply))   // .multiply
+public enum ArithmeticCode {
+    /// The operators in code order.
+    public static let operators: [ArithmeticOperator] = ArithmeticOperator.allCases
+
+    /// The code of `op`.
+    public static func code(_ op: ArithmeticOperator) -> Int32 {
+        Int32(operators.firstIndex(of: op) ?? 0)
+    }
+
+    /// The operator of `code`, or nil when it is out of range.
+    public static func arithmetic(_ code: Int32) -> ArithmeticOperator? {
+        code >= 0 && Int(code) < operators.count ? operators[Int(code)] : nil
+    }
+}

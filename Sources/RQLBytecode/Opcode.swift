@@ -66,6 +66,18 @@ public enum Opcode: UInt8, CaseIterable, Hashable, Sendable {
     case filterValue
     /// Keeps the rows of r[P1] whose value v[P2] equals one of the values K[P4].
     case filterValueIn
+    /// v[P3] := the constant K[P4] at the rows of r[P1].
+    case loadConstant
+    /// v[P3] := v[P2] (arithmetic operator P5) v[P4]; rows without a result leave r[P1].
+    case arithmetic
+    /// Keeps the rows of r[P1] whose value v[P2] compares (operator P3, options P5) with v[P4].
+    case compareValues
+    /// Keeps the rows of r[P1] whose value v[P2]'s type is (P3 `==`) or is not (`!=`) one named in K[P4].
+    case filterType
+    /// v[P3] := the byte length (or collection size) of v[P2]; rows whose value has none leave r[P1].
+    case valueSize
+    /// v[P3] := the number of links to the row of source P5 (0 where it has none).
+    case countBacklinks
     /// r[P2] := r[P1].
     case selectCopy
     /// r[P3] := the rows of r[P2] that are in r[P1] or in r[P3], in r[P2]'s order.

@@ -28,6 +28,8 @@ public struct OpcodeInfo: Sendable {
         case positionRegister
         /// A value register number (`v[N]`: one value per in-block row).
         case valueRegister
+        /// An `ArithmeticOperator` number (`ArithmeticCode`).
+        case arithmetic
         /// Whose rows a column is read from: 0 for the batch's own rows, N + 1 for the rows held by
         /// position register N (a row without a target reads as null, or as an empty collection).
         case source
@@ -336,6 +338,69 @@ extension OpcodeInfo {
             "Keeps the rows of r[P1] whose value in value register P2 equals one of the values K[P4] "
                 + "(Realm equality: numbers by value, NaN equal to nothing, NULL matching a NULL in the list), "
                 + "by a hash set built once per run (`EqualityKey.isMember`)."
+        ),
+        OpcodeInfo(
+            .loadConstant,
+            "LoadConstant",
+            [.register, .unused, .valueRegister, .constant, .unused],
+            [],
+            "v[P3] := K[P4] at r[P1]",
+            "Stores the value K[P4] in value register P3 for each row of r[P1]: the constant operand of "
+                + "`Arithmetic` (`age * 2`) or of `CompareValues`."
+        ),
+        OpcodeInfo(
+            .arithmetic,
+            "Arithmetic",
+            [.register, .valueRegister, .valueRegister, .valueRegister, .arithmetic],
+            [.filter],
+            "v[P3] := v[P2] P5 v[P4] at r[P1]",
+            "For each row of r[P1], stores `v[P2] op v[P4]` in value register P3, operator P5 (`+ - * /`), "
+                + "by Realm's arithmetic rules (`ValueArithmetic`): Int64 overflow carries on in Decimal128, "
+                + "a decimal operand makes a decimal, a float or double a double, integer division by zero "
+                + "is done in floating point. A pair without a result (null or a non-number) drops the row "
+                + "from r[P1]: the comparison the value feeds has no value, so it does not match."
+        ),
+        OpcodeInfo(
+            .compareValues,
+            "CompareValues",
+            [.register, .valueRegister, .comparison, .valueRegister, .options],
+            [.filter],
+            "r[P1] := rows of r[P1] where v[P2] P3[P5] v[P4]",
+            "Keeps the rows of r[P1] whose value in value register P2 compares with the value in value "
+                + "register P4 under operator P3 and string options P5, by `ValueComparison`, as `FilterValue` "
+                + "does with a constant: two paths (`age > owner.age`), a path and arithmetic."
+        ),
+        OpcodeInfo(
+            .filterType,
+            "FilterType",
+            [.register, .valueRegister, .comparison, .constant, .unused],
+            [.filter],
+            "r[P1] := rows of r[P1] where v[P2].@type P3 ANY K[P4]",
+            "`@type` compared with type names (`m.@type == 'numeric'`, `m.@type IN {'int', 'string'}`): keeps "
+                + "the rows of r[P1] for which some name of the list K[P4] is (P3 `==`) or is not (P3 `!=`) "
+                + "the type of the value in value register P2 (`TypeAttribute`: `numeric` covers the four "
+                + "number types, `collection` lists and dictionaries; an unknown name matches nothing)."
+        ),
+        OpcodeInfo(
+            .valueSize,
+            "ValueSize",
+            [.register, .valueRegister, .valueRegister, .unused, .unused],
+            [.filter],
+            "v[P3] := @size of v[P2] at r[P1]",
+            "`@size` / `@count` of a string, binary or mixed value (`name.@size > 3`): for each row of r[P1], "
+                + "stores in value register P3 the byte length of the string or binary in P2 (the size of a "
+                + "mixed collection; 0 for null), by `ValueAggregation.reachedSize`. A value without a size "
+                + "(a mixed number) drops the row from r[P1]: the comparison has no value to test."
+        ),
+        OpcodeInfo(
+            .countBacklinks,
+            "CountBacklinks",
+            [.register, .unused, .valueRegister, .unused, .source],
+            [],
+            "v[P3] := @links.@count of src[P5] at r[P1]",
+            "`@links.@count`: for each row of r[P1], stores in value register P3 the number of links from "
+                + "any object to the row of source P5 (the row itself, or the target of a to-one link "
+                + "gather), by the store's backlink count; 0 where the source has no row (a null link)."
         ),
         OpcodeInfo(
             .selectCopy,

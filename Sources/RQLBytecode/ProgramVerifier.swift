@@ -48,6 +48,10 @@ public enum ProgramVerifier {
                     if operand < 0 { operandProblem("is a negative column") }
                 case .comparison:
                     if ComparisonCode.comparison(Int32(operand)) == nil { operandProblem("is not an operator") }
+                case .arithmetic:
+                    if ArithmeticCode.arithmetic(Int32(operand)) == nil {
+                        operandProblem("is not an arithmetic operator")
+                    }
                 case .count, .options, .planRow:
                     if operand < 0 { operandProblem("is negative") }
                 case .positionRegister:
@@ -85,8 +89,10 @@ public enum ProgramVerifier {
             case .halt, .goto, .explain, .scanTable, .scanNothing, .seekPrimaryKey, .seekIndexEqual,
                 .seekIndexRange, .filterRow, .filterInt, .filterDouble, .filterFloat, .filterBool, .filterDate,
                 .filterString, .filterNull, .filterIntIn, .filterStringIn, .gatherLink, .loadColumn, .countElements,
-                .countMatching, .aggregateElements, .filterValue, .filterValueIn, .selectCopy, .selectUnion,
-                .selectExcept, .selectClear, .emit, .sort, .topN, .distinct, .limit:
+                .countMatching, .aggregateElements, .filterValue, .filterValueIn, .loadConstant, .arithmetic,
+                .compareValues, .filterType, .valueSize, .countBacklinks,
+                .selectCopy, .selectUnion, .selectExcept, .selectClear, .emit, .sort,
+                .topN, .distinct, .limit:
                 break
             }
         }
@@ -96,7 +102,7 @@ public enum ProgramVerifier {
 
     /// Whether P4 holds the kind of constant the opcode reads.
     private static func constantProblem(_ instruction: Instruction, _ pool: ConstantPool) -> String? {
-        guard pool.contains(instruction.p4) else { return nil }
+        guard instruction.opcode.info.roles[3] == .constant, pool.contains(instruction.p4) else { return nil }
         let constant = pool[instruction.p4]
         let fits: Bool
         switch (instruction.opcode, constant) {
@@ -111,11 +117,15 @@ public enum ProgramVerifier {
             fits = values.allSatisfy { if case .int = $0 { true } else { false } }
         case (.filterStringIn, .values(let values)):
             fits = values.allSatisfy { if case .string = $0 { true } else { false } }
+        case (.filterType, .values(let names)):
+            fits =
+                names.allSatisfy { if case .string = $0 { true } else { false } }
+                && (ComparisonCode.comparison(instruction.p3).map { $0 == .equal || $0 == .notEqual } ?? false)
         case (.sort, .sortKeys), (.topN, .sortKeys), (.distinct, .paths): fits = true
         case (.gatherLink, .text): fits = true
         case (.countMatching, .elementTest(let test)): fits = (test.targetColumn ?? 0) >= 0
         case (.aggregateElements, .aggregate(_, _, let targetColumn)): fits = (targetColumn ?? 0) >= 0
-        case (.filterValue, .value), (.filterValueIn, .values): fits = true
+        case (.filterValue, .value), (.filterValueIn, .values), (.loadConstant, .value): fits = true
         default: fits = false
         }
         return fits ? nil : "P4 holds the wrong kind of constant"

@@ -21,6 +21,8 @@ extension Generator {
             case matching(ElementTest)
             /// The aggregate of the collection's elements (of a column of their targets, for links).
             case aggregate(AggregateFunction, overMixed: Bool, targetColumn: Int?)
+            /// The number of links to the object reached (`@links.@count`); the column is unused.
+            case backlinks
         }
 
         /// How the loaded value is tested.
@@ -83,7 +85,7 @@ extension Generator {
         return gathered(comparison.lhs, comparison.op, value, comparison.options, quantified: true)
     }
 
-    private func gathered(
+    func gathered(
         _ operand: BoundOperand,
         _ op: ComparisonOperator,
         _ value: Value,
@@ -135,6 +137,23 @@ extension Generator {
                 constant: .int(0),
                 options: []
             )
+        case .count(let path) where quantified && operand.isMultiValued:
+            // `ANY strings.length > 3`: the size of each element of a collection of values.
+            guard path.steps.last == .all, path.steps.count >= 2 else { return nil }
+            var collection = path
+            collection.steps.removeLast()
+            guard let (links, column, property) = linkPath(collection), property.collection != .single
+            else { return nil }
+            let quantifier = operand.quantifier ?? .any
+            let test = ElementTest(op, value, options: options, negated: quantifier == .all, ofSize: true)
+            return Gathered(
+                links: links,
+                column: column,
+                load: .matching(test),
+                op: quantifier == .any ? .greater : .equal,
+                constant: .int(0),
+                options: []
+            )
         case .count(let path):
             // Lists and sets of links count their links, as values are counted.
             guard operand.quantifier == nil, !operand.isMultiValued,
@@ -164,7 +183,18 @@ extension Generator {
                 constant: value,
                 options: options
             )
-        case .constant, .constantList, .list, .type, .subqueryCount, .arithmetic, .object, .backlinkCount:
+        case .backlinkCount(let path):
+            // `@links.@count` of the object itself or of one reached through to-one links.
+            guard operand.quantifier == nil, !operand.isMultiValued, path.root == .object else { return nil }
+            var links: [(column: Int32, target: String)] = []
+            if !path.steps.isEmpty {
+                guard let (prefix, column, property) = linkPath(path, endingInLink: true),
+                    property.collection == .single, let target = property.type.targetClassName, schema[target] != nil
+                else { return nil }
+                links = prefix + [(column, target)]
+            }
+            return Gathered(links: links, column: 0, load: .backlinks, op: op, constant: value, options: options)
+        case .constant, .constantList, .list, .type, .subqueryCount, .arithmetic, .object:
             return nil
         }
     }
@@ -172,7 +202,7 @@ extension Generator {
     /// A path from the tested object through zero or more to-one links to one property that holds
     /// values (a scalar, or a list, set or dictionary of non-link values; with `endingInLink`, also
     /// a to-one link or a collection of links): the links followed and the last property.
-    private func linkPath(
+    func linkPath(
         _ path: BoundPath,
         endingInLink: Bool = false
     ) -> (links: [(column: Int32, target: String)], column: Int32, Property)? {
@@ -222,7 +252,8 @@ extension Generator {
         return -1
     }
 
-    mutating func emit(_ gathered: Gathered, into register: Int32, comment: String) {
+    /// Emits the gathers and the load of `gathered` (not its test); returns the value register.
+    mutating func emitLoad(_ gathered: Gathered, into register: Int32) -> Int32 {
         var source: UInt16 = 0
         for link in gathered.links {
             let p = builder.makePositionRegister()
@@ -260,7 +291,14 @@ extension Generator {
                 p4: builder.constant(.aggregate(function, overMixed: overMixed, targetColumn: targetColumn)),
                 p5: source
             )
+        case .backlinks:
+            builder.emit(.countBacklinks, p1: register, p3: v, p5: source)
         }
+        return v
+    }
+
+    mutating func emit(_ gathered: Gathered, into register: Int32, comment: String) {
+        let v = emitLoad(gathered, into: register)
         switch gathered.test {
         case .compare(let op, let constant, let options):
             builder.emit(

@@ -53,6 +53,10 @@ extension Generator {
                 emit(kernel, into: register)
             } else if let gathered = gathered(for: comparison) {
                 emit(gathered, into: register, comment: Self.summary(predicate))
+            } else if let compared = compared(for: comparison) {
+                emit(compared, into: register, comment: Self.summary(predicate))
+            } else if let test = typeTest(for: comparison) {
+                emit(test, into: register, comment: Self.summary(predicate))
             }
         case .constant, .fullText, .geoWithin, .matches:
             break  // hasKernel is false for these
@@ -70,7 +74,9 @@ extension Generator {
         switch predicate {
         case .and(let operands), .or(let operands): operands.contains(where: hasKernel)
         case .not(let operand): hasKernel(operand)
-        case .comparison(let comparison): kernel(for: comparison) != nil || gathered(for: comparison) != nil
+        case .comparison(let comparison):
+            kernel(for: comparison) != nil || gathered(for: comparison) != nil || compared(for: comparison) != nil
+                || typeTest(for: comparison) != nil
         case .constant, .fullText, .geoWithin, .matches: false
         }
     }

@@ -78,6 +78,8 @@ extension Execution {
         case .gatherLink, .loadColumn, .countElements, .countMatching, .aggregateElements, .filterValue,
             .filterValueIn:
             return .all
+        case .loadConstant, .arithmetic, .compareValues, .filterType, .valueSize, .countBacklinks:
+            return .all
         }
     }
 

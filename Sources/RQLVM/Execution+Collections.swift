@@ -52,7 +52,11 @@ extension Execution {
                         continue
                     }
                     gathers.scratch.removeAll(keepingCapacity: true)
-                    if let targets, let targetView, case .link(let links) = collection.elements {
+                    if at < 0, case .matching(let test) = reduction, test.ofSize {
+                        // `link.strings.length` through a null link is one size 0, as realm-core
+                        // counts it (`link.integers.@count == 0` matches a null link).
+                        gathers.scratch.append(.null)
+                    } else if let targets, let targetView, case .link(let links) = collection.elements {
                         for e in range where links.keys[e] >= 0 {
                             guard let position = targets.table.position(of: RowKey(links.keys[e])) else { continue }
                             gathers.scratch.append(targetView.scalarValue(at: position) ?? .null)

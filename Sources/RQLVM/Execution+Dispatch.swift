@@ -86,6 +86,30 @@ extension Execution {
             guard block != nil else { return .halt }
             filterValueIn(instruction)
             return .next
+        case .loadConstant:
+            guard block != nil else { return .halt }
+            loadConstant(instruction)
+            return .next
+        case .arithmetic:
+            guard block != nil else { return .halt }
+            arithmetic(instruction)
+            return .next
+        case .compareValues:
+            guard block != nil else { return .halt }
+            compareValues(instruction)
+            return .next
+        case .filterType:
+            guard block != nil else { return .halt }
+            filterType(instruction)
+            return .next
+        case .valueSize:
+            guard block != nil else { return .halt }
+            valueSize(instruction)
+            return .next
+        case .countBacklinks:
+            guard let block else { return .halt }
+            countBacklinks(instruction, block: block)
+            return .next
         case .selectCopy:
             registers.copy(r, to: Int(instruction.p2))
             return .next

@@ -125,4 +125,29 @@ extension Execution {
         if m != count { registers.dense[r] = false }
         registers.counts[r] = m
     }
+
+    /// `CountBacklinks`: v[P3] := the backlink count of the source's row (0 for no row).
+    func countBacklinks(_ instruction: Op, block: TableBlock) {
+        let r = Int(instruction.p1)
+        let out = gathers.values(Int(instruction.p3))
+        let rows = registers.ready(r)
+        let count = registers.counts[r]
+        let source = Int(instruction.p5)
+        if source == 0 {
+            let start = block.positions.lowerBound
+            for j in 0..<count {
+                let row = Int(rows[j])
+                out[row] = .int(Int64(table?.backlinkCount(at: start + row) ?? 0))
+            }
+            return
+        }
+        let p = source - 1
+        let table = p < gathers.tables.count ? gathers.tables[p] : nil
+        let through = gathers.positions(p)
+        for j in 0..<count {
+            let row = Int(rows[j])
+            let at = through[row]
+            out[row] = .int(Int64(at >= 0 ? table?.backlinkCount(at: at) ?? 0 : 0))
+        }
+    }
 }

@@ -271,8 +271,7 @@ extension RowEvaluator {
     }
 
     private static func typeMatches(_ value: Value, name: Value) -> Bool {
-        guard case .string(let text) = name, let attribute = try? TypeAttribute(text) else { return false }
-        return attribute.matches(value)
+        TypeAttribute(naming: name)?.matches(value) ?? false
     }
 
     private func isTypeOf(_ expression: RowExpression) -> Bool {

@@ -145,10 +145,8 @@ extension RowEvaluator {
             switch item {
             case .collection(let collection):
                 result.append(.int(Int64(collection.count)))
-            case .value(.null):
-                result.append(.int(0))
             case .value(let value):
-                if let size = ValueAggregation.size(of: value) { result.append(.int(Int64(size))) }
+                if let size = ValueAggregation.reachedSize(of: value) { result.append(.int(Int64(size))) }
             case .object:
                 break
             case .nullLink:

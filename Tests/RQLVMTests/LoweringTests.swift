@@ -30,7 +30,7 @@ struct LoweringTests {
             "dict": {"z": 0}}]}}
         """#
 
-    static func store() throws -> ColumnStore { try DatasetLoader.load(json: json) }
+    static func store(_ json: String = json) throws -> ColumnStore { try DatasetLoader.load(json: json) }
 
     static func bind(_ text: String, _ store: ColumnStore) throws -> BoundQuery {
         try Binder(schema: store.schema).bind(try Parser.parse(text), className: "Person")
@@ -38,9 +38,9 @@ struct LoweringTests {
 
     /// The program for `text` (optimized or not), checked against the reference evaluator on the
     /// store as loaded and with Bob deleted (Ann's owner and Dan's friend then dangle).
-    static func program(_ text: String) throws -> [Program] {
+    static func program(_ text: String, in json: String = json) throws -> [Program] {
         var programs: [Program] = []
-        let full = try store()
+        let full = try store(json)
         let stores = [full, try full.deleting([RowKey(1)], from: "Person")]
         for store in stores {
             let bound = try bind(text, store)
@@ -54,8 +54,8 @@ struct LoweringTests {
         return programs
     }
 
-    static func emits(_ text: String, _ opcodes: [Opcode]) throws {
-        for program in try program(text) {
+    static func emits(_ text: String, _ opcodes: [Opcode], in json: String = json) throws {
+        for program in try program(text, in: json) {
             let emitted = program.instructions.map(\.opcode)
             #expect(!emitted.contains(.filterRow), "\(text) still runs row at a time")
             for opcode in opcodes { #expect(emitted.contains(opcode), "\(text) does not emit \(opcode.name)") }

@@ -43,6 +43,18 @@ public struct TypeAttribute: Hashable, Sendable {
     /// Whether `value`'s type is one the name covers.
     public func matches(_ value: Value) -> Bool { kinds.contains(value.kind) }
 
+    /// The attribute a compared value names (`m.@type == 'int'`), nil for a value that is not a
+    /// known type name, which matches no value.
+    ///
+    /// ```swift
+    /// TypeAttribute(naming: .string("Int"))?.matches(.int(1))   // true
+    /// TypeAttribute(naming: .int(1))                          // nil
+    /// ```
+    public init?(naming name: Value) {
+        guard case .string(let text) = name, let attribute = try? TypeAttribute(text) else { return nil }
+        self = attribute
+    }
+
     /// The `@type` name of every value of a property that is not mixed (realm-core's constant
     /// `TypeOfValue(column)`): `int.@type` is `'int'` whatever the object, null included; `nil`
     /// for `mixed`, whose values have types of their own. Lower case, a name `init(_:)` accepts.

@@ -170,4 +170,15 @@ extension ValueAggregation {
         default: nil
         }
     }
+
+    /// `@size` of a value a path reaches: `size(of:)`, and 0 for null (realm-core:
+    /// `values.length == 0` matches `[null]`, and a null string has size 0).
+    ///
+    /// ```swift
+    /// ValueAggregation.reachedSize(of: .null)     // 0
+    /// ValueAggregation.reachedSize(of: .int(3))   // nil: no size
+    /// ```
+    public static func reachedSize(of value: Value) -> Int? {
+        value.isNull ? 0 : size(of: value)
+    }
 }

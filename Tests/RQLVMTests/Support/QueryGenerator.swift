@@ -216,6 +216,50 @@ enum Generated {
         }
     }
 
+    /// Numbers per row: columns, through links, counts and aggregates.
+    static let numbers = [
+        "i", "io", "d", "f", "dec", "m", "id", "owner.age", "owner.boss.age", "owner.score", "tags.@count",
+        "tags.@sum", "owner.scores.@max", "owner.weights.@avg", "owner.@links.@count",
+    ]
+
+    /// Two computed values compared: two paths (`io > owner.age`), arithmetic on either side
+    /// (`i * 2 + 1 >= owner.age`), strings and links of two paths. Drawn from a stream of its own
+    /// (see `DifferentialTests.run`), so the queries `predicate` makes for a seed stay the same.
+    static func values(_ rng: inout SplitMix) -> String {
+        func operand(_ rng: inout SplitMix, depth: Int) -> String {
+            if depth > 0 && rng.chance(40) {
+                let op = rng.pick(["+", "-", "*", "/"])
+                return "(\(operand(&rng, depth: depth - 1)) \(op) \(operand(&rng, depth: depth - 1)))"
+            }
+            if rng.chance(20) { return rng.pick(["0", "1", "2", "-1", "0.5", "null", "9223372036854775807"]) }
+            return rng.pick(numbers)
+        }
+        switch rng.below(5) {
+        case 0:
+            return rng.pick([
+                "s == so", "so BEGINSWITH[c] owner.nick", "owner.name == owner.boss.name", "owner == owner.boss",
+                "s != owner.nick", "owner.nick CONTAINS[cd] s", "so == owner.boss.nick", "s LIKE owner.nick",
+                "m.@type == 'numeric'", "m.@type IN {'string', 'null'}", "m.@type != 'double'", "s.@size > 1",
+                "so.@size == 0", "owner.nick.@size < s.@size", "m.@size >= 1", "owner.boss.nick.@count == 1",
+                "@links.@count == 0", "owner.@links.@count > 1", "owner.boss.@links.@count >= i",
+            ])
+        default:
+            let lhs = operand(&rng, depth: 2)
+            var rhs = operand(&rng, depth: 2)
+            if rhs == lhs { rhs = rng.pick(numbers) }
+            return "\(lhs) \(rng.pick(comparisons)) \(rhs)"
+        }
+    }
+
+    /// A predicate built around `values`: alone, or joined with a random predicate, or negated.
+    static func valuePredicate(_ rng: inout SplitMix) -> String {
+        switch rng.below(4) {
+        case 0: return values(&rng) + (rng.chance(50) ? " AND " : " OR ") + predicate(&rng, depth: 1)
+        case 1: return "NOT " + parenthesized(values(&rng))
+        default: return values(&rng)
+        }
+    }
+
     /// Result clauses, sometimes none.
     static func clauses(_ rng: inout SplitMix) -> String {
         rng.pick([

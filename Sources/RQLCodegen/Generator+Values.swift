@@ -1,0 +1,188 @@
+import RQLBytecode
+import RQLCore
+import RQLIR
+
+/// Comparisons of two single values computed into value registers: two paths
+/// (`age > owner.age`), arithmetic (`price * 2 > owner.price + 1`, `age + 1 > 30`). Each side is
+/// loaded (`LoadColumn`, `CountElements`, `AggregateElements` through `GatherLink`s), a constant
+/// (`LoadConstant`) or `Arithmetic` over two of these; `CompareValues` compares the two
+/// registers, or `FilterValue` one register with a constant.
+extension Generator {
+    /// One value per row.
+    indirect enum ValueExpression {
+        /// A value loaded through to-one links (its `Gathered.test` is unused).
+        case load(Gathered)
+        case constant(Value)
+        case arithmetic(ArithmeticOperator, ValueExpression, ValueExpression)
+        /// `@size` of a string, binary or mixed value (`ValueSize`).
+        case size(ValueExpression)
+
+        var isConstant: Bool {
+            if case .constant = self { true } else { false }
+        }
+    }
+
+    /// A comparison of two value expressions, at least one of them not a constant.
+    struct ComparedValues {
+        var lhs: ValueExpression
+        var op: ComparisonOperator
+        var rhs: ValueExpression
+        var options: StringOptions
+    }
+
+    /// The register form of a comparison of two single values, or nil for other shapes.
+    func compared(for comparison: BoundComparison) -> ComparedValues? {
+        guard comparison.lhs.quantifier == nil, comparison.rhs.quantifier == nil, !comparison.lhs.isMultiValued,
+            !comparison.rhs.isMultiValued, let lhs = valueExpression(comparison.lhs.expression),
+            let rhs = valueExpression(comparison.rhs.expression), !(lhs.isConstant && rhs.isConstant)
+        else { return nil }
+        return ComparedValues(lhs: lhs, op: comparison.op, rhs: rhs, options: comparison.options)
+    }
+
+    private func valueExpression(_ expression: BoundExpression) -> ValueExpression? {
+        switch expression {
+        case .constant(let value):
+            return .constant(value)
+        case .arithmetic(let op, let lhs, let rhs):
+            guard let l = valueExpression(lhs), let r = valueExpression(rhs) else { return nil }
+            return .arithmetic(op, l, r)
+        case .count(let path):
+            // `name.@size`: the byte length of one string, binary or mixed value.
+            if !path.isMultiValued, let (links, column, property) = linkPath(path), property.collection == .single {
+                return .size(
+                    .load(
+                        Gathered(links: links, column: column, load: .column, op: .equal, constant: .null, options: [])
+                    )
+                )
+            }
+            return gathered(BoundOperand(expression, isMultiValued: false), .equal, .null, [], quantified: false)
+                .map { .load($0) }
+        case .path, .aggregate, .backlinkCount:
+            guard
+                let gathered = gathered(
+                    BoundOperand(expression, isMultiValued: false),
+                    .equal,
+                    .null,
+                    [],
+                    quantified: false
+                )
+            else { return nil }
+            return .load(gathered)
+        case .constantList, .list, .type, .subqueryCount, .object:
+            return nil
+        }
+    }
+
+    mutating func emit(_ compared: ComparedValues, into register: Int32, comment: String) {
+        // A constant side is the comparison's constant: `FilterValue` (flipped when on the left).
+        if case .constant(let k) = compared.rhs {
+            let v = emitValue(compared.lhs, into: register)
+            emitFilterValue(v, compared.op, k, compared.options, register, comment)
+            return
+        }
+        if case .constant(let k) = compared.lhs, let flipped = Self.flipped(compared.op) {
+            emitFilterValue(emitValue(compared.rhs, into: register), flipped, k, compared.options, register, comment)
+            return
+        }
+        let l = emitValue(compared.lhs, into: register)
+        let r = emitValue(compared.rhs, into: register)
+        builder.emit(
+            .compareValues,
+            p1: register,
+            p2: l,
+            p3: ComparisonCode.code(compared.op),
+            p4: r,
+            p5: UInt16(compared.options.rawValue),
+            comment: comment
+        )
+    }
+
+    private mutating func emitFilterValue(
+        _ v: Int32,
+        _ op: ComparisonOperator,
+        _ k: Value,
+        _ options: StringOptions,
+        _ register: Int32,
+        _ comment: String
+    ) {
+        builder.emit(
+            .filterValue,
+            p1: register,
+            p2: v,
+            p3: ComparisonCode.code(op),
+            p4: builder.constant(.value(k)),
+            p5: UInt16(options.rawValue),
+            comment: comment
+        )
+    }
+
+    /// Emits the instructions computing `expression` for the rows of `register`; returns its value
+    /// register. `Arithmetic` drops the rows whose operands have no result.
+    private mutating func emitValue(_ expression: ValueExpression, into register: Int32) -> Int32 {
+        switch expression {
+        case .load(let gathered):
+            return emitLoad(gathered, into: register)
+        case .constant(let value):
+            let v = builder.makeValueRegister()
+            builder.emit(.loadConstant, p1: register, p3: v, p4: builder.constant(.value(value)))
+            return v
+        case .arithmetic(let op, let lhs, let rhs):
+            let l = emitValue(lhs, into: register)
+            let r = emitValue(rhs, into: register)
+            let v = builder.makeValueRegister()
+            builder.emit(.arithmetic, p1: register, p2: l, p3: v, p4: r, p5: UInt16(ArithmeticCode.code(op)))
+            return v
+        case .size(let value):
+            let loaded = emitValue(value, into: register)
+            let v = builder.makeValueRegister()
+            builder.emit(.valueSize, p1: register, p2: loaded, p3: v)
+            return v
+        }
+    }
+
+    /// `@type` of one value compared with type names: the value's load, `==` or `!=`, the names.
+    struct TypeTest {
+        var value: Gathered
+        var op: ComparisonOperator
+        var names: [Value]
+    }
+
+    /// The register form of `path.@type == name` / `!= name` / `IN {names}` (either side first),
+    /// for a single value; nil for other shapes.
+    func typeTest(for comparison: BoundComparison) -> TypeTest? {
+        guard comparison.op == .equal || comparison.op == .notEqual, comparison.options.isEmpty else { return nil }
+        func test(_ type: BoundOperand, _ names: BoundOperand) -> TypeTest? {
+            guard type.quantifier == nil, !type.isMultiValued, case .type(let path) = type.expression,
+                names.quantifier ?? .any == .any,
+                let value = gathered(
+                    BoundOperand(.path(path), isMultiValued: false),
+                    .equal,
+                    .null,
+                    [],
+                    quantified: false
+                )
+            else { return nil }
+            switch names.expression {
+            case .constant(let name):
+                return TypeTest(value: value, op: comparison.op, names: [name])
+            case .constantList(let list):
+                return TypeTest(value: value, op: comparison.op, names: list)
+            default:
+                return nil
+            }
+        }
+        return test(comparison.lhs, comparison.rhs) ?? test(comparison.rhs, comparison.lhs)
+    }
+
+    mutating func emit(_ test: TypeTest, into register: Int32, comment: String) {
+        let v = emitLoad(test.value, into: register)
+        builder.emit(
+            .filterType,
+            p1: register,
+            p2: v,
+            p3: ComparisonCode.code(test.op),
+            p4: builder.constant(.values(test.names)),
+            comment: comment
+        )
+    }
+}
