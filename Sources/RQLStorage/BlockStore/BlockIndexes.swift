@@ -123,7 +123,10 @@ enum PropertyIndex: Sendable {
         case .value(let tree):
             tree.forEach(from: { $0.key.isNull || below($0.key) }) { entry in
                 guard !above(entry.key) else { return false }
-                rows.append(entry.row)
+                // NaN sorts before every number yet lies in no range (`f < 0` is false for NaN, as
+                // the in-memory sorted index, which leaves NaN out, answers); without a lower
+                // bound the walk starts at the NaNs.
+                if !NumericComparison.isNaN(entry.key) { rows.append(entry.row) }
                 return true
             }
         case .detached:
