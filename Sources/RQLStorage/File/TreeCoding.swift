@@ -65,8 +65,10 @@ extension BacklinkEntry: FileElement {
 
 /// A tree node on disk: `u8` leaf flag, `u32` count `n`; a leaf then holds `n` elements, a branch
 /// `n` child references (`u64` offset, `u64` length, `u64` checksum, `u8` leaf flag) and then its
-/// `n` lower bounds. Children are always written before their parent, so a child's offset is
-/// below its parent's: reading follows strictly decreasing offsets and cannot loop.
+/// `n` lower bounds. A child may lie anywhere in the file, above its parent too: a commit that
+/// keeps a child written long ago may put the new parent in a reused run below it. Reading a
+/// damaged file still ends, because a tree is at most `maximumDepth` levels deep and a read
+/// takes at most a budget of nodes (`LoadBudget`) that the file's size bounds.
 ///
 /// Opening reads a tree lazily: the root node now, every other node on first visit (a stub
 /// `BTreeNode`), so open plus one lookup reads the nodes of one path. `verify` reads eagerly and
@@ -131,7 +133,7 @@ enum TreeCoding {
         return PersistentBTree(root: root, count: Int(count))
     }
 
-    /// Reads one node's bytes and checks them (bounds, counts, child offsets below its own).
+    /// Reads one node's bytes and checks them (bounds, counts, child offsets past the header).
     static func readNode<E: FileElement>(
         _ place: FilePlace,
         context: TreeContext,
@@ -167,7 +169,7 @@ enum TreeCoding {
             let length = try reader.u64()
             let checksum = try reader.u64()
             let leaf = try reader.u8()
-            guard offset < place.offset, leaf <= 1 else {
+            guard offset >= UInt64(FileHeader.pageSize), leaf <= 1 else {
                 throw .pointerOutOfRange(what: what + " child", offset: offset)
             }
             children.append(

@@ -81,6 +81,26 @@ struct FreePagesTests {
         #expect(Fixtures.dump(reopened.snapshot) == Fixtures.dump(store.snapshot))
     }
 
+    /// One insert a commit changes the primary-key index every time: new nodes land in reused
+    /// runs, below children that earlier commits wrote and this one keeps. Reading and `verify`
+    /// must accept a child above its parent (they once required children below).
+    @Test("index trees whose new nodes land in reused runs below kept children read and verify")
+    func treesAcrossReusedRuns() throws {
+        let directory = try TemporaryDirectory("free")
+        let path = directory.path("inserts.rql")
+        let schema = try DatasetLoader.loadSchema(json: StoreCrashTests.schemaJSON)
+        let store = try BlockStore.create(path: path, schema: schema)
+        for id in 1...240 {
+            try store.write { t in
+                _ = try t.insert("Item", ["id": .int(Int64(id)), "text": .string("x"), "history": .list([])])
+            }
+            if id % 40 == 0 { #expect(try store.verify()?.version == UInt64(id)) }
+        }
+        let reopened = try BlockStore.open(path: path)
+        let items = try #require(reopened.snapshot.table(named: "Item"))
+        #expect((1...240).allSatisfy { items.position(ofPrimaryKey: .int(Int64($0))) == $0 - 1 })
+    }
+
     @Test("a snapshot held in this process keeps its pages: its reads stay identical")
     func heldSnapshot() throws {
         let directory = try TemporaryDirectory("free")
