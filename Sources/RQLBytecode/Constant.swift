@@ -22,6 +22,10 @@ public enum Constant: Hashable, Sendable {
     /// `targetColumn` when the collection holds links: the column of each target aggregated
     /// (`items.@sum.price`).
     case aggregate(AggregateFunction, overMixed: Bool, targetColumn: Int? = nil)
+    /// The subscripts `LoadElement` applies in turn: `[n]`, `[FIRST]`, `[LAST]`, `['key']`.
+    case element([ElementSelector])
+    /// The hops, end and reduction of `ReducePath`.
+    case pathWalk(PathWalk)
 }
 
 /// `element op value` (with string options), or its negation: the per-element test of a

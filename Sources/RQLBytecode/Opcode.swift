@@ -96,6 +96,10 @@ public enum Opcode: UInt8, CaseIterable, Hashable, Sendable {
     case distinct
     /// Keeps the first P1 rows of the result.
     case limit
+    /// v[P3] := element K[P4] of collection column P2 (source P5); rows without one leave r[P1].
+    case loadElement
+    /// v[P3] := the reduction K[P4] over what the path K[P4] reaches from the rows of r[P1].
+    case reducePath
 }
 
 extension Opcode {

@@ -482,5 +482,31 @@ extension OpcodeInfo {
             "result := first P1 of result",
             "Keeps the first P1 rows of the result."
         ),
+        OpcodeInfo(
+            .loadElement,
+            "LoadElement",
+            [.register, .column, .valueRegister, .constant, .source],
+            [.filter],
+            "v[P3] := col[P2]K[P4] of src[P5] at r[P1]",
+            "Subscripts (`scores[0]`, `scores[LAST]`, `dict['a']`, `owner.list[FIRST]`): for each row of "
+                + "r[P1], stores in value register P3 the element K[P4] of the list or dictionary in column P2 "
+                + "of source P5 (a link element as its link, or null when its target is gone). A list "
+                + "without that position drops the row from r[P1], as the comparison has no value to test; "
+                + "a missing key reads as null, and so does any element behind a null link."
+        ),
+        OpcodeInfo(
+            .reducePath,
+            "ReducePath",
+            [.register, .unused, .valueRegister, .constant, .unused],
+            [],
+            "v[P3] := reduce K[P4] over the path K[P4] from r[P1]",
+            "Paths through several to-many hops and backlinks (`ANY dogs.toys.name == 'x'`, "
+                + "`@links.Dog.owner.age > 3`, `ALL owners.dogs.scores > 1`, `owners.dogs.@count`): for each "
+                + "row of r[P1], follows the hops of K[P4] (to-one links, lists and sets of links, `@links` "
+                + "backlinks), folding an object reached along several paths into one with a weight, then "
+                + "reads the end (a column, the elements or keys of a collection per object, or the objects) "
+                + "and stores the reduction in value register P3: the number of groups the quantifier holds "
+                + "in, a link count, an aggregate or a backlink count, for `FilterValue` to compare."
+        ),
     ]
 }

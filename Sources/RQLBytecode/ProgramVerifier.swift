@@ -92,7 +92,7 @@ public enum ProgramVerifier {
                 .countMatching, .aggregateElements, .filterValue, .filterValueIn, .loadConstant, .arithmetic,
                 .compareValues, .filterType, .valueSize, .countBacklinks,
                 .selectCopy, .selectUnion, .selectExcept, .selectClear, .emit, .sort,
-                .topN, .distinct, .limit:
+                .topN, .distinct, .limit, .loadElement, .reducePath:
                 break
             }
         }
@@ -126,6 +126,8 @@ public enum ProgramVerifier {
         case (.countMatching, .elementTest(let test)): fits = (test.targetColumn ?? 0) >= 0
         case (.aggregateElements, .aggregate(_, _, let targetColumn)): fits = (targetColumn ?? 0) >= 0
         case (.filterValue, .value), (.filterValueIn, .values), (.loadConstant, .value): fits = true
+        case (.loadElement, .element(let selectors)): fits = !selectors.isEmpty
+        case (.reducePath, .pathWalk(let walk)): fits = !walk.hops.isEmpty || walk.end != .objects
         default: fits = false
         }
         return fits ? nil : "P4 holds the wrong kind of constant"

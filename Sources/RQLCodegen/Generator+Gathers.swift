@@ -23,6 +23,10 @@ extension Generator {
             case aggregate(AggregateFunction, overMixed: Bool, targetColumn: Int?)
             /// The number of links to the object reached (`@links.@count`); the column is unused.
             case backlinks
+            /// Subscripts of the list, dictionary or mixed column (`LoadElement`).
+            case element([ElementSelector])
+            /// A walk through to-many hops and backlinks (`ReducePath`); the column is unused.
+            case walk(PathWalk)
         }
 
         /// How the loaded value is tested.
@@ -59,19 +63,19 @@ extension Generator {
         // `owner.age IN {20, 21}`: a single value of a to-one path in a constant list.
         if comparison.op == .equal, comparison.options.isEmpty, comparison.rhs.quantifier ?? .any == .any,
             case .constantList(let values) = comparison.rhs.expression, comparison.lhs.quantifier == nil,
-            !comparison.lhs.isMultiValued, case .path(let path) = comparison.lhs.expression, !path.isMultiValued,
-            let (links, column, property) = linkPath(path, endingInLink: true), property.collection == .single
+            !comparison.lhs.isMultiValued, case .path(let path) = comparison.lhs.expression, !path.isMultiValued
         {
-            var gathered = Gathered(
-                links: links,
-                column: column,
-                load: .column,
-                op: .equal,
-                constant: .null,
-                options: []
-            )
-            gathered.test = .member(values)
-            return gathered
+            var single: Gathered?
+            if let (links, column, property) = linkPath(path, endingInLink: true), property.collection == .single {
+                single = Gathered(links: links, column: column, load: .column, op: .equal, constant: .null, options: [])
+            } else {
+                // `scores[0] IN {1, 2}`: one element.
+                single = subscripted(comparison.lhs, .equal, .null, [])
+            }
+            if var gathered = single {
+                gathered.test = .member(values)
+                return gathered
+            }
         }
         guard comparison.rhs.quantifier == nil, !comparison.rhs.isMultiValued,
             case .constant(let value) = comparison.rhs.expression
@@ -86,6 +90,19 @@ extension Generator {
     }
 
     func gathered(
+        _ operand: BoundOperand,
+        _ op: ComparisonOperator,
+        _ value: Value,
+        _ options: StringOptions,
+        quantified: Bool
+    ) -> Gathered? {
+        linkGathered(operand, op, value, options, quantified: quantified)
+            ?? subscripted(operand, op, value, options)
+            ?? walked(operand, op, value, options, quantified: quantified)
+    }
+
+    /// Through to-one links only, into one collection at most.
+    private func linkGathered(
         _ operand: BoundOperand,
         _ op: ComparisonOperator,
         _ value: Value,
@@ -240,14 +257,14 @@ extension Generator {
         return (links, column, Self.index(path.steps[path.steps.count - 1]))
     }
 
-    private static func property(_ step: PathStep, of objectSchema: ObjectSchema) -> Property? {
+    static func property(_ step: PathStep, of objectSchema: ObjectSchema) -> Property? {
         guard case .property(let className, let index, _) = step, className == objectSchema.name, index >= 0,
             index < objectSchema.properties.count
         else { return nil }
         return objectSchema.properties[index]
     }
 
-    private static func index(_ step: PathStep) -> Int {
+    static func index(_ step: PathStep) -> Int {
         if case .property(_, let index, _) = step { return index }
         return -1
     }
@@ -293,6 +310,17 @@ extension Generator {
             )
         case .backlinks:
             builder.emit(.countBacklinks, p1: register, p3: v, p5: source)
+        case .element(let selectors):
+            builder.emit(
+                .loadElement,
+                p1: register,
+                p2: gathered.column,
+                p3: v,
+                p4: builder.constant(.element(selectors)),
+                p5: source
+            )
+        case .walk(let walk):
+            builder.emit(.reducePath, p1: register, p3: v, p4: builder.constant(.pathWalk(walk)))
         }
         return v
     }

@@ -169,6 +169,14 @@ extension Execution {
                 }
             }
             return .next
+        case .loadElement:
+            guard let block, case .element(let selectors)? = constant(instruction.p4) else { return .halt }
+            loadElement(instruction, selectors, block: block)
+            return .next
+        case .reducePath:
+            guard let block, case .pathWalk(let walk)? = constant(instruction.p4) else { return .halt }
+            reducePath(instruction, walk, block: block)
+            return .next
         }
     }
 

@@ -1,0 +1,109 @@
+import RQLBytecode
+import RQLCore
+import RQLIR
+
+/// Paths through several to-many hops or backlinks, as one `ReducePath` each:
+/// `ANY dogs.toys.name == 'x'`, `ALL owners.dogs.scores > 1`, `@links.Dog.owner.age > 3`,
+/// `ANY dict.@keys == 'a'`, `owners.dogs.@count > 2`, `@links.Dog.owner.@sum.age > 5`,
+/// `dogs.@links.@count == 0`. Quantified comparisons become the number of groups the
+/// quantifier holds in, compared `> 0`; counts and aggregates are compared as they are.
+extension Generator {
+    /// The register form of `operand op value` as a path walk, or nil for other shapes.
+    func walked(
+        _ operand: BoundOperand,
+        _ op: ComparisonOperator,
+        _ value: Value,
+        _ options: StringOptions,
+        quantified: Bool
+    ) -> Gathered? {
+        func reduced(_ walk: PathWalk, _ op: ComparisonOperator, _ value: Value, _ options: StringOptions) -> Gathered {
+            Gathered(links: [], column: 0, load: .walk(walk), op: op, constant: value, options: options)
+        }
+        switch operand.expression {
+        case .path(let path):
+            guard quantified, operand.isMultiValued, path.isMultiValued, let (hops, end, _) = walk(path) else {
+                return nil
+            }
+            switch end {
+            case .column, .elements, .keys:
+                let test = ElementTest(op, value, options: options)
+                let walk = PathWalk(hops: hops, end: end, reduction: .quantified(operand.quantifier ?? .any, test))
+                return reduced(walk, .greater, .int(0), [])
+            case .objects:
+                return nil
+            }
+        case .count(let path):
+            // Links counted through to-many hops (`owners.dogs.@count`, `@links.Dog.owner.@count`).
+            guard operand.quantifier == nil, let (hops, end, _) = walk(path), !hops.isEmpty, end == .objects else {
+                return nil
+            }
+            return reduced(PathWalk(hops: hops, end: .objects, reduction: .linkCount), op, value, options)
+        case .aggregate(let function, let path):
+            // One group: exactly one to-many hop (per owner of the last collection otherwise).
+            guard operand.quantifier == nil, !operand.isMultiValued, let (hops, end, toMany) = walk(path),
+                toMany == 1, case .column = end
+            else { return nil }
+            let reduction = PathWalk.Reduction.aggregate(function, overMixed: path.valueType == .mixed)
+            return reduced(PathWalk(hops: hops, end: end, reduction: reduction), op, value, options)
+        case .backlinkCount(let path):
+            guard operand.quantifier == nil, path.root == .object, let (hops, end, _) = walk(path), !hops.isEmpty,
+                end == .objects
+            else { return nil }
+            return reduced(PathWalk(hops: hops, end: .objects, reduction: .backlinkCount), op, value, options)
+        case .constant, .constantList, .list, .type, .subqueryCount, .arithmetic, .object:
+            return nil
+        }
+    }
+
+    /// The hops of `path` (to-one links, lists and sets of links, backlinks), what it reads at
+    /// the end, and how many hops are to-many; nil when the path has another shape.
+    func walk(_ path: BoundPath) -> (hops: [PathWalk.Hop], end: PathWalk.End, toMany: Int)? {
+        guard path.root == .object else { return nil }
+        var current = objectSchema
+        var hops: [PathWalk.Hop] = []
+        var toMany = 0
+        var i = 0
+        hopping: while i < path.steps.count {
+            let step = path.steps[i]
+            switch step {
+            case .property:
+                guard let property = Self.property(step, of: current) else { return nil }
+                if case .linkingObjects(let className, let name) = property.type, let origin = schema[className] {
+                    hops.append(.backlinks(className: className, property: name))
+                    current = origin
+                } else if property.isLink, property.collection != .map, let target = property.type.targetClassName,
+                    let next = schema[target]
+                {
+                    hops.append(.link(column: Self.index(step), target: target))
+                    current = next
+                } else {
+                    break hopping
+                }
+                if property.collection != .single || property.isBacklink { toMany += 1 }
+            case .backlinks(let className, let name):
+                guard let origin = schema[className] else { return nil }
+                hops.append(.backlinks(className: className, property: name))
+                current = origin
+                toMany += 1
+            case .index, .first, .last, .all, .key, .keys, .values:
+                break hopping
+            }
+            i += 1
+        }
+        let rest = path.steps[i...]
+        guard let step = rest.first else { return (hops, .objects, toMany) }
+        guard let property = Self.property(step, of: current), !property.isBacklink else { return nil }
+        let column = Self.index(step)
+        switch (property.collection, Array(rest.dropFirst())) {
+        case (.single, []) where !property.isLink:
+            return (hops, .column(column), toMany)
+        case (.list, []) where !property.isLink, (.set, []) where !property.isLink, (.map, []) where !property.isLink,
+            (.map, [.values]) where !property.isLink:
+            return (hops, .elements(column), toMany)
+        case (.map, [.keys]):
+            return (hops, .keys(column), toMany)
+        default:
+            return nil
+        }
+    }
+}
