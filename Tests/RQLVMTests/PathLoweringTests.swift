@@ -1,0 +1,117 @@
+import RQLBytecode
+import RQLCore
+import RQLVM
+import Testing
+
+/// Subscripts (`scores[0]`, `dict['a']`, `m[0]`), `@keys` / `@values`, `@links` paths and paths
+/// through several to-many hops run as `LoadElement` and `ReducePath` instead of `FilterRow`,
+/// and agree with the reference evaluator on null and deleted links, empty collections, missing
+/// keys, positions out of range and objects reached along several paths.
+@Suite("Lowering of subscripts, backlinks and to-many paths")
+struct PathLoweringTests {
+    static let json = #"""
+        {"schema": {
+           "Person": {"properties": {"name": "string", "age": "int?", "owner": "Person?", "friends": "list<Person>",
+              "dogs": "list<Dog>", "scores": "list<int>", "tags": "list<string?>", "dict": "map<int?>",
+              "pets": "map<Dog?>", "m": "mixed", "ms": "list<mixed>", "walkers": "linkingObjects<Dog.walker>"}},
+           "Dog": {"properties": {"name": "string", "age": "int", "walker": "Person?", "toys": "list<Toy>",
+              "scores": "set<int>", "dict": "map<string>"}},
+           "Toy": {"properties": {"name": "string?", "price": "double"}}},
+         "objects": {
+           "Person": [
+             {"name": "Ann", "age": 30, "owner": 1, "friends": [1, 1, 2], "dogs": [0, 1, 0], "scores": [1, 5, 9],
+              "tags": ["a", null], "dict": {"x": 1, "y": null}, "pets": {"a": 0, "b": null}, "m": [1, [2, 3]],
+              "ms": [[1, 2], "s"]},
+             {"name": "Bob", "age": null, "owner": 2, "friends": [], "dogs": [], "scores": [], "tags": [],
+              "dict": {}, "pets": {}, "m": {"k": 1}, "ms": []},
+             {"name": "Cid", "age": 7, "owner": null, "friends": [3], "dogs": [2], "scores": [7], "tags": ["A"],
+              "dict": {"a": 3, "b": 4}, "pets": {"z": 2}, "m": 5, "ms": [null, [4]]},
+             {"name": "Dan", "age": 0, "owner": 1, "friends": [1, 0], "dogs": [1, 2], "scores": [2, 2], "tags": [],
+              "dict": {"z": 0}, "pets": {"c": 1}, "m": null, "ms": [[]]}],
+           "Dog": [
+             {"name": "Rex", "age": 3, "walker": 1, "toys": [0, 1], "scores": [1, 9], "dict": {"a": "x"}},
+             {"name": "Fido", "age": 5, "walker": 0, "toys": [], "scores": [], "dict": {}},
+             {"name": "Max", "age": 1, "walker": null, "toys": [2, 2], "scores": [4], "dict": {"b": "y", "c": "z"}}],
+           "Toy": [
+             {"name": "ball", "price": 1.5},
+             {"name": null, "price": 0},
+             {"name": "bone", "price": 3}]}}
+        """#
+
+    static func emits(_ text: String, _ opcodes: [Opcode]) throws {
+        try LoweringTests.emits(text, opcodes, in: Self.json)
+    }
+
+    @Test(
+        "a subscript of a list, a dictionary or a mixed list loads one element",
+        arguments: [
+            "scores[0] == 1", "scores[FIRST] > 2", "scores[LAST] == 9", "scores[5] == nil", "scores[0] == nil",
+            "NOT scores[1] == 5", "scores[1] != 5", "owner.scores[0] == 1", "owner.scores[LAST] == nil",
+            "owner.owner.scores[FIRST] >= 2", "tags[1] == nil", "tags[0] BEGINSWITH[c] 'a'", "dict['x'] == 1",
+            "dict['y'] == nil", "dict['missing'] == nil", "dict['a'] > 2", "owner.dict['z'] == 0",
+            "NOT dict['b'] == 4", "m[0] == 1", "m[1][0] == 2", "m[LAST][LAST] == 3", "m[0] == nil",
+            "ms[0][1] == 2", "ms[FIRST] == nil", "ms[LAST][0] == 4", "friends[0] == nil", "friends[2] != nil",
+            "pets['a'] == nil", "pets['b'] == nil", "pets['zz'] == nil", "scores[0] IN {1, 7}",
+            "dict['a'] IN {3, 1}", "scores[0] > age", "scores[LAST] + 1 > 5",
+        ]
+    )
+    func subscripts(text: String) throws {
+        try Self.emits(text, [.loadElement])
+    }
+
+    @Test(
+        "@keys and @values of a dictionary are quantified per owner",
+        arguments: [
+            "ANY dict.@keys == 'x'", "ALL dict.@keys BEGINSWITH 'a'", "NONE dict.@keys == 'z'", "dict.@values > 2",
+            "ALL dict.@values > 0", "NONE dict.@values == nil", "owner.dict.@values == 3",
+            "ALL owner.dict.@keys != 'x'", "ANY dogs.dict.@keys == 'a'", "ALL dogs.dict.@values == 'x'",
+            "NONE dogs.dict.@values == 'z'", "ANY pets.@keys == 'b'",
+        ]
+    )
+    func keysAndValues(text: String) throws {
+        try Self.emits(text, [.reducePath])
+    }
+
+    @Test(
+        "@links paths walk the backlinks, then the properties",
+        arguments: [
+            "@links.Dog.walker.name == 'Rex'", "ALL @links.Dog.walker.age > 2", "NONE @links.Dog.walker.age > 2",
+            "ANY @links.Person.friends.name == 'Ann'", "ALL @links.Person.owner.age == nil",
+            "@links.Dog.walker.@count > 0", "@links.Person.friends.@count == 2", "@links.Person.friends.@count == 0",
+            "@links.Dog.walker.@sum.age > 3", "@links.Dog.walker.@max.age == 5", "@links.Person.friends.@avg.age > 10",
+            "@links.Person.friends.@min.age == nil", "owner.@links.Person.friends.@count > 2",
+            "ANY walkers.age > 3", "ALL walkers.toys.name == 'ball'", "walkers.@count == 1",
+            "ANY @links.Person.friends.dogs.name == 'Max'", "ANY @links.Dog.walker.scores > 5",
+        ]
+    )
+    func backlinks(text: String) throws {
+        try Self.emits(text, [.reducePath])
+    }
+
+    @Test(
+        "paths through two to-many hops are quantified, counted and aggregated as the reference does",
+        arguments: [
+            "ANY dogs.toys.name == 'ball'", "ALL dogs.toys.name == 'ball'", "NONE dogs.toys.name == 'ball'",
+            "ANY dogs.toys.name == nil", "ALL dogs.toys.price > 1", "ANY dogs.scores > 5", "ALL dogs.scores > 1",
+            "NONE dogs.scores == 2", "ALL dogs.scores < 5", "ANY friends.dogs.age > 4",
+            "ALL friends.friends.name == 'Ann'",
+            "ANY friends.owner.dogs.toys.name BEGINSWITH 'bo'", "ALL friends.dogs.walker.age > 1",
+            "dogs.toys.@count > 1", "friends.dogs.@count == 0", "friends.friends.@count > 3",
+            "friends.owner.@count == 2",
+            "owner.@count == 1", "friends.@links.@count > 2", "dogs.toys.@links.@count == 0",
+            "owner.@links.Dog.walker.@avg.age > 2",
+            "NOT ANY dogs.toys.price > 2", "ANY dogs.toys.name == 'bone' OR age == 30", "ALL friends.owner.scores > 8",
+            "NONE friends.owner.scores == 7", "ANY friends.owner.scores == 7", "ALL friends.owner.dict.@keys == 'a'",
+        ]
+    )
+    func twoLevels(text: String) throws {
+        try Self.emits(text, [.reducePath])
+    }
+
+    @Test("a backlink walk folds objects met again: twenty hops stay linear and counts saturate")
+    func folding() throws {
+        let hops = (0..<20).map { _ in "friends.@links.Person.friends" }.joined(separator: ".")
+        try Self.emits("ANY \(hops).name == 'Ann'", [.reducePath])
+        try Self.emits("\(hops).@count > 2", [.reducePath])
+    }
+}
