@@ -100,6 +100,8 @@ public enum Opcode: UInt8, CaseIterable, Hashable, Sendable {
     case loadElement
     /// v[P3] := the reduction K[P4] over what the path K[P4] reaches from the rows of r[P1].
     case reducePath
+    /// p[P3] := the target of element K[P4] of link collection column P2 (source P5); rows without one leave r[P1].
+    case gatherElement
 }
 
 extension Opcode {

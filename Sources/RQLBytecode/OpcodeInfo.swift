@@ -508,5 +508,18 @@ extension OpcodeInfo {
                 + "and stores the reduction in value register P3: the number of groups the quantifier holds "
                 + "in, a link count, an aggregate or a backlink count, for `FilterValue` to compare."
         ),
+        OpcodeInfo(
+            .gatherElement,
+            "GatherElement",
+            [.register, .column, .positionRegister, .constant, .source],
+            [.filter],
+            "p[P3] := target of col[P2]K[P4] of src[P5] at r[P1]",
+            "A subscript of a list or dictionary of links followed as a to-one link (`items[FIRST].name`, "
+                + "`relations['boss'].age`): for each row of r[P1], stores in position register P3 the row of "
+                + "the object that element K[P4] of link collection column P2 of source P5 points at; -1 for "
+                + "a missing key, a null or deleted target, or a source without a row (null, as through a null "
+                + "link). A list without that position drops the row from r[P1]: the single value compared "
+                + "after it does not exist."
+        ),
     ]
 }

@@ -92,7 +92,7 @@ public enum ProgramVerifier {
                 .countMatching, .aggregateElements, .filterValue, .filterValueIn, .loadConstant, .arithmetic,
                 .compareValues, .filterType, .valueSize, .countBacklinks,
                 .selectCopy, .selectUnion, .selectExcept, .selectClear, .emit, .sort,
-                .topN, .distinct, .limit, .loadElement, .reducePath:
+                .topN, .distinct, .limit, .loadElement, .reducePath, .gatherElement:
                 break
             }
         }
@@ -127,6 +127,7 @@ public enum ProgramVerifier {
         case (.aggregateElements, .aggregate(_, _, let targetColumn)): fits = (targetColumn ?? 0) >= 0
         case (.filterValue, .value), (.filterValueIn, .values), (.loadConstant, .value): fits = true
         case (.loadElement, .element(let selectors)): fits = !selectors.isEmpty
+        case (.gatherElement, .element(let selectors)): fits = selectors.count == 1
         case (.reducePath, .pathWalk(let walk)): fits = !walk.hops.isEmpty || walk.end != .objects
         default: fits = false
         }

@@ -13,9 +13,12 @@ extension Generator {
         _ value: Value,
         _ options: StringOptions
     ) -> Gathered? {
+        // The subscripts after the path's last property (those before it pick link elements).
         guard operand.quantifier == nil, !operand.isMultiValued, case .path(let path) = operand.expression,
-            !path.isMultiValued, let first = path.steps.firstIndex(where: Self.isSubscript), first > 0
+            !path.isMultiValued, let lastProperty = path.steps.lastIndex(where: { !Self.isSubscript($0) }),
+            lastProperty + 1 < path.steps.count
         else { return nil }
+        let first = lastProperty + 1
         var selectors: [ElementSelector] = []
         for step in path.steps[first...] {
             switch step {
@@ -30,7 +33,9 @@ extension Generator {
         }
         var collection = path
         collection.steps.removeSubrange(first...)
-        guard let (links, column, property) = linkPath(collection, endingInLink: true) else { return nil }
+        guard let (links, column, property) = linkPath(collection, endingInLink: true, subscripts: true) else {
+            return nil
+        }
         switch (property.collection, selectors[0]) {
         case (.list, .index), (.list, .first), (.list, .last), (.map, .key):
             break

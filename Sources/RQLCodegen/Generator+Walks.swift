@@ -71,9 +71,12 @@ extension Generator {
                 if case .linkingObjects(let className, let name) = property.type, let origin = schema[className] {
                     hops.append(.backlinks(className: className, property: name))
                     current = origin
-                } else if property.isLink, property.collection != .map, let target = property.type.targetClassName,
-                    let next = schema[target]
-                {
+                } else if property.isLink, let target = property.type.targetClassName, let next = schema[target] {
+                    // A dictionary of links is a hop through its `@values` only.
+                    if property.collection == .map {
+                        guard i + 1 < path.steps.count, path.steps[i + 1] == .values else { break hopping }
+                        i += 1
+                    }
                     hops.append(.link(column: Self.index(step), target: target))
                     current = next
                 } else {

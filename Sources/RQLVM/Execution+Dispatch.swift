@@ -177,6 +177,12 @@ extension Execution {
             guard let block, case .pathWalk(let walk)? = constant(instruction.p4) else { return .halt }
             reducePath(instruction, walk, block: block)
             return .next
+        case .gatherElement:
+            guard let block, case .element(let selectors)? = constant(instruction.p4), selectors.count == 1 else {
+                return .halt
+            }
+            gatherElement(instruction, selectors[0], block: block)
+            return .next
         }
     }
 

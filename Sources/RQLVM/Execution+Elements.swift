@@ -46,40 +46,102 @@ extension Execution {
         registers.counts[r] = m
     }
 
+    /// Which element of a collection a subscript picks.
+    enum Pick {
+        /// Element number `e` of the element column.
+        case element(Int)
+        /// A key the dictionary does not hold: null.
+        case missingKey
+        /// A position out of range, or a subscript that does not apply: nothing.
+        case nothing
+    }
+
+    /// The element `selector` picks from row `at` of a collection column.
+    func pick(_ selector: ElementSelector, of collection: CollectionColumnView, at: Int) -> Pick {
+        guard at >= 0 && at < collection.offsets.count - 1 else { return .nothing }
+        let range = collection.range(of: at)
+        switch selector {
+        case .index(let n):
+            return collection.kind == .list && n >= 0 && n < range.count ? .element(range.lowerBound + n) : .nothing
+        case .first:
+            return collection.kind == .list && !range.isEmpty ? .element(range.lowerBound) : .nothing
+        case .last:
+            return collection.kind == .list && !range.isEmpty ? .element(range.upperBound - 1) : .nothing
+        case .key(let key):
+            guard collection.kind == .map, let keys = collection.keys else { return .nothing }
+            let wanted = Array(key.utf8)
+            // Keys are few per row: a linear scan of the row's keys.
+            guard let e = range.first(where: { keys.bytes(at: $0).elementsEqual(wanted) }) else { return .missingKey }
+            return .element(e)
+        }
+    }
+
     /// The first subscript, of row `at` of a list, dictionary or mixed column.
     private func element(_ selector: ElementSelector, of view: ColumnView, at: Int) -> Subscripted {
         switch view {
         case .collection(let collection):
-            guard at < collection.offsets.count - 1 else { return .nothing }
-            let range = collection.range(of: at)
-            let chosen: Int?
-            switch selector {
-            case .index(let n):
-                chosen = collection.kind == .list && n >= 0 && n < range.count ? range.lowerBound + n : nil
-            case .first:
-                chosen = collection.kind == .list && !range.isEmpty ? range.lowerBound : nil
-            case .last:
-                chosen = collection.kind == .list && !range.isEmpty ? range.upperBound - 1 : nil
-            case .key(let key):
-                guard collection.kind == .map, let keys = collection.keys else { return .nothing }
-                let wanted = Array(key.utf8)
-                guard let e = range.first(where: { keys.bytes(at: $0).elementsEqual(wanted) }) else {
-                    // A missing key: null (a null link in a dictionary of links).
-                    if case .link = collection.elements { return .nullLink }
-                    return .value(.null)
-                }
-                chosen = e
+            switch pick(selector, of: collection, at: at) {
+            case .nothing:
+                return .nothing
+            case .missingKey:
+                // A missing key: null (a null link in a dictionary of links).
+                if case .link = collection.elements { return .nullLink }
+                return .value(.null)
+            case .element(let e):
+                if case .link(let links) = collection.elements { return resolved(links.keys[e], in: links.targetClass) }
+                return .value(collection.elements.scalarValue(at: e) ?? .null)
             }
-            guard let chosen else { return .nothing }
-            if case .link(let links) = collection.elements {
-                return resolved(links.keys[chosen], in: links.targetClass)
-            }
-            return .value(collection.elements.scalarValue(at: chosen) ?? .null)
         case .mixed(let values):
             return subscripted(.value(values.values[at]), selector)
         case .bool, .int, .float, .double, .decimal, .date, .objectId, .uuid, .string, .data, .link:
             return .nothing
         }
+    }
+
+    /// `GatherElement`: p[P3] := the target of element `selector` of the link collection column
+    /// P2 of the rows of r[P1] (source P5): -1 for a missing key, a null or deleted target or a
+    /// row without a source; a position out of range drops the row.
+    func gatherElement(_ instruction: Op, _ selector: ElementSelector, block: TableBlock) {
+        let r = Int(instruction.p1)
+        let p = Int(instruction.p3)
+        let out = gathers.positions(p)
+        let rows = registers.ready(r)
+        let count = registers.counts[r]
+        var target: Store.Table?
+        var m = 0
+        withSource(Int(instruction.p5), column: Int(instruction.p2), block: block) { view, through in
+            var links: LinkColumnView?
+            var collection: CollectionColumnView?
+            if case .collection(let c)? = view, case .link(let l) = c.elements {
+                collection = c
+                links = l
+                target = store.table(named: l.targetClass)
+            }
+            for j in 0..<count {
+                let row = rows[j]
+                rows[m] = row
+                let at = through.map { $0[Int(row)] } ?? Int(row)
+                guard at >= 0 else {
+                    out[Int(row)] = -1
+                    m &+= 1
+                    continue
+                }
+                guard let collection, let links else { continue }
+                switch pick(selector, of: collection, at: at) {
+                case .nothing:
+                    continue
+                case .missingKey:
+                    out[Int(row)] = -1
+                case .element(let e):
+                    let key = links.keys[e]
+                    out[Int(row)] = key >= 0 ? target?.position(of: RowKey(key)) ?? -1 : -1
+                }
+                m &+= 1
+            }
+        }
+        gathers.tables[p] = target
+        if m != count { registers.dense[r] = false }
+        registers.counts[r] = m
     }
 
     /// A link element: its link when the target exists, else a null link.

@@ -83,6 +83,10 @@ extension Execution {
                         for reach in levels[j] {
                             let range: Range<Int>
                             let keys: UnsafeBufferPointer<Int64>
+                            // A to-one link, or a dictionary's `@values`: its links count one by
+                            // one as they resolve (a list's or set's size counts them all).
+                            var countsResolved = true
+                            var inCollection = false
                             switch view {
                             case .link(let links):
                                 guard reach.position < links.keys.count else { continue }
@@ -94,8 +98,15 @@ extension Execution {
                                 else { continue }
                                 range = collection.range(of: reach.position)
                                 keys = links.keys
-                                if isLast {
-                                    linkCounts[j] = Folder.sum(linkCounts[j], Folder.product(range.count, reach.weight))
+                                inCollection = true
+                                if collection.kind != .map {
+                                    countsResolved = false
+                                    if isLast {
+                                        linkCounts[j] = Folder.sum(
+                                            linkCounts[j],
+                                            Folder.product(range.count, reach.weight)
+                                        )
+                                    }
                                 }
                             default:
                                 continue
@@ -103,10 +114,13 @@ extension Execution {
                             for e in range {
                                 if keys[e] >= 0, let position = target.position(of: RowKey(keys[e])) {
                                     next.add(position, weight: reach.weight)
-                                    if isLast, case .link = view {
+                                    if isLast && countsResolved {
                                         linkCounts[j] = Folder.sum(linkCounts[j], reach.weight)
                                     }
-                                } else {
+                                } else if keys[e] >= 0 || !inCollection {
+                                    // A null to-one link, or a link to a deleted object, is a null
+                                    // link; a null element of a collection is a null value, which
+                                    // reaches nothing.
                                     nulls[j] = true
                                 }
                             }

@@ -60,6 +60,41 @@ struct PathLoweringTests {
     }
 
     @Test(
+        "an element of a list or dictionary of links is followed as a to-one link",
+        arguments: [
+            "friends[0].name == 'Bob'", "friends[FIRST].age > 5", "friends[LAST].name == 'Ann'",
+            "friends[5].name == nil", "NOT friends[5].name == nil", "pets['a'].name == 'Rex'", "pets['b'].name == nil",
+            "pets['zz'].age == nil", "friends[0].friends[LAST].name == 'Cid'", "friends[0].scores[0] == 7",
+            "dogs[1].toys[0].name == 'ball'", "friends[0].name IN {'Bob', 'Dan'}", "friends[0].age > age",
+            "dogs[0].walker.name == 'Bob'", "owner.friends[1].dict['x'] == 1", "friends[FIRST].owner == nil",
+            "dogs[LAST].dict['a'] == 'x'",
+        ]
+    )
+    func elementLinks(text: String) throws {
+        try Self.emits(text, [.gatherElement])
+    }
+
+    @Test(
+        "a collection after a subscript that reaches nothing is an empty group, row at a time",
+        arguments: ["ALL friends[5].scores > 3", "NONE friends[7].dogs.age == 1", "ANY friends[5].scores > 3"]
+    )
+    func quantifiedAfterSubscript(text: String) throws {
+        _ = try LoweringTests.program(text, in: Self.json)
+    }
+
+    @Test(
+        "@values of a dictionary of links is a hop to the linked objects",
+        arguments: [
+            "ANY pets.@values.name == 'Rex'", "ALL pets.@values.age > 2", "NONE pets.@values.toys.name == 'bone'",
+            "pets.@values.@count == 1", "ANY friends.pets.@values.age == 1", "ALL friends.pets.@values.scores > 3",
+            "pets.@values.@links.@count > 1",
+        ]
+    )
+    func dictionaryOfLinks(text: String) throws {
+        try Self.emits(text, [.reducePath])
+    }
+
+    @Test(
         "@keys and @values of a dictionary are quantified per owner",
         arguments: [
             "ANY dict.@keys == 'x'", "ALL dict.@keys BEGINSWITH 'a'", "NONE dict.@keys == 'z'", "dict.@values > 2",
