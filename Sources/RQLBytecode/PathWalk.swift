@@ -66,6 +66,18 @@ public struct PathWalk: Hashable, Sendable {
         case aggregate(AggregateFunction, overMixed: Bool)
         /// `@links.@count` summed over the objects reached, repeats included.
         case backlinkCount
+        /// The number of groups in which a quantified comparison with a constant list holds
+        /// (`ALL items.price > ANY {1, 2}`, `ANY {5.5} == ALL items.price`): with `pathFirst`,
+        /// `path` quantifies the group's values `l`, and for each `list` quantifies the list's
+        /// `r` in `l op r`; otherwise the list's values come first, on the left of `op`.
+        case quantifiedList(
+            path: Quantifier,
+            list: Quantifier,
+            op: ComparisonOperator,
+            values: [Value],
+            options: StringOptions,
+            pathFirst: Bool
+        )
     }
 
     public var hops: [Hop]
@@ -113,6 +125,10 @@ extension PathWalk {
         case .linkCount: return dotted + ".@count"
         case .aggregate(let function, _): return dotted + "." + function.rawValue
         case .backlinkCount: return dotted + ".@links.@count"
+        case .quantifiedList(let path, let list, let op, let values, _, let pathFirst):
+            let listText = "\(list.rawValue) {" + values.prefix(4).map(\.description).joined(separator: ", ") + "}"
+            let pathText = "\(path.rawValue) \(dotted)"
+            return pathFirst ? "\(pathText) \(op.rawValue) \(listText)" : "\(listText) \(op.rawValue) \(pathText)"
         }
     }
 }

@@ -83,6 +83,7 @@ extension Generator {
                 return gathered
             }
         }
+        if let listed = listCompared(comparison) { return listed }
         guard comparison.rhs.quantifier == nil, !comparison.rhs.isMultiValued,
             case .constant(let value) = comparison.rhs.expression
         else {

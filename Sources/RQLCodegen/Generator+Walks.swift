@@ -55,6 +55,43 @@ extension Generator {
         }
     }
 
+    /// The register form of a multi-valued path compared with a constant list under a written
+    /// quantifier (`ALL items.price > ANY {1, 2}`, `NONE others.name == {'a', 'b'}`,
+    /// `ANY {5.5} == ALL items.price`); nil for other shapes (two unquantified sides compare
+    /// element-wise, in order: `FilterRow`).
+    func listCompared(_ comparison: BoundComparison) -> Gathered? {
+        guard comparison.lhs.quantifier != nil || comparison.rhs.quantifier != nil else { return nil }
+        let pathFirst: Bool
+        let (pathSide, listSide): (BoundOperand, BoundOperand)
+        switch (comparison.lhs.expression, comparison.rhs.expression) {
+        case (.path, .constantList):
+            (pathSide, listSide, pathFirst) = (comparison.lhs, comparison.rhs, true)
+        case (.constantList, .path):
+            (pathSide, listSide, pathFirst) = (comparison.rhs, comparison.lhs, false)
+        default:
+            return nil
+        }
+        guard pathSide.isMultiValued, case .path(let path) = pathSide.expression, path.isMultiValued,
+            case .constantList(let values) = listSide.expression, let (hops, end, _) = walk(path), end != .objects
+        else { return nil }
+        let reduction = PathWalk.Reduction.quantifiedList(
+            path: pathSide.quantifier ?? .any,
+            list: listSide.quantifier ?? .any,
+            op: comparison.op,
+            values: values,
+            options: comparison.options,
+            pathFirst: pathFirst
+        )
+        return Gathered(
+            links: [],
+            column: 0,
+            load: .walk(PathWalk(hops: hops, end: end, reduction: reduction)),
+            op: .greater,
+            constant: .int(0),
+            options: []
+        )
+    }
+
     /// The hops of `path` (to-one links, lists and sets of links, backlinks), what it reads at
     /// the end, and how many hops are to-many; nil when the path has another shape.
     func walk(_ path: BoundPath) -> (hops: [PathWalk.Hop], end: PathWalk.End, toMany: Int)? {

@@ -169,7 +169,7 @@ extension Execution {
                         )
                     }
                     out[Int(rows[j])] = .int(Int64(total))
-                case .quantified, .aggregate:
+                case .quantified, .aggregate, .quantifiedList:
                     out[Int(rows[j])] = .null
                 }
             }
@@ -225,13 +225,16 @@ extension Execution {
         switch reduction {
         case .quantified(let quantifier, let test):
             var holding: Int64 = 0
+            for group in groups where quantify(quantifier, group, test.passes) { holding += 1 }
+            return .int(holding)
+        case .quantifiedList(let path, let list, let op, let values, let options, let pathFirst):
+            let pair = { (l: Value, r: Value) in ValueComparison.evaluate(l, op, r, options: options) }
+            var holding: Int64 = 0
             for group in groups {
-                let holds: Bool
-                switch quantifier {
-                case .any: holds = group.contains { test.passes($0) }
-                case .all: holds = group.allSatisfy { test.passes($0) }
-                case .none: holds = !group.contains { test.passes($0) }
-                }
+                let holds =
+                    pathFirst
+                    ? quantify(path, group) { l in quantify(list, values) { r in pair(l, r) } }
+                    : quantify(list, values) { l in quantify(path, group) { r in pair(l, r) } }
                 if holds { holding += 1 }
             }
             return .int(holding)
@@ -239,6 +242,15 @@ extension Execution {
             return function.apply(to: groups.first ?? [], overMixed: overMixed)
         case .linkCount, .backlinkCount:
             return .null
+        }
+    }
+
+    /// ANY is ∃ (false when empty), ALL is ∀ (true when empty), NONE is ¬∃ (true when empty).
+    private static func quantify(_ quantifier: Quantifier, _ values: [Value], _ body: (Value) -> Bool) -> Bool {
+        switch quantifier {
+        case .any: values.contains(where: body)
+        case .all: values.allSatisfy(body)
+        case .none: !values.contains(where: body)
         }
     }
 }

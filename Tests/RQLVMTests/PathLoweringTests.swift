@@ -143,6 +143,21 @@ struct PathLoweringTests {
         try Self.emits(text, [.reducePath])
     }
 
+    @Test(
+        "a quantified path compared with a constant list nests the quantifiers as written",
+        arguments: [
+            "ALL scores > ANY {0, 1}", "NONE friends.name == {'Bob', 'Cid'}", "ANY {5, 9} == ALL scores",
+            "ALL {1, 2} < ANY scores", "NONE {1} == NONE scores", "ANY friends.age IN {7, 30}",
+            "ALL dogs.toys.name == ANY {'ball', 'bone'}", "ANY dict.@values == ALL {3}",
+            "NONE dict.@keys BEGINSWITH ANY {'a', 'x'}", "ALL tags ==[c] ANY {'a', nil}", "friends.name == ANY {'Bob'}",
+            "ALL friends.owner.scores > ALL {1, 5}", "ANY {} == ALL scores", "ALL scores == {}",
+            "NOT ALL friends.age > ANY {5, 20}", "ANY @links.Dog.walker.age == ALL {3, 5}",
+        ]
+    )
+    func listComparisons(text: String) throws {
+        try Self.emits(text, [.reducePath])
+    }
+
     @Test("a backlink walk folds objects met again: twenty hops stay linear and counts saturate")
     func folding() throws {
         let hops = (0..<20).map { _ in "friends.@links.Person.friends" }.joined(separator: ".")
