@@ -26,6 +26,9 @@ public enum Constant: Hashable, Sendable {
     case element([ElementSelector])
     /// The hops, end and reduction of `ReducePath`.
     case pathWalk(PathWalk)
+    /// `FilterValueList`'s constant side: a list under its quantifier, and whether the value
+    /// register is the comparison's left side (`age > ANY {1, 2}`) or the list is (`ALL {1, 2} < age`).
+    case quantifiedList(Quantifier, [Value], valueFirst: Bool)
 }
 
 /// `element op value` (with string options), or its negation: the per-element test of a

@@ -102,6 +102,8 @@ public enum Opcode: UInt8, CaseIterable, Hashable, Sendable {
     case reducePath
     /// p[P3] := the target of element K[P4] of link collection column P2 (source P5); rows without one leave r[P1].
     case gatherElement
+    /// Keeps the rows of r[P1] whose value v[P2] compares (operator P3, options P5) with the list K[P4] as quantified.
+    case filterValueList
 }
 
 extension Opcode {

@@ -521,5 +521,18 @@ extension OpcodeInfo {
                 + "link). A list without that position drops the row from r[P1]: the single value compared "
                 + "after it does not exist."
         ),
+        OpcodeInfo(
+            .filterValueList,
+            "FilterValueList",
+            [.register, .valueRegister, .comparison, .constant, .options],
+            [.filter],
+            "r[P1] := rows of r[P1] where v[P2] P3[P5] Q K[P4]",
+            "A single value compared with a constant list under the list's quantifier (`age > ANY {1, 2}`, "
+                + "`name ENDSWITH {'a', 'b'}`, `id == ALL {1, 2}`, `NONE {1, 2} < age`): keeps the rows of r[P1] "
+                + "for which the quantifier of K[P4] (ANY: some element, ALL: every element, NONE: no element; "
+                + "ALL and NONE hold for an empty list) holds of the value in value register P2 compared under "
+                + "operator P3 and string options P5 with the list's elements, the value on the left of the "
+                + "operator or, as K[P4] says, on its right (`ValueComparison`)."
+        ),
     ]
 }

@@ -78,6 +78,11 @@ public struct PathWalk: Hashable, Sendable {
             options: StringOptions,
             pathFirst: Bool
         )
+        /// The number of groups that compare with the constant list element by element, in order
+        /// (`items.price == {1, 2}`; with `pathFirst` the group's values are the left side): `==`
+        /// and the orderings need equal lengths and every pair to hold, `!=` holds when the lengths
+        /// differ or some pair differs. The walk keeps every path, in order (no folding).
+        case elementwise(op: ComparisonOperator, values: [Value], options: StringOptions, pathFirst: Bool)
     }
 
     public var hops: [Hop]
@@ -129,6 +134,9 @@ extension PathWalk {
             let listText = "\(list.rawValue) {" + values.prefix(4).map(\.description).joined(separator: ", ") + "}"
             let pathText = "\(path.rawValue) \(dotted)"
             return pathFirst ? "\(pathText) \(op.rawValue) \(listText)" : "\(listText) \(op.rawValue) \(pathText)"
+        case .elementwise(let op, let values, _, let pathFirst):
+            let listText = "{" + values.prefix(4).map(\.description).joined(separator: ", ") + "}"
+            return pathFirst ? "\(dotted) \(op.rawValue) \(listText)" : "\(listText) \(op.rawValue) \(dotted)"
         }
     }
 }

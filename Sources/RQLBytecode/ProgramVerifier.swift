@@ -92,7 +92,7 @@ public enum ProgramVerifier {
                 .countMatching, .aggregateElements, .filterValue, .filterValueIn, .loadConstant, .arithmetic,
                 .compareValues, .filterType, .valueSize, .countBacklinks,
                 .selectCopy, .selectUnion, .selectExcept, .selectClear, .emit, .sort,
-                .topN, .distinct, .limit, .loadElement, .reducePath, .gatherElement:
+                .topN, .distinct, .limit, .loadElement, .reducePath, .gatherElement, .filterValueList:
                 break
             }
         }
@@ -128,6 +128,7 @@ public enum ProgramVerifier {
         case (.filterValue, .value), (.filterValueIn, .values), (.loadConstant, .value): fits = true
         case (.loadElement, .element(let selectors)): fits = !selectors.isEmpty
         case (.gatherElement, .element(let selectors)): fits = selectors.count == 1
+        case (.filterValueList, .quantifiedList): fits = true
         case (.reducePath, .pathWalk(let walk)): fits = !walk.hops.isEmpty || walk.end != .objects
         default: fits = false
         }

@@ -39,6 +39,8 @@ extension Generator {
             case compare(ComparisonOperator, Value, StringOptions)
             /// `value IN list` (`FilterValueIn`).
             case member([Value])
+            /// `value op Q list`, or `Q list op value` unless `valueFirst` (`FilterValueList`).
+            case quantifiedList(ComparisonOperator, Quantifier, [Value], valueFirst: Bool, StringOptions)
         }
 
         /// The to-one links followed (`GatherLink`, `GatherElement`).
@@ -83,7 +85,7 @@ extension Generator {
                 return gathered
             }
         }
-        if let listed = listCompared(comparison) { return listed }
+        if let listed = listCompared(comparison) ?? singleListCompared(comparison) { return listed }
         guard comparison.rhs.quantifier == nil, !comparison.rhs.isMultiValued,
             case .constant(let value) = comparison.rhs.expression
         else {
@@ -381,6 +383,16 @@ extension Generator {
             )
         case .member(let values):
             builder.emit(.filterValueIn, p1: register, p2: v, p4: builder.constant(.values(values)), comment: comment)
+        case .quantifiedList(let op, let quantifier, let values, let valueFirst, let options):
+            builder.emit(
+                .filterValueList,
+                p1: register,
+                p2: v,
+                p3: ComparisonCode.code(op),
+                p4: builder.constant(.quantifiedList(quantifier, values, valueFirst: valueFirst)),
+                p5: UInt16(options.rawValue),
+                comment: comment
+            )
         }
     }
 }

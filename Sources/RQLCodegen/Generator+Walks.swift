@@ -60,7 +60,6 @@ extension Generator {
     /// `ANY {5.5} == ALL items.price`); nil for other shapes (two unquantified sides compare
     /// element-wise, in order: `FilterRow`).
     func listCompared(_ comparison: BoundComparison) -> Gathered? {
-        guard comparison.lhs.quantifier != nil || comparison.rhs.quantifier != nil else { return nil }
         let pathFirst: Bool
         let (pathSide, listSide): (BoundOperand, BoundOperand)
         switch (comparison.lhs.expression, comparison.rhs.expression) {
@@ -72,9 +71,28 @@ extension Generator {
             return nil
         }
         guard pathSide.isMultiValued, case .path(let path) = pathSide.expression, path.isMultiValued,
-            case .constantList(let values) = listSide.expression, let (hops, end, _) = walk(path), end != .objects
+            case .constantList(let values) = listSide.expression, let (hops, end, toMany) = walk(path), end != .objects
         else { return nil }
-        let reduction = PathWalk.Reduction.quantifiedList(
+        var reduction: PathWalk.Reduction
+        if comparison.lhs.quantifier == nil && comparison.rhs.quantifier == nil {
+            // Element by element, in order: every path followed, so at most one to-many hop.
+            guard toMany <= 1 else { return nil }
+            reduction = .elementwise(
+                op: comparison.op,
+                values: values,
+                options: comparison.options,
+                pathFirst: pathFirst
+            )
+            return Gathered(
+                links: [],
+                column: 0,
+                load: .walk(PathWalk(hops: hops, end: end, reduction: reduction)),
+                op: .greater,
+                constant: .int(0),
+                options: []
+            )
+        }
+        reduction = .quantifiedList(
             path: pathSide.quantifier ?? .any,
             list: listSide.quantifier ?? .any,
             op: comparison.op,
@@ -90,6 +108,40 @@ extension Generator {
             constant: .int(0),
             options: []
         )
+    }
+
+    /// The register form of one value compared with a constant list under the list's quantifier
+    /// (`age > ANY {1, 2}`, `owner.name ENDSWITH {'a', 'b'}`, `id == ALL {1, 2}`,
+    /// `NONE {1, 2} < scores[0]`), other than `IN` (`FilterValueIn`); nil for other shapes.
+    func singleListCompared(_ comparison: BoundComparison) -> Gathered? {
+        let valueFirst: Bool
+        let (valueSide, listSide): (BoundOperand, BoundOperand)
+        switch (comparison.lhs.expression, comparison.rhs.expression) {
+        case (.constantList, .constantList):
+            return nil
+        case (_, .constantList):
+            (valueSide, listSide, valueFirst) = (comparison.lhs, comparison.rhs, true)
+        case (.constantList, _):
+            (valueSide, listSide, valueFirst) = (comparison.rhs, comparison.lhs, false)
+        default:
+            return nil
+        }
+        guard valueSide.quantifier == nil, !valueSide.isMultiValued, case .path = valueSide.expression,
+            case .constantList(let values) = listSide.expression,
+            var gathered = gathered(valueSide, .equal, .null, [], quantified: false)
+        else { return nil }
+        switch gathered.load {
+        case .column, .element: break
+        case .count, .matching, .aggregate, .backlinks, .walk: return nil
+        }
+        gathered.test = .quantifiedList(
+            comparison.op,
+            listSide.quantifier ?? .any,
+            values,
+            valueFirst: valueFirst,
+            comparison.options
+        )
+        return gathered
     }
 
     /// The hops of `path` (to-one links, lists and sets of links, backlinks), what it reads at

@@ -59,8 +59,12 @@ extension Execution {
             for j in 0..<count { out[Int(rows[j])] = .null }
             return
         }
+        // Aggregates and element-wise comparisons see every path, in order.
         var folding = true
-        if case .aggregate = walk.reduction { folding = false }
+        switch walk.reduction {
+        case .aggregate, .elementwise: folding = false
+        case .quantified, .linkCount, .backlinkCount, .quantifiedList: break
+        }
         let start = block.positions.lowerBound
         var levels = (0..<count).map { [Reach(position: start + Int(rows[$0]), weight: 1)] }
         // Whether a null or dangling link was met on the way (sticky, as in the reference walk).
@@ -169,7 +173,7 @@ extension Execution {
                         )
                     }
                     out[Int(rows[j])] = .int(Int64(total))
-                case .quantified, .aggregate, .quantifiedList:
+                case .quantified, .aggregate, .quantifiedList, .elementwise:
                     out[Int(rows[j])] = .null
                 }
             }
@@ -238,6 +242,15 @@ extension Execution {
                 if holds { holding += 1 }
             }
             return .int(holding)
+        case .elementwise(let op, let values, let options, let pathFirst):
+            let pair = { (l: Value, r: Value) in ValueComparison.evaluate(l, op, r, options: options) }
+            var holding: Int64 = 0
+            for group in groups {
+                let holds =
+                    pathFirst ? elementwise(group, op, values, pair) : elementwise(values, op, group, pair)
+                if holds { holding += 1 }
+            }
+            return .int(holding)
         case .aggregate(let function, let overMixed):
             return function.apply(to: groups.first ?? [], overMixed: overMixed)
         case .linkCount, .backlinkCount:
@@ -251,6 +264,22 @@ extension Execution {
         case .any: values.contains(where: body)
         case .all: values.allSatisfy(body)
         case .none: !values.contains(where: body)
+        }
+    }
+
+    /// Two sequences compared in order: `!=` when the lengths differ or some pair differs,
+    /// every other operator when the lengths are equal and every pair holds.
+    private static func elementwise(
+        _ lhs: [Value],
+        _ op: ComparisonOperator,
+        _ rhs: [Value],
+        _ pair: (Value, Value) -> Bool
+    ) -> Bool {
+        switch op {
+        case .notEqual:
+            return lhs.count != rhs.count || zip(lhs, rhs).contains { pair($0, $1) }
+        case .equal, .less, .lessOrEqual, .greater, .greaterOrEqual, .beginsWith, .endsWith, .contains, .like:
+            return lhs.count == rhs.count && zip(lhs, rhs).allSatisfy { pair($0, $1) }
         }
     }
 }

@@ -158,6 +158,33 @@ struct PathLoweringTests {
         try Self.emits(text, [.reducePath])
     }
 
+    @Test(
+        "one value compared with a constant list under the list's quantifier",
+        arguments: [
+            "age > ANY {1, 20}", "age == ALL {30, 30}", "age != NONE {7}", "name ENDSWITH {'n', 'x'}",
+            "owner.name BEGINSWITH[c] ANY {'b', 'C'}", "ALL {1, 2} < age", "NONE {40} < age",
+            "age != ALL {}", "owner.age == NONE {30, 7}", "scores[0] > ANY {0, 8}", "friends[0].name LIKE {'B*', '?id'}",
+            "age < {5, nil}", "NOT age > ANY {10}", "owner.owner.age == ALL {nil}",
+        ]
+    )
+    func singleValueAgainstList(text: String) throws {
+        try Self.emits(text, [.filterValueList])
+    }
+
+    @Test(
+        "an unquantified path compared with a constant list element by element, in order",
+        arguments: [
+            "scores == {1, 5, 9}", "scores != {1, 5, 9}", "{1, 5, 9} == scores", "scores == {}", "{} == scores",
+            "scores < {2, 6, 10}", "friends.name == {'Bob', 'Bob', 'Cid'}", "friends.name != {'Bob', 'Cid'}",
+            "owner.scores == {7}", "dict.@keys == {'a', 'b'}", "tags ==[c] {'A', nil}", "owner.tags == {}",
+            "walkers.name == {'Fido'}", "dict.@values == {3, 4}", "NOT friends.age == {nil, nil, 7}",
+            "friends.age > {0, 0, 0}",
+        ]
+    )
+    func elementwise(text: String) throws {
+        try Self.emits(text, [.reducePath])
+    }
+
     @Test("a backlink walk folds objects met again: twenty hops stay linear and counts saturate")
     func folding() throws {
         let hops = (0..<20).map { _ in "friends.@links.Person.friends" }.joined(separator: ".")
