@@ -184,7 +184,8 @@ extension Execution {
             gatherElement(instruction, selectors[0], block: block)
             return .next
         case .filterValueList:
-            guard block != nil, case .quantifiedList(let quantifier, let list, let valueFirst)? = constant(instruction.p4)
+            guard block != nil,
+                case .quantifiedList(let quantifier, let list, let valueFirst)? = constant(instruction.p4)
             else { return .halt }
             filterValueList(instruction, quantifier, list, valueFirst: valueFirst)
             return .next

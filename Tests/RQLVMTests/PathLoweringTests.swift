@@ -163,7 +163,8 @@ struct PathLoweringTests {
         arguments: [
             "age > ANY {1, 20}", "age == ALL {30, 30}", "age != NONE {7}", "name ENDSWITH {'n', 'x'}",
             "owner.name BEGINSWITH[c] ANY {'b', 'C'}", "ALL {1, 2} < age", "NONE {40} < age",
-            "age != ALL {}", "owner.age == NONE {30, 7}", "scores[0] > ANY {0, 8}", "friends[0].name LIKE {'B*', '?id'}",
+            "age != ALL {}", "owner.age == NONE {30, 7}", "scores[0] > ANY {0, 8}",
+            "friends[0].name LIKE {'B*', '?id'}",
             "age < {5, nil}", "NOT age > ANY {10}", "owner.owner.age == ALL {nil}",
         ]
     )
