@@ -104,6 +104,8 @@ public enum Opcode: UInt8, CaseIterable, Hashable, Sendable {
     case gatherElement
     /// Keeps the rows of r[P1] whose value v[P2] compares (operator P3, options P5) with the list K[P4] as quantified.
     case filterValueList
+    /// v[P3] := the reduction K[P4] over the path K[P4] from r[P1], compared with v[P2].
+    case reducePathAgainst
 }
 
 extension Opcode {

@@ -534,5 +534,17 @@ extension OpcodeInfo {
                 + "operator P3 and string options P5 with the list's elements, the value on the left of the "
                 + "operator or, as K[P4] says, on its right (`ValueComparison`)."
         ),
+        OpcodeInfo(
+            .reducePathAgainst,
+            "ReducePathAgainst",
+            [.register, .valueRegister, .valueRegister, .constant, .unused],
+            [],
+            "v[P3] := reduce K[P4] over the path K[P4] from r[P1] against v[P2]",
+            "A multi-valued path compared with a value computed per row (`ANY items.price == "
+                + "fav_item.price`, `ALL items.price > items.@avg.price`, `integers == single_int`): walks "
+                + "the path of K[P4] as `ReducePath` does and stores in value register P3 the number of "
+                + "groups in which the quantifier holds of the group's values compared with the row's value "
+                + "in value register P2, for `FilterValue` to test `> 0`."
+        ),
     ]
 }

@@ -83,6 +83,15 @@ public struct PathWalk: Hashable, Sendable {
         /// and the orderings need equal lengths and every pair to hold, `!=` holds when the lengths
         /// differ or some pair differs. The walk keeps every path, in order (no folding).
         case elementwise(op: ComparisonOperator, values: [Value], options: StringOptions, pathFirst: Bool)
+        /// The number of groups in which the quantifier holds of `@type == name` (`equal`) or
+        /// `@type != name` for the group's values (`ANY dict.@type == 'int'`; `TypeAttribute`,
+        /// an unknown name matching nothing).
+        case quantifiedType(Quantifier, name: Value, equal: Bool)
+        /// `ReducePathAgainst`: the number of groups in which the quantifier holds of the group's
+        /// values compared with the row's value in a value register (`ANY items.price ==
+        /// fav_item.price`, `ALL items.price > items.@avg.price`), the group's value on the left
+        /// with `pathFirst`.
+        case quantifiedAgainst(Quantifier, op: ComparisonOperator, options: StringOptions, pathFirst: Bool)
     }
 
     public var hops: [Hop]
@@ -134,6 +143,11 @@ extension PathWalk {
             let listText = "\(list.rawValue) {" + values.prefix(4).map(\.description).joined(separator: ", ") + "}"
             let pathText = "\(path.rawValue) \(dotted)"
             return pathFirst ? "\(pathText) \(op.rawValue) \(listText)" : "\(listText) \(op.rawValue) \(pathText)"
+        case .quantifiedType(let quantifier, let name, let equal):
+            return "\(quantifier.rawValue) \(dotted).@type \(equal ? "==" : "!=") \(name)"
+        case .quantifiedAgainst(let quantifier, let op, _, let pathFirst):
+            let pathText = "\(quantifier.rawValue) \(dotted)"
+            return pathFirst ? "\(pathText) \(op.rawValue) v" : "v \(op.rawValue) \(pathText)"
         case .elementwise(let op, let values, _, let pathFirst):
             let listText = "{" + values.prefix(4).map(\.description).joined(separator: ", ") + "}"
             return pathFirst ? "\(dotted) \(op.rawValue) \(listText)" : "\(listText) \(op.rawValue) \(dotted)"

@@ -92,7 +92,8 @@ public enum ProgramVerifier {
                 .countMatching, .aggregateElements, .filterValue, .filterValueIn, .loadConstant, .arithmetic,
                 .compareValues, .filterType, .valueSize, .countBacklinks,
                 .selectCopy, .selectUnion, .selectExcept, .selectClear, .emit, .sort,
-                .topN, .distinct, .limit, .loadElement, .reducePath, .gatherElement, .filterValueList:
+                .topN, .distinct, .limit, .loadElement, .reducePath, .gatherElement, .filterValueList,
+                .reducePathAgainst:
                 break
             }
         }
@@ -129,6 +130,8 @@ public enum ProgramVerifier {
         case (.loadElement, .element(let selectors)): fits = !selectors.isEmpty
         case (.gatherElement, .element(let selectors)): fits = selectors.count == 1
         case (.filterValueList, .quantifiedList): fits = true
+        case (.reducePathAgainst, .pathWalk(let walk)):
+            if case .quantifiedAgainst = walk.reduction { fits = walk.end != .objects } else { fits = false }
         case (.reducePath, .pathWalk(let walk)): fits = !walk.hops.isEmpty || walk.end != .objects
         default: fits = false
         }

@@ -16,7 +16,7 @@ extension Generator {
     /// One lowered comparison.
     struct Gathered {
         /// What the value register receives from the last table reached.
-        enum Load {
+        indirect enum Load {
             /// The scalar column.
             case column
             /// The collection column's size.
@@ -31,6 +31,8 @@ extension Generator {
             case element([ElementSelector])
             /// A walk through to-many hops and backlinks (`ReducePath`); the column is unused.
             case walk(PathWalk)
+            /// A walk whose groups are compared with a value loaded per row (`ReducePathAgainst`).
+            case walkAgainst(PathWalk, Gathered)
         }
 
         /// How the loaded value is tested.
@@ -85,7 +87,9 @@ extension Generator {
                 return gathered
             }
         }
-        if let listed = listCompared(comparison) ?? singleListCompared(comparison) { return listed }
+        if let listed = listCompared(comparison) ?? singleListCompared(comparison) ?? pathAgainst(comparison) {
+            return listed
+        }
         guard comparison.rhs.quantifier == nil, !comparison.rhs.isMultiValued,
             case .constant(let value) = comparison.rhs.expression
         else {
@@ -364,6 +368,9 @@ extension Generator {
             )
         case .walk(let walk):
             builder.emit(.reducePath, p1: register, p3: v, p4: builder.constant(.pathWalk(walk)))
+        case .walkAgainst(let walk, let comparand):
+            let c = emitLoad(comparand, into: register)
+            builder.emit(.reducePathAgainst, p1: register, p2: c, p3: v, p4: builder.constant(.pathWalk(walk)))
         }
         return v
     }

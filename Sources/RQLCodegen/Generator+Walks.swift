@@ -32,11 +32,23 @@ extension Generator {
             case .objects:
                 return nil
             }
+        case .type(let path):
+            // `ANY dict.@type == 'int'`: a type name tested against every value.
+            guard quantified, operand.isMultiValued, path.isMultiValued, op == .equal || op == .notEqual,
+                options.isEmpty, case .string = value, let (hops, end, _) = walk(path), end != .objects
+            else { return nil }
+            let reduction = PathWalk.Reduction.quantifiedType(
+                operand.quantifier ?? .any,
+                name: value,
+                equal: op == .equal
+            )
+            return reduced(PathWalk(hops: hops, end: end, reduction: reduction), .greater, .int(0), [])
         case .count(let path):
-            // Links counted through to-many hops (`owners.dogs.@count`, `@links.Dog.owner.@count`).
-            guard operand.quantifier == nil, let (hops, end, _) = walk(path), !hops.isEmpty, end == .objects else {
-                return nil
-            }
+            // Links counted through to-many hops (`owners.dogs.@count`, `@links.Dog.owner.@count`);
+            // (`children[*].@count` counts only the links that resolve: `FilterRow`).
+            guard operand.quantifier == nil, path.steps.last != .all, let (hops, end, _) = walk(path), !hops.isEmpty,
+                end == .objects
+            else { return nil }
             return reduced(PathWalk(hops: hops, end: .objects, reduction: .linkCount), op, value, options)
         case .aggregate(let function, let path):
             // One group: exactly one to-many hop (per owner of the last collection otherwise).
@@ -50,7 +62,7 @@ extension Generator {
                 end == .objects
             else { return nil }
             return reduced(PathWalk(hops: hops, end: .objects, reduction: .backlinkCount), op, value, options)
-        case .constant, .constantList, .list, .type, .subqueryCount, .arithmetic, .object:
+        case .constant, .constantList, .list, .subqueryCount, .arithmetic, .object:
             return nil
         }
     }
@@ -132,7 +144,7 @@ extension Generator {
         else { return nil }
         switch gathered.load {
         case .column, .element: break
-        case .count, .matching, .aggregate, .backlinks, .walk: return nil
+        case .count, .matching, .aggregate, .backlinks, .walk, .walkAgainst: return nil
         }
         gathered.test = .quantifiedList(
             comparison.op,
@@ -142,6 +154,47 @@ extension Generator {
             comparison.options
         )
         return gathered
+    }
+
+    /// The register form of a multi-valued path compared with one value computed per row
+    /// (`ANY items.price == fav_item.price`, `ALL items.price > items.@avg.price`,
+    /// `integers == single_int`); nil for other shapes.
+    func pathAgainst(_ comparison: BoundComparison) -> Gathered? {
+        func isPath(_ operand: BoundOperand) -> Bool {
+            if case .path(let path) = operand.expression { operand.isMultiValued && path.isMultiValued } else { false }
+        }
+        let pathFirst = isPath(comparison.lhs)
+        let (pathSide, valueSide) = pathFirst ? (comparison.lhs, comparison.rhs) : (comparison.rhs, comparison.lhs)
+        guard isPath(pathSide), case .path(let path) = pathSide.expression, valueSide.quantifier == nil,
+            !valueSide.isMultiValued, let (hops, end, _) = walk(path), end != .objects
+        else { return nil }
+        switch valueSide.expression {
+        case .path, .count, .aggregate, .backlinkCount: break
+        case .constant, .constantList, .list, .type, .subqueryCount, .arithmetic, .object: return nil
+        }
+        // A value that may not exist (a subscript out of range drops the row) would make ALL over
+        // an empty group hold in the reference: only loads that always give a value.
+        guard let comparand = gathered(valueSide, .equal, .null, [], quantified: false),
+            comparand.links.allSatisfy({ $0.selector == nil })
+        else { return nil }
+        switch comparand.load {
+        case .column, .count, .aggregate, .backlinks, .walk: break
+        case .element, .matching, .walkAgainst: return nil
+        }
+        let reduction = PathWalk.Reduction.quantifiedAgainst(
+            pathSide.quantifier ?? .any,
+            op: comparison.op,
+            options: comparison.options,
+            pathFirst: pathFirst
+        )
+        return Gathered(
+            links: [],
+            column: 0,
+            load: .walkAgainst(PathWalk(hops: hops, end: end, reduction: reduction), comparand),
+            op: .greater,
+            constant: .int(0),
+            options: []
+        )
     }
 
     /// The hops of `path` (to-one links, lists and sets of links, backlinks), what it reads at
@@ -168,6 +221,8 @@ extension Generator {
                     }
                     hops.append(.link(column: Self.index(step), target: target))
                     current = next
+                    // `children[*].name` is `children.name`.
+                    if property.collection != .single, i + 1 < path.steps.count, path.steps[i + 1] == .all { i += 1 }
                 } else {
                     break hopping
                 }
@@ -190,7 +245,8 @@ extension Generator {
         case (.single, []) where !property.isLink:
             return (hops, .column(column), toMany)
         case (.list, []) where !property.isLink, (.set, []) where !property.isLink, (.map, []) where !property.isLink,
-            (.map, [.values]) where !property.isLink:
+            (.map, [.values]) where !property.isLink, (.list, [.all]) where !property.isLink,
+            (.set, [.all]) where !property.isLink, (.map, [.all]) where !property.isLink:
             return (hops, .elements(column), toMany)
         case (.map, [.keys]):
             return (hops, .keys(column), toMany)

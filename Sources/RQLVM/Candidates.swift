@@ -80,7 +80,7 @@ extension Execution {
             return .all
         case .loadConstant, .arithmetic, .compareValues, .filterType, .valueSize, .countBacklinks:
             return .all
-        case .loadElement, .reducePath, .gatherElement, .filterValueList:
+        case .loadElement, .reducePath, .gatherElement, .filterValueList, .reducePathAgainst:
             return .all
         }
     }

@@ -189,6 +189,10 @@ extension Execution {
             else { return .halt }
             filterValueList(instruction, quantifier, list, valueFirst: valueFirst)
             return .next
+        case .reducePathAgainst:
+            guard let block, case .pathWalk(let walk)? = constant(instruction.p4) else { return .halt }
+            reducePath(instruction, walk, against: gathers.values(Int(instruction.p2)), block: block)
+            return .next
         }
     }
 

@@ -48,8 +48,14 @@ extension Execution {
         }
     }
 
-    /// `ReducePath`: v[P3] := the reduction of K[P4] over what its hops reach from each row of r[P1].
-    func reducePath(_ instruction: Op, _ walk: PathWalk, block: TableBlock) {
+    /// `ReducePath`: v[P3] := the reduction of K[P4] over what its hops reach from each row of r[P1]
+    /// (`ReducePathAgainst`: compared with the row's value in `comparands`).
+    func reducePath(
+        _ instruction: Op,
+        _ walk: PathWalk,
+        against comparands: UnsafeMutablePointer<Value>? = nil,
+        block: TableBlock
+    ) {
         let r = Int(instruction.p1)
         let out = gathers.values(Int(instruction.p3))
         let rows = registers.ready(r)
@@ -63,7 +69,7 @@ extension Execution {
         var folding = true
         switch walk.reduction {
         case .aggregate, .elementwise: folding = false
-        case .quantified, .linkCount, .backlinkCount, .quantifiedList: break
+        case .quantified, .linkCount, .backlinkCount, .quantifiedList, .quantifiedType, .quantifiedAgainst: break
         }
         let start = block.positions.lowerBound
         var levels = (0..<count).map { [Reach(position: start + Int(rows[$0]), weight: 1)] }
@@ -173,7 +179,7 @@ extension Execution {
                         )
                     }
                     out[Int(rows[j])] = .int(Int64(total))
-                case .quantified, .aggregate, .quantifiedList, .elementwise:
+                case .quantified, .aggregate, .quantifiedList, .elementwise, .quantifiedType, .quantifiedAgainst:
                     out[Int(rows[j])] = .null
                 }
             }
@@ -188,7 +194,8 @@ extension Execution {
                     gathers.scratch.removeAll(keepingCapacity: true)
                     // (Weights are 1 unless folding, and folding only counts care about.)
                     for reach in levels[j] { gathers.scratch.append(view.scalarValue(at: reach.position) ?? .null) }
-                    out[Int(rows[j])] = Self.reduce(walk.reduction, groups: [gathers.scratch])
+                    let comparand = comparands?[Int(rows[j])] ?? .null
+                    out[Int(rows[j])] = Self.reduce(walk.reduction, groups: [gathers.scratch], against: comparand)
                 }
             }
         case .elements(let column), .keys(let column):
@@ -217,7 +224,8 @@ extension Execution {
                         }
                     }
                     if nulls[j] || levels[j].isEmpty { groups.append([]) }
-                    out[Int(rows[j])] = Self.reduce(walk.reduction, groups: groups)
+                    let comparand = comparands?[Int(rows[j])] ?? .null
+                    out[Int(rows[j])] = Self.reduce(walk.reduction, groups: groups, against: comparand)
                 }
             }
         }
@@ -225,8 +233,24 @@ extension Execution {
 
     /// The reduction of the groups: how many the quantifier holds in, or the aggregate of the
     /// (only) group.
-    private static func reduce(_ reduction: PathWalk.Reduction, groups: [[Value]]) -> Value {
+    private static func reduce(_ reduction: PathWalk.Reduction, groups: [[Value]], against comparand: Value) -> Value {
         switch reduction {
+        case .quantifiedType(let quantifier, let name, let equal):
+            let attribute = TypeAttribute(naming: name)
+            var holding: Int64 = 0
+            for group in groups where quantify(quantifier, group, { (attribute?.matches($0) ?? false) == equal }) {
+                holding += 1
+            }
+            return .int(holding)
+        case .quantifiedAgainst(let quantifier, let op, let options, let pathFirst):
+            let test = { (value: Value) in
+                pathFirst
+                    ? ValueComparison.evaluate(value, op, comparand, options: options)
+                    : ValueComparison.evaluate(comparand, op, value, options: options)
+            }
+            var holding: Int64 = 0
+            for group in groups where quantify(quantifier, group, test) { holding += 1 }
+            return .int(holding)
         case .quantified(let quantifier, let test):
             var holding: Int64 = 0
             for group in groups where quantify(quantifier, group, test.passes) { holding += 1 }

@@ -186,6 +186,42 @@ struct PathLoweringTests {
         try Self.emits(text, [.reducePath])
     }
 
+    @Test(
+        "a multi-valued path compared with a value computed per row",
+        arguments: [
+            "ANY friends.age == age", "ALL friends.age > age", "NONE friends.name == name", "scores == age",
+            "ANY scores > owner.age", "ALL dogs.age > friends.@avg.age", "ALL dict.@values == scores.@count",
+            "ANY friends.age == owner.age", "ALL scores >= scores.@min", "ANY scores == scores.@max",
+            "age < ANY friends.age", "name == ALL friends.name", "ANY dogs.toys.price > dogs.@max.age",
+            "NONE @links.Dog.walker.age < friends.dogs.@count", "NOT ANY friends.owner.age == age",
+        ]
+    )
+    func pathAgainstValue(text: String) throws {
+        try Self.emits(text, [.reducePathAgainst])
+    }
+
+    @Test(
+        "@type of a multi-valued path against a type name",
+        arguments: [
+            "ANY ms.@type == 'list'", "ALL ms.@type != 'string'", "NONE ms.@type == 'null'", "ANY dict.@type == 'int'",
+            "ALL dict.@type == 'int'", "ANY friends.m.@type == 'int'", "ALL friends.m.@type == 'numeric'",
+        ]
+    )
+    func typeOfMany(text: String) throws {
+        try Self.emits(text, [.reducePath])
+    }
+
+    @Test(
+        "[*] after a collection is the collection",
+        arguments: [
+            "ANY friends[*].name == 'Bob'", "ALL scores[*] > 1", "dict[*] > 2", "ALL dogs[*].toys[*].name == 'ball'",
+            "friends[*].@links.@count > 2", "NONE friends[*].scores[*] == 7",
+        ]
+    )
+    func everyElement(text: String) throws {
+        try Self.emits(text, [.reducePath])
+    }
+
     @Test("a backlink walk folds objects met again: twenty hops stay linear and counts saturate")
     func folding() throws {
         let hops = (0..<20).map { _ in "friends.@links.Person.friends" }.joined(separator: ".")
