@@ -132,7 +132,11 @@ public enum ProgramVerifier {
         case (.filterValueList, .quantifiedList): fits = true
         case (.reducePathAgainst, .pathWalk(let walk)):
             if case .quantifiedAgainst = walk.reduction { fits = walk.end != .objects } else { fits = false }
-        case (.reducePath, .pathWalk(let walk)): fits = !walk.hops.isEmpty || walk.end != .objects
+        case (.reducePath, .pathWalk(let walk)):
+            // A comparison with a per-row value needs that value: `ReducePathAgainst`.
+            if case .quantifiedAgainst = walk.reduction { fits = false } else {
+                fits = !walk.hops.isEmpty || walk.end != .objects
+            }
         default: fits = false
         }
         return fits ? nil : "P4 holds the wrong kind of constant"

@@ -222,6 +222,40 @@ struct PathLoweringTests {
         try Self.emits(text, [.reducePath])
     }
 
+    @Test("the verifier rejects malformed subscripts, walks and list filters")
+    func rejects() throws {
+        let good = try LoweringTests.program(
+            "friends[0].scores[1] > 2 AND ANY dogs.toys.name == 'ball' AND age > ANY {1, 2} AND ANY friends.age == age",
+            in: Self.json
+        )[0]
+        #expect(ProgramVerifier.verify(good).isEmpty)
+        func address(_ opcode: Opcode) -> Int { good.instructions.firstIndex { $0.opcode == opcode }! }
+        func rejected(_ change: (inout Program) -> Void) -> Bool {
+            var program = good
+            change(&program)
+            return !ProgramVerifier.verify(program).isEmpty
+        }
+        let element = address(.loadElement)
+        let gather = address(.gatherElement)
+        let walk = address(.reducePath)
+        let list = address(.filterValueList)
+        let against = address(.reducePathAgainst)
+        // Constants of the wrong kind: a walk for a subscript, subscripts for a walk, a walk
+        // without a comparison for `ReducePathAgainst` and one with it for `ReducePath`.
+        #expect(rejected { $0.instructions[element].p4 = $0.instructions[walk].p4 })
+        #expect(rejected { $0.instructions[gather].p4 = $0.instructions[list].p4 })
+        #expect(rejected { $0.instructions[walk].p4 = $0.instructions[element].p4 })
+        #expect(rejected { $0.instructions[list].p4 = $0.instructions[element].p4 })
+        #expect(rejected { $0.instructions[against].p4 = $0.instructions[walk].p4 })
+        #expect(rejected { $0.instructions[walk].p4 = $0.instructions[against].p4 })
+        // Registers: a position register that does not exist, a comparand nothing wrote.
+        #expect(rejected { $0.instructions[gather].p3 = 9 })
+        #expect(rejected { $0.instructions[element].p5 = 7 })
+        #expect(rejected { $0.instructions[against].p2 = $0.instructions[against].p3 })
+        #expect(rejected { $0.instructions[list].p3 = 40 })
+        #expect(rejected { $0.instructions[walk].p2 = 1 })
+    }
+
     @Test("a backlink walk folds objects met again: twenty hops stay linear and counts saturate")
     func folding() throws {
         let hops = (0..<20).map { _ in "friends.@links.Person.friends" }.joined(separator: ".")
