@@ -134,7 +134,9 @@ public enum ProgramVerifier {
             if case .quantifiedAgainst = walk.reduction { fits = walk.end != .objects } else { fits = false }
         case (.reducePath, .pathWalk(let walk)):
             // A comparison with a per-row value needs that value: `ReducePathAgainst`.
-            if case .quantifiedAgainst = walk.reduction { fits = false } else {
+            if case .quantifiedAgainst = walk.reduction {
+                fits = false
+            } else {
                 fits = !walk.hops.isEmpty || walk.end != .objects
             }
         default: fits = false
