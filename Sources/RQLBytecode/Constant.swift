@@ -22,6 +22,13 @@ public enum Constant: Hashable, Sendable {
     /// `targetColumn` when the collection holds links: the column of each target aggregated
     /// (`items.@sum.price`).
     case aggregate(AggregateFunction, overMixed: Bool, targetColumn: Int? = nil)
+    /// The subscripts `LoadElement` applies in turn: `[n]`, `[FIRST]`, `[LAST]`, `['key']`.
+    case element([ElementSelector])
+    /// The hops, end and reduction of `ReducePath`.
+    case pathWalk(PathWalk)
+    /// `FilterValueList`'s constant side: a list under its quantifier, and whether the value
+    /// register is the comparison's left side (`age > ANY {1, 2}`) or the list is (`ALL {1, 2} < age`).
+    case quantifiedList(Quantifier, [Value], valueFirst: Bool)
 }
 
 /// `element op value` (with string options), or its negation: the per-element test of a

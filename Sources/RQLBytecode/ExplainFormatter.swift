@@ -126,6 +126,10 @@ public enum ExplainFormatter {
             text =
                 (lower.map { (lowerInclusive ? "[" : "(") + $0.description } ?? "(-inf") + ", "
                 + (upper.map { $0.description + (upperInclusive ? "]" : ")") } ?? "+inf)")
+        case .element(let selectors): text = selectors.map(\.text).joined()
+        case .pathWalk(let walk): text = walk.text
+        case .quantifiedList(let quantifier, let values, _):
+            text = quantifier.rawValue + " {" + values.prefix(8).map(\.description).joined(separator: ", ") + "}"
         }
         return text.count > 60 ? String(text.prefix(57)) + "..." : text
     }

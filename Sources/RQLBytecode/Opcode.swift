@@ -96,6 +96,16 @@ public enum Opcode: UInt8, CaseIterable, Hashable, Sendable {
     case distinct
     /// Keeps the first P1 rows of the result.
     case limit
+    /// v[P3] := element K[P4] of collection column P2 (source P5); rows without one leave r[P1].
+    case loadElement
+    /// v[P3] := the reduction K[P4] over what the path K[P4] reaches from the rows of r[P1].
+    case reducePath
+    /// p[P3] := the target of element K[P4] of link collection column P2 (source P5); rows without one leave r[P1].
+    case gatherElement
+    /// Keeps the rows of r[P1] whose value v[P2] compares (operator P3, options P5) with the list K[P4] as quantified.
+    case filterValueList
+    /// v[P3] := the reduction K[P4] over the path K[P4] from r[P1], compared with v[P2].
+    case reducePathAgainst
 }
 
 extension Opcode {

@@ -482,5 +482,69 @@ extension OpcodeInfo {
             "result := first P1 of result",
             "Keeps the first P1 rows of the result."
         ),
+        OpcodeInfo(
+            .loadElement,
+            "LoadElement",
+            [.register, .column, .valueRegister, .constant, .source],
+            [.filter],
+            "v[P3] := col[P2]K[P4] of src[P5] at r[P1]",
+            "Subscripts (`scores[0]`, `scores[LAST]`, `dict['a']`, `owner.list[FIRST]`): for each row of "
+                + "r[P1], stores in value register P3 the element K[P4] of the list or dictionary in column P2 "
+                + "of source P5 (a link element as its link, or null when its target is gone). A list "
+                + "without that position drops the row from r[P1], as the comparison has no value to test; "
+                + "a missing key reads as null, and so does any element behind a null link."
+        ),
+        OpcodeInfo(
+            .reducePath,
+            "ReducePath",
+            [.register, .unused, .valueRegister, .constant, .unused],
+            [],
+            "v[P3] := reduce K[P4] over the path K[P4] from r[P1]",
+            "Paths through several to-many hops and backlinks (`ANY dogs.toys.name == 'x'`, "
+                + "`@links.Dog.owner.age > 3`, `ALL owners.dogs.scores > 1`, `owners.dogs.@count`): for each "
+                + "row of r[P1], follows the hops of K[P4] (to-one links, lists and sets of links, `@links` "
+                + "backlinks), folding an object reached along several paths into one with a weight, then "
+                + "reads the end (a column, the elements or keys of a collection per object, or the objects) "
+                + "and stores the reduction in value register P3: the number of groups the quantifier holds "
+                + "in, a link count, an aggregate or a backlink count, for `FilterValue` to compare."
+        ),
+        OpcodeInfo(
+            .gatherElement,
+            "GatherElement",
+            [.register, .column, .positionRegister, .constant, .source],
+            [.filter],
+            "p[P3] := target of col[P2]K[P4] of src[P5] at r[P1]",
+            "A subscript of a list or dictionary of links followed as a to-one link (`items[FIRST].name`, "
+                + "`relations['boss'].age`): for each row of r[P1], stores in position register P3 the row of "
+                + "the object that element K[P4] of link collection column P2 of source P5 points at; -1 for "
+                + "a missing key, a null or deleted target, or a source without a row (null, as through a null "
+                + "link). A list without that position drops the row from r[P1]: the single value compared "
+                + "after it does not exist."
+        ),
+        OpcodeInfo(
+            .filterValueList,
+            "FilterValueList",
+            [.register, .valueRegister, .comparison, .constant, .options],
+            [.filter],
+            "r[P1] := rows of r[P1] where v[P2] P3[P5] Q K[P4]",
+            "A single value compared with a constant list under the list's quantifier (`age > ANY {1, 2}`, "
+                + "`name ENDSWITH {'a', 'b'}`, `id == ALL {1, 2}`, `NONE {1, 2} < age`): keeps the rows of r[P1] "
+                + "for which the quantifier of K[P4] (ANY: some element, ALL: every element, NONE: no element; "
+                + "ALL and NONE hold for an empty list) holds of the value in value register P2 compared under "
+                + "operator P3 and string options P5 with the list's elements, the value on the left of the "
+                + "operator or, as K[P4] says, on its right (`ValueComparison`)."
+        ),
+        OpcodeInfo(
+            .reducePathAgainst,
+            "ReducePathAgainst",
+            [.register, .valueRegister, .valueRegister, .constant, .unused],
+            [],
+            "v[P3] := reduce K[P4] over the path K[P4] from r[P1] against v[P2]",
+            "A multi-valued path compared with a value computed per row (`ANY items.price == "
+                + "fav_item.price`, `ALL items.price > items.@avg.price`, `integers == single_int`): walks "
+                + "the path of K[P4] as `ReducePath` does and stores in value register P3 the number of "
+                + "groups in which the quantifier holds of the group's values compared with the row's value "
+                + "in value register P2, for `FilterValue` to test `> 0`."
+        ),
     ]
 }

@@ -92,7 +92,8 @@ public enum ProgramVerifier {
                 .countMatching, .aggregateElements, .filterValue, .filterValueIn, .loadConstant, .arithmetic,
                 .compareValues, .filterType, .valueSize, .countBacklinks,
                 .selectCopy, .selectUnion, .selectExcept, .selectClear, .emit, .sort,
-                .topN, .distinct, .limit:
+                .topN, .distinct, .limit, .loadElement, .reducePath, .gatherElement, .filterValueList,
+                .reducePathAgainst:
                 break
             }
         }
@@ -126,6 +127,18 @@ public enum ProgramVerifier {
         case (.countMatching, .elementTest(let test)): fits = (test.targetColumn ?? 0) >= 0
         case (.aggregateElements, .aggregate(_, _, let targetColumn)): fits = (targetColumn ?? 0) >= 0
         case (.filterValue, .value), (.filterValueIn, .values), (.loadConstant, .value): fits = true
+        case (.loadElement, .element(let selectors)): fits = !selectors.isEmpty
+        case (.gatherElement, .element(let selectors)): fits = selectors.count == 1
+        case (.filterValueList, .quantifiedList): fits = true
+        case (.reducePathAgainst, .pathWalk(let walk)):
+            if case .quantifiedAgainst = walk.reduction { fits = walk.end != .objects } else { fits = false }
+        case (.reducePath, .pathWalk(let walk)):
+            // A comparison with a per-row value needs that value: `ReducePathAgainst`.
+            if case .quantifiedAgainst = walk.reduction {
+                fits = false
+            } else {
+                fits = !walk.hops.isEmpty || walk.end != .objects
+            }
         default: fits = false
         }
         return fits ? nil : "P4 holds the wrong kind of constant"

@@ -9,10 +9,14 @@ import RQLIR
 /// `GatherLink` into a position register; the value is loaded, counted or aggregated into a
 /// value register; `FilterValue` compares it with the constant.
 extension Generator {
+    /// One to-one step of a gathered path: a link column and the class it leads to, or (with a
+    /// selector) one element of a list or dictionary of links (`items[FIRST]`, `pets['a']`).
+    typealias LinkHop = (column: Int32, target: String, selector: ElementSelector?)
+
     /// One lowered comparison.
     struct Gathered {
         /// What the value register receives from the last table reached.
-        enum Load {
+        indirect enum Load {
             /// The scalar column.
             case column
             /// The collection column's size.
@@ -23,6 +27,12 @@ extension Generator {
             case aggregate(AggregateFunction, overMixed: Bool, targetColumn: Int?)
             /// The number of links to the object reached (`@links.@count`); the column is unused.
             case backlinks
+            /// Subscripts of the list, dictionary or mixed column (`LoadElement`).
+            case element([ElementSelector])
+            /// A walk through to-many hops and backlinks (`ReducePath`); the column is unused.
+            case walk(PathWalk)
+            /// A walk whose groups are compared with a value loaded per row (`ReducePathAgainst`).
+            case walkAgainst(PathWalk, Gathered)
         }
 
         /// How the loaded value is tested.
@@ -31,16 +41,18 @@ extension Generator {
             case compare(ComparisonOperator, Value, StringOptions)
             /// `value IN list` (`FilterValueIn`).
             case member([Value])
+            /// `value op Q list`, or `Q list op value` unless `valueFirst` (`FilterValueList`).
+            case quantifiedList(ComparisonOperator, Quantifier, [Value], valueFirst: Bool, StringOptions)
         }
 
-        /// The to-one link columns followed, and the class each leads to.
-        var links: [(column: Int32, target: String)]
+        /// The to-one links followed (`GatherLink`, `GatherElement`).
+        var links: [LinkHop]
         var column: Int32
         var load: Load
         var test: Test
 
         init(
-            links: [(column: Int32, target: String)],
+            links: [LinkHop],
             column: Int32,
             load: Load,
             op: ComparisonOperator,
@@ -59,19 +71,24 @@ extension Generator {
         // `owner.age IN {20, 21}`: a single value of a to-one path in a constant list.
         if comparison.op == .equal, comparison.options.isEmpty, comparison.rhs.quantifier ?? .any == .any,
             case .constantList(let values) = comparison.rhs.expression, comparison.lhs.quantifier == nil,
-            !comparison.lhs.isMultiValued, case .path(let path) = comparison.lhs.expression, !path.isMultiValued,
-            let (links, column, property) = linkPath(path, endingInLink: true), property.collection == .single
+            !comparison.lhs.isMultiValued, case .path(let path) = comparison.lhs.expression, !path.isMultiValued
         {
-            var gathered = Gathered(
-                links: links,
-                column: column,
-                load: .column,
-                op: .equal,
-                constant: .null,
-                options: []
-            )
-            gathered.test = .member(values)
-            return gathered
+            var single: Gathered?
+            if let (links, column, property) = linkPath(path, endingInLink: true, subscripts: true),
+                property.collection == .single
+            {
+                single = Gathered(links: links, column: column, load: .column, op: .equal, constant: .null, options: [])
+            } else {
+                // `scores[0] IN {1, 2}`: one element.
+                single = subscripted(comparison.lhs, .equal, .null, [])
+            }
+            if var gathered = single {
+                gathered.test = .member(values)
+                return gathered
+            }
+        }
+        if let listed = listCompared(comparison) ?? singleListCompared(comparison) ?? pathAgainst(comparison) {
+            return listed
         }
         guard comparison.rhs.quantifier == nil, !comparison.rhs.isMultiValued,
             case .constant(let value) = comparison.rhs.expression
@@ -86,6 +103,19 @@ extension Generator {
     }
 
     func gathered(
+        _ operand: BoundOperand,
+        _ op: ComparisonOperator,
+        _ value: Value,
+        _ options: StringOptions,
+        quantified: Bool
+    ) -> Gathered? {
+        linkGathered(operand, op, value, options, quantified: quantified)
+            ?? subscripted(operand, op, value, options)
+            ?? walked(operand, op, value, options, quantified: quantified)
+    }
+
+    /// Through to-one links only, into one collection at most.
+    private func linkGathered(
         _ operand: BoundOperand,
         _ op: ComparisonOperator,
         _ value: Value,
@@ -113,7 +143,8 @@ extension Generator {
                     options: []
                 )
             }
-            guard let (links, column, property) = linkPath(path, endingInLink: !path.isMultiValued) else { return nil }
+            guard let (links, column, property) = linkPath(path, endingInLink: !path.isMultiValued, subscripts: true)
+            else { return nil }
             if property.collection == .single {
                 guard operand.quantifier == nil, !operand.isMultiValued, !path.isMultiValued else { return nil }
                 return Gathered(
@@ -126,7 +157,9 @@ extension Generator {
                 )
             }
             // A collection of values: ANY is a count above 0, NONE a count of 0, ALL no element failing.
-            guard quantified, operand.isMultiValued, path.isMultiValued else { return nil }
+            // (Not after a subscript out of range, which reaches nothing, where ALL holds: `FilterRow`.)
+            guard quantified, operand.isMultiValued, path.isMultiValued, links.allSatisfy({ $0.selector == nil })
+            else { return nil }
             let quantifier = operand.quantifier ?? .any
             let test = ElementTest(op, value, options: options, negated: quantifier == .all)
             return Gathered(
@@ -186,12 +219,12 @@ extension Generator {
         case .backlinkCount(let path):
             // `@links.@count` of the object itself or of one reached through to-one links.
             guard operand.quantifier == nil, !operand.isMultiValued, path.root == .object else { return nil }
-            var links: [(column: Int32, target: String)] = []
+            var links: [LinkHop] = []
             if !path.steps.isEmpty {
                 guard let (prefix, column, property) = linkPath(path, endingInLink: true),
                     property.collection == .single, let target = property.type.targetClassName, schema[target] != nil
                 else { return nil }
-                links = prefix + [(column, target)]
+                links = prefix + [(column, target, nil)]
             }
             return Gathered(links: links, column: 0, load: .backlinks, op: op, constant: value, options: options)
         case .constant, .constantList, .list, .type, .subqueryCount, .arithmetic, .object:
@@ -201,20 +234,40 @@ extension Generator {
 
     /// A path from the tested object through zero or more to-one links to one property that holds
     /// values (a scalar, or a list, set or dictionary of non-link values; with `endingInLink`, also
-    /// a to-one link or a collection of links): the links followed and the last property.
+    /// a to-one link or a collection of links): the links followed and the last property. With
+    /// `subscripts`, one element of a list or dictionary of links counts as a to-one link
+    /// (`items[FIRST].name`, `relations['boss'].age`): only for single values, as a position
+    /// out of range reaches nothing, which drops the row.
     func linkPath(
         _ path: BoundPath,
-        endingInLink: Bool = false
-    ) -> (links: [(column: Int32, target: String)], column: Int32, Property)? {
+        endingInLink: Bool = false,
+        subscripts: Bool = false
+    ) -> (links: [LinkHop], column: Int32, Property)? {
         guard path.root == .object, let last = path.steps.last else { return nil }
         var current = objectSchema
-        var links: [(column: Int32, target: String)] = []
-        for step in path.steps.dropLast() {
-            guard let property = Self.property(step, of: current), property.collection == .single,
-                !property.isBacklink, let target = property.type.targetClassName, let next = schema[target]
+        var links: [LinkHop] = []
+        let body = Array(path.steps.dropLast())
+        var i = 0
+        while i < body.count {
+            let step = body[i]
+            guard let property = Self.property(step, of: current), !property.isBacklink,
+                let target = property.type.targetClassName, let next = schema[target]
             else { return nil }
-            links.append((Int32(Self.index(step)), target))
+            var selector: ElementSelector?
+            if property.collection != .single {
+                guard subscripts, i + 1 < body.count else { return nil }
+                switch (property.collection, body[i + 1]) {
+                case (.list, .index(let n)): selector = .index(n)
+                case (.list, .first): selector = .first
+                case (.list, .last): selector = .last
+                case (.map, .key(let key)): selector = .key(key)
+                default: return nil
+                }
+                i += 1
+            }
+            links.append((Int32(Self.index(step)), target, selector))
             current = next
+            i += 1
         }
         guard let property = Self.property(last, of: current), !property.isBacklink,
             !property.isLink || endingInLink
@@ -227,7 +280,7 @@ extension Generator {
     /// column and the target column.
     private func linkListPath(
         _ path: BoundPath
-    ) -> (links: [(column: Int32, target: String)], column: Int32, targetColumn: Int)? {
+    ) -> (links: [LinkHop], column: Int32, targetColumn: Int)? {
         guard path.steps.count >= 2 else { return nil }
         var prefix = path
         prefix.steps.removeLast()
@@ -240,14 +293,14 @@ extension Generator {
         return (links, column, Self.index(path.steps[path.steps.count - 1]))
     }
 
-    private static func property(_ step: PathStep, of objectSchema: ObjectSchema) -> Property? {
+    static func property(_ step: PathStep, of objectSchema: ObjectSchema) -> Property? {
         guard case .property(let className, let index, _) = step, className == objectSchema.name, index >= 0,
             index < objectSchema.properties.count
         else { return nil }
         return objectSchema.properties[index]
     }
 
-    private static func index(_ step: PathStep) -> Int {
+    static func index(_ step: PathStep) -> Int {
         if case .property(_, let index, _) = step { return index }
         return -1
     }
@@ -257,14 +310,25 @@ extension Generator {
         var source: UInt16 = 0
         for link in gathered.links {
             let p = builder.makePositionRegister()
-            builder.emit(
-                .gatherLink,
-                p1: register,
-                p2: link.column,
-                p3: p,
-                p4: builder.constant(.text(link.target)),
-                p5: source
-            )
+            if let selector = link.selector {
+                builder.emit(
+                    .gatherElement,
+                    p1: register,
+                    p2: link.column,
+                    p3: p,
+                    p4: builder.constant(.element([selector])),
+                    p5: source
+                )
+            } else {
+                builder.emit(
+                    .gatherLink,
+                    p1: register,
+                    p2: link.column,
+                    p3: p,
+                    p4: builder.constant(.text(link.target)),
+                    p5: source
+                )
+            }
             source = UInt16(p + 1)
         }
         let v = builder.makeValueRegister()
@@ -293,6 +357,20 @@ extension Generator {
             )
         case .backlinks:
             builder.emit(.countBacklinks, p1: register, p3: v, p5: source)
+        case .element(let selectors):
+            builder.emit(
+                .loadElement,
+                p1: register,
+                p2: gathered.column,
+                p3: v,
+                p4: builder.constant(.element(selectors)),
+                p5: source
+            )
+        case .walk(let walk):
+            builder.emit(.reducePath, p1: register, p3: v, p4: builder.constant(.pathWalk(walk)))
+        case .walkAgainst(let walk, let comparand):
+            let c = emitLoad(comparand, into: register)
+            builder.emit(.reducePathAgainst, p1: register, p2: c, p3: v, p4: builder.constant(.pathWalk(walk)))
         }
         return v
     }
@@ -312,6 +390,16 @@ extension Generator {
             )
         case .member(let values):
             builder.emit(.filterValueIn, p1: register, p2: v, p4: builder.constant(.values(values)), comment: comment)
+        case .quantifiedList(let op, let quantifier, let values, let valueFirst, let options):
+            builder.emit(
+                .filterValueList,
+                p1: register,
+                p2: v,
+                p3: ComparisonCode.code(op),
+                p4: builder.constant(.quantifiedList(quantifier, values, valueFirst: valueFirst)),
+                p5: UInt16(options.rawValue),
+                comment: comment
+            )
         }
     }
 }

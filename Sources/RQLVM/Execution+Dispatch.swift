@@ -169,6 +169,30 @@ extension Execution {
                 }
             }
             return .next
+        case .loadElement:
+            guard let block, case .element(let selectors)? = constant(instruction.p4) else { return .halt }
+            loadElement(instruction, selectors, block: block)
+            return .next
+        case .reducePath:
+            guard let block, case .pathWalk(let walk)? = constant(instruction.p4) else { return .halt }
+            reducePath(instruction, walk, block: block)
+            return .next
+        case .gatherElement:
+            guard let block, case .element(let selectors)? = constant(instruction.p4), selectors.count == 1 else {
+                return .halt
+            }
+            gatherElement(instruction, selectors[0], block: block)
+            return .next
+        case .filterValueList:
+            guard block != nil,
+                case .quantifiedList(let quantifier, let list, let valueFirst)? = constant(instruction.p4)
+            else { return .halt }
+            filterValueList(instruction, quantifier, list, valueFirst: valueFirst)
+            return .next
+        case .reducePathAgainst:
+            guard let block, case .pathWalk(let walk)? = constant(instruction.p4) else { return .halt }
+            reducePath(instruction, walk, against: gathers.values(Int(instruction.p2)), block: block)
+            return .next
         }
     }
 

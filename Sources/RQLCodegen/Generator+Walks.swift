@@ -1,0 +1,257 @@
+import RQLBytecode
+import RQLCore
+import RQLIR
+
+/// Paths through several to-many hops or backlinks, as one `ReducePath` each:
+/// `ANY dogs.toys.name == 'x'`, `ALL owners.dogs.scores > 1`, `@links.Dog.owner.age > 3`,
+/// `ANY dict.@keys == 'a'`, `owners.dogs.@count > 2`, `@links.Dog.owner.@sum.age > 5`,
+/// `dogs.@links.@count == 0`. Quantified comparisons become the number of groups the
+/// quantifier holds in, compared `> 0`; counts and aggregates are compared as they are.
+extension Generator {
+    /// The register form of `operand op value` as a path walk, or nil for other shapes.
+    func walked(
+        _ operand: BoundOperand,
+        _ op: ComparisonOperator,
+        _ value: Value,
+        _ options: StringOptions,
+        quantified: Bool
+    ) -> Gathered? {
+        func reduced(_ walk: PathWalk, _ op: ComparisonOperator, _ value: Value, _ options: StringOptions) -> Gathered {
+            Gathered(links: [], column: 0, load: .walk(walk), op: op, constant: value, options: options)
+        }
+        switch operand.expression {
+        case .path(let path):
+            guard quantified, operand.isMultiValued, path.isMultiValued, let (hops, end, _) = walk(path) else {
+                return nil
+            }
+            switch end {
+            case .column, .elements, .keys:
+                let test = ElementTest(op, value, options: options)
+                let walk = PathWalk(hops: hops, end: end, reduction: .quantified(operand.quantifier ?? .any, test))
+                return reduced(walk, .greater, .int(0), [])
+            case .objects:
+                return nil
+            }
+        case .type(let path):
+            // `ANY dict.@type == 'int'`: a type name tested against every value.
+            guard quantified, operand.isMultiValued, path.isMultiValued, op == .equal || op == .notEqual,
+                options.isEmpty, case .string = value, let (hops, end, _) = walk(path), end != .objects
+            else { return nil }
+            let reduction = PathWalk.Reduction.quantifiedType(
+                operand.quantifier ?? .any,
+                name: value,
+                equal: op == .equal
+            )
+            return reduced(PathWalk(hops: hops, end: end, reduction: reduction), .greater, .int(0), [])
+        case .count(let path):
+            // Links counted through to-many hops (`owners.dogs.@count`, `@links.Dog.owner.@count`);
+            // (`children[*].@count` counts only the links that resolve: `FilterRow`).
+            guard operand.quantifier == nil, path.steps.last != .all, let (hops, end, _) = walk(path), !hops.isEmpty,
+                end == .objects
+            else { return nil }
+            return reduced(PathWalk(hops: hops, end: .objects, reduction: .linkCount), op, value, options)
+        case .aggregate(let function, let path):
+            // One group: exactly one to-many hop (per owner of the last collection otherwise).
+            guard operand.quantifier == nil, !operand.isMultiValued, let (hops, end, toMany) = walk(path),
+                toMany == 1, case .column = end
+            else { return nil }
+            let reduction = PathWalk.Reduction.aggregate(function, overMixed: path.valueType == .mixed)
+            return reduced(PathWalk(hops: hops, end: end, reduction: reduction), op, value, options)
+        case .backlinkCount(let path):
+            guard operand.quantifier == nil, path.root == .object, let (hops, end, _) = walk(path), !hops.isEmpty,
+                end == .objects
+            else { return nil }
+            return reduced(PathWalk(hops: hops, end: .objects, reduction: .backlinkCount), op, value, options)
+        case .constant, .constantList, .list, .subqueryCount, .arithmetic, .object:
+            return nil
+        }
+    }
+
+    /// The register form of a multi-valued path compared with a constant list under a written
+    /// quantifier (`ALL items.price > ANY {1, 2}`, `NONE others.name == {'a', 'b'}`,
+    /// `ANY {5.5} == ALL items.price`); nil for other shapes (two unquantified sides compare
+    /// element-wise, in order: `FilterRow`).
+    func listCompared(_ comparison: BoundComparison) -> Gathered? {
+        let pathFirst: Bool
+        let (pathSide, listSide): (BoundOperand, BoundOperand)
+        switch (comparison.lhs.expression, comparison.rhs.expression) {
+        case (.path, .constantList):
+            (pathSide, listSide, pathFirst) = (comparison.lhs, comparison.rhs, true)
+        case (.constantList, .path):
+            (pathSide, listSide, pathFirst) = (comparison.rhs, comparison.lhs, false)
+        default:
+            return nil
+        }
+        guard pathSide.isMultiValued, case .path(let path) = pathSide.expression, path.isMultiValued,
+            case .constantList(let values) = listSide.expression, let (hops, end, toMany) = walk(path), end != .objects
+        else { return nil }
+        var reduction: PathWalk.Reduction
+        if comparison.lhs.quantifier == nil && comparison.rhs.quantifier == nil {
+            // Element by element, in order: every path followed, so at most one to-many hop.
+            guard toMany <= 1 else { return nil }
+            reduction = .elementwise(
+                op: comparison.op,
+                values: values,
+                options: comparison.options,
+                pathFirst: pathFirst
+            )
+            return Gathered(
+                links: [],
+                column: 0,
+                load: .walk(PathWalk(hops: hops, end: end, reduction: reduction)),
+                op: .greater,
+                constant: .int(0),
+                options: []
+            )
+        }
+        reduction = .quantifiedList(
+            path: pathSide.quantifier ?? .any,
+            list: listSide.quantifier ?? .any,
+            op: comparison.op,
+            values: values,
+            options: comparison.options,
+            pathFirst: pathFirst
+        )
+        return Gathered(
+            links: [],
+            column: 0,
+            load: .walk(PathWalk(hops: hops, end: end, reduction: reduction)),
+            op: .greater,
+            constant: .int(0),
+            options: []
+        )
+    }
+
+    /// The register form of one value compared with a constant list under the list's quantifier
+    /// (`age > ANY {1, 2}`, `owner.name ENDSWITH {'a', 'b'}`, `id == ALL {1, 2}`,
+    /// `NONE {1, 2} < scores[0]`), other than `IN` (`FilterValueIn`); nil for other shapes.
+    func singleListCompared(_ comparison: BoundComparison) -> Gathered? {
+        let valueFirst: Bool
+        let (valueSide, listSide): (BoundOperand, BoundOperand)
+        switch (comparison.lhs.expression, comparison.rhs.expression) {
+        case (.constantList, .constantList):
+            return nil
+        case (_, .constantList):
+            (valueSide, listSide, valueFirst) = (comparison.lhs, comparison.rhs, true)
+        case (.constantList, _):
+            (valueSide, listSide, valueFirst) = (comparison.rhs, comparison.lhs, false)
+        default:
+            return nil
+        }
+        guard valueSide.quantifier == nil, !valueSide.isMultiValued, case .path = valueSide.expression,
+            case .constantList(let values) = listSide.expression,
+            var gathered = gathered(valueSide, .equal, .null, [], quantified: false)
+        else { return nil }
+        switch gathered.load {
+        case .column, .element: break
+        case .count, .matching, .aggregate, .backlinks, .walk, .walkAgainst: return nil
+        }
+        gathered.test = .quantifiedList(
+            comparison.op,
+            listSide.quantifier ?? .any,
+            values,
+            valueFirst: valueFirst,
+            comparison.options
+        )
+        return gathered
+    }
+
+    /// The register form of a multi-valued path compared with one value computed per row
+    /// (`ANY items.price == fav_item.price`, `ALL items.price > items.@avg.price`,
+    /// `integers == single_int`); nil for other shapes.
+    func pathAgainst(_ comparison: BoundComparison) -> Gathered? {
+        func isPath(_ operand: BoundOperand) -> Bool {
+            if case .path(let path) = operand.expression { operand.isMultiValued && path.isMultiValued } else { false }
+        }
+        let pathFirst = isPath(comparison.lhs)
+        let (pathSide, valueSide) = pathFirst ? (comparison.lhs, comparison.rhs) : (comparison.rhs, comparison.lhs)
+        guard isPath(pathSide), case .path(let path) = pathSide.expression, valueSide.quantifier == nil,
+            !valueSide.isMultiValued, let (hops, end, _) = walk(path), end != .objects
+        else { return nil }
+        switch valueSide.expression {
+        case .path, .count, .aggregate, .backlinkCount: break
+        case .constant, .constantList, .list, .type, .subqueryCount, .arithmetic, .object: return nil
+        }
+        // A value that may not exist (a subscript out of range drops the row) would make ALL over
+        // an empty group hold in the reference: only loads that always give a value.
+        guard let comparand = gathered(valueSide, .equal, .null, [], quantified: false),
+            comparand.links.allSatisfy({ $0.selector == nil })
+        else { return nil }
+        switch comparand.load {
+        case .column, .count, .aggregate, .backlinks, .walk: break
+        case .element, .matching, .walkAgainst: return nil
+        }
+        let reduction = PathWalk.Reduction.quantifiedAgainst(
+            pathSide.quantifier ?? .any,
+            op: comparison.op,
+            options: comparison.options,
+            pathFirst: pathFirst
+        )
+        return Gathered(
+            links: [],
+            column: 0,
+            load: .walkAgainst(PathWalk(hops: hops, end: end, reduction: reduction), comparand),
+            op: .greater,
+            constant: .int(0),
+            options: []
+        )
+    }
+
+    /// The hops of `path` (to-one links, lists and sets of links, backlinks), what it reads at
+    /// the end, and how many hops are to-many; nil when the path has another shape.
+    func walk(_ path: BoundPath) -> (hops: [PathWalk.Hop], end: PathWalk.End, toMany: Int)? {
+        guard path.root == .object else { return nil }
+        var current = objectSchema
+        var hops: [PathWalk.Hop] = []
+        var toMany = 0
+        var i = 0
+        hopping: while i < path.steps.count {
+            let step = path.steps[i]
+            switch step {
+            case .property:
+                guard let property = Self.property(step, of: current) else { return nil }
+                if case .linkingObjects(let className, let name) = property.type, let origin = schema[className] {
+                    hops.append(.backlinks(className: className, property: name))
+                    current = origin
+                } else if property.isLink, let target = property.type.targetClassName, let next = schema[target] {
+                    // A dictionary of links is a hop through its `@values` only.
+                    if property.collection == .map {
+                        guard i + 1 < path.steps.count, path.steps[i + 1] == .values else { break hopping }
+                        i += 1
+                    }
+                    hops.append(.link(column: Self.index(step), target: target))
+                    current = next
+                    // `children[*].name` is `children.name`.
+                    if property.collection != .single, i + 1 < path.steps.count, path.steps[i + 1] == .all { i += 1 }
+                } else {
+                    break hopping
+                }
+                if property.collection != .single || property.isBacklink { toMany += 1 }
+            case .backlinks(let className, let name):
+                guard let origin = schema[className] else { return nil }
+                hops.append(.backlinks(className: className, property: name))
+                current = origin
+                toMany += 1
+            case .index, .first, .last, .all, .key, .keys, .values:
+                break hopping
+            }
+            i += 1
+        }
+        let rest = path.steps[i...]
+        guard let step = rest.first else { return (hops, .objects, toMany) }
+        guard let property = Self.property(step, of: current), !property.isBacklink else { return nil }
+        let column = Self.index(step)
+        switch (property.collection, Array(rest.dropFirst())) {
+        case (.single, []) where !property.isLink:
+            return (hops, .column(column), toMany)
+        case (.list, []) where !property.isLink, (.set, []) where !property.isLink, (.map, []) where !property.isLink,
+            (.map, [.values]) where !property.isLink, (.list, [.all]) where !property.isLink,
+            (.set, [.all]) where !property.isLink, (.map, [.all]) where !property.isLink:
+            return (hops, .elements(column), toMany)
+        case (.map, [.keys]):
+            return (hops, .keys(column), toMany)
+        default:
+            return nil
+        }
+    }
+}
