@@ -22,6 +22,19 @@ public enum Constant: Hashable, Sendable {
     /// `targetColumn` when the collection holds links: the column of each target aggregated
     /// (`items.@sum.price`).
     case aggregate(AggregateFunction, overMixed: Bool, targetColumn: Int? = nil)
+    /// The terms `FilterText` looks for; `targetColumn` when the column holds links: the string
+    /// column of each target searched (`links.text`).
+    case textSearch(TextSearch, targetColumn: Int? = nil)
+    /// The region `FilterGeoWithin` tests, and the quantifier over the points reached;
+    /// `targetColumn` when the column holds links to objects whose to-one link column
+    /// `targetColumn` leads to the points (`partners.location`).
+    case geoRegion(GeoRegion, quantifier: Quantifier, targetColumn: Int? = nil)
+    /// The regular expression `FilterMatches` applies.
+    case pattern(RegexPattern)
+    /// A SUBQUERY's predicate compiled over the elements' class (`CountSubquery`);
+    /// `backlinkProperty` when the elements are the objects of that class linking to the row
+    /// through that property (`@links.Person.items`, a `linkingObjects` property).
+    case program(Program, backlinkProperty: String? = nil)
 }
 
 /// `element op value` (with string options), or its negation: the per-element test of a

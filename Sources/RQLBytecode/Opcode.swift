@@ -96,6 +96,14 @@ public enum Opcode: UInt8, CaseIterable, Hashable, Sendable {
     case distinct
     /// Keeps the first P1 rows of the result.
     case limit
+    /// Keeps the rows of r[P1] whose string column P2 (source P5) has the full-text terms K[P4].
+    case filterText
+    /// Keeps the rows of r[P1] whose GeoJSON point(s) at link column P2 (source P5) lie in K[P4].
+    case filterGeoWithin
+    /// Keeps the rows of r[P1] whose value v[P2] is a string the regular expression K[P4] matches.
+    case filterMatches
+    /// v[P3] := the number of elements of link collection P2 (source P5) passing the program K[P4].
+    case countSubquery
 }
 
 extension Opcode {

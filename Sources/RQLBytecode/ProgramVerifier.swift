@@ -94,6 +94,8 @@ public enum ProgramVerifier {
                 .selectCopy, .selectUnion, .selectExcept, .selectClear, .emit, .sort,
                 .topN, .distinct, .limit:
                 break
+            case .filterText, .filterGeoWithin, .filterMatches, .countSubquery:
+                break
             }
         }
         if accessPaths > 1 { problems.append(Problem(address: -1, message: "more than one access path")) }
@@ -126,6 +128,10 @@ public enum ProgramVerifier {
         case (.countMatching, .elementTest(let test)): fits = (test.targetColumn ?? 0) >= 0
         case (.aggregateElements, .aggregate(_, _, let targetColumn)): fits = (targetColumn ?? 0) >= 0
         case (.filterValue, .value), (.filterValueIn, .values), (.loadConstant, .value): fits = true
+        case (.filterText, .textSearch(_, let targetColumn)), (.filterGeoWithin, .geoRegion(_, _, let targetColumn)):
+            fits = (targetColumn ?? 0) >= 0
+        case (.filterMatches, .pattern): fits = true
+        case (.countSubquery, .program(let nested, _)): fits = verify(nested).isEmpty
         default: fits = false
         }
         return fits ? nil : "P4 holds the wrong kind of constant"

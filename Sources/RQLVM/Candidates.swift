@@ -80,6 +80,8 @@ extension Execution {
             return .all
         case .loadConstant, .arithmetic, .compareValues, .filterType, .valueSize, .countBacklinks:
             return .all
+        case .filterText, .filterGeoWithin, .filterMatches, .countSubquery:
+            return .all
         }
     }
 
