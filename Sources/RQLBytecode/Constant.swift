@@ -53,6 +53,9 @@ public struct ElementTest: Hashable, Sendable {
     /// Whether the element's `@size` is tested instead of the element (`ANY strings.length > 3`,
     /// by `ValueAggregation.reachedSize`); an element without a size neither passes nor fails.
     public var ofSize: Bool
+    /// When set, the test is `element MATCHES pattern` (`ANY tags MATCHES 'a.*'`) instead of
+    /// `op value`; non-strings never match.
+    public var pattern: RegexPattern?
 
     public init(
         _ op: ComparisonOperator,
@@ -74,6 +77,7 @@ public struct ElementTest: Hashable, Sendable {
     /// An element without a size, under `ofSize`, is not counted either way.
     @inlinable
     public func passes(_ element: Value) -> Bool {
+        if let pattern { return pattern.matches(element) != negated }
         guard ofSize else { return ValueComparison.evaluate(element, op, value, options: options) != negated }
         guard let size = ValueAggregation.reachedSize(of: element) else { return false }
         return ValueComparison.evaluate(.int(Int64(size)), op, value, options: options) != negated

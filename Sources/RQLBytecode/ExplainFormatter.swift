@@ -119,7 +119,8 @@ public enum ExplainFormatter {
         case .paths(let paths): text = paths.map(\.dottedName).joined(separator: ", ")
         case .elementTest(let test):
             let element = (test.targetColumn.map { "e.col[\($0)]" } ?? "e") + (test.ofSize ? ".@size" : "")
-            text = (test.negated ? "NOT " : "") + "\(element) \(test.op.rawValue) \(test.value)"
+            let tested = test.pattern.map { "MATCHES /\($0.source)/" } ?? "\(test.op.rawValue) \(test.value)"
+            text = (test.negated ? "NOT " : "") + "\(element) \(tested)"
         case .aggregate(let function, _, let targetColumn):
             text = function.rawValue + (targetColumn.map { " of e.col[\($0)]" } ?? "")
         case .textSearch(let search, let targetColumn):

@@ -6,7 +6,8 @@ import RQLIR
 /// `name TEXT 'foo -bar'` and `owner.bio TEXT 'x*'` (a string column through to-one links,
 /// `FilterText`), `location GEOWITHIN geoCircle(...)` and `ANY places GEOWITHIN ...` (a to-one
 /// link, list or set of links to embedded points through to-one links, `FilterGeoWithin`), and
-/// `name MATCHES 'R.*'` (one value loaded through to-one links, `FilterMatches`).
+/// `name MATCHES 'R.*'` (one value loaded through to-one links, `FilterMatches`; the elements of
+/// a collection of values or of a link list's column, quantified, by `CountMatching`).
 extension Generator {
     /// One lowered search predicate.
     enum SearchTest {
@@ -24,6 +25,8 @@ extension Generator {
         )
         /// `FilterMatches` on the loaded value.
         case matches(Gathered, RegexPattern)
+        /// A collection's elements counted by a pattern test (`CountMatching`, then `FilterValue`).
+        case counted(Gathered)
     }
 
     /// The register form of a TEXT, GEOWITHIN or MATCHES predicate, or nil for other shapes
@@ -62,8 +65,19 @@ extension Generator {
             else { return nil }
             return .geoWithin(links: links, column: column, region: region, quantifier, targetColumn: target)
         case .matches(let operand, let pattern):
+            guard case .path = operand.expression else { return nil }
+            if operand.isMultiValued {
+                // `ANY tags MATCHES 'a.*'`, `ALL others.nick MATCHES …`: counted as a comparison's
+                // elements are (`CountMatching`), each element tested by the pattern.
+                guard var gathered = gathered(operand, .equal, .null, [], quantified: true),
+                    case .matching(var test) = gathered.load, !test.ofSize
+                else { return nil }
+                test.pattern = pattern
+                gathered.load = .matching(test)
+                return .counted(gathered)
+            }
             // One value: ANY and ALL over it are the value's own test.
-            guard !operand.isMultiValued, operand.quantifier ?? .any != .none, case .path = operand.expression,
+            guard operand.quantifier ?? .any != .none,
                 let gathered = gathered(operand, .equal, .null, [], quantified: false),
                 case .column = gathered.load
             else { return nil }
@@ -98,6 +112,8 @@ extension Generator {
         case .matches(let gathered, let pattern):
             let v = emitLoad(gathered, into: register)
             builder.emit(.filterMatches, p1: register, p2: v, p4: builder.constant(.pattern(pattern)), comment: comment)
+        case .counted(let gathered):
+            emit(gathered, into: register, comment: comment)
         }
     }
 

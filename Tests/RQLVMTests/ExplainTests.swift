@@ -90,7 +90,7 @@ struct ExplainTests {
     @Test("shapes without instructions of their own keep a row-at-a-time filter")
     func rowFilter() throws {
         let (program, store, bound) = try Self.program(
-            "ANY dogs.name MATCHES 'M.*' OR nickname == nil",
+            "ANY dogs.age < age OR nickname == nil",
             optimized: false
         )
         let ops = Self.opcodes(program)

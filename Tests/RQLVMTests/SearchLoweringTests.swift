@@ -17,24 +17,26 @@ struct SearchLoweringTests {
     static let json = #"""
         {"schema": {
            "Doc": {"fulltext": ["text"], "properties": {"text": "string?", "title": "string?", "m": "mixed",
-              "parent": "Doc?", "place": "Spot?", "places": "list<Spot>", "friends": "list<Doc>"}},
+              "parent": "Doc?", "place": "Spot?", "places": "list<Spot>", "friends": "list<Doc>",
+              "tags": "list<string?>"}},
            "Spot": {"embedded": true, "properties": {"type": "string", "coordinates": "list<double>"}}},
          "objects": {"Doc": [
            {"text": "Object databases are great", "title": "Alpha", "m": "Ann", "parent": 1,
             "place": {"type": "Point", "coordinates": [0.5, 0.5]},
             "places": [{"type": "Point", "coordinates": [0.5, 0.5]}, {"type": "Point", "coordinates": [5, 5]}],
-            "friends": [1, 2]},
+            "friends": [1, 2], "tags": ["alpha", "Beta"]},
            {"text": "object-oriented DATABASE management", "title": "beta", "m": 3, "parent": 2,
             "place": {"type": "Polygon", "coordinates": [0.5, 0.5]},
-            "places": [{"type": "point", "coordinates": [0.1, 0.9]}], "friends": [1]},
-           {"text": null, "title": null, "m": null, "parent": null, "place": null, "places": [], "friends": []},
+            "places": [{"type": "point", "coordinates": [0.1, 0.9]}], "friends": [1], "tags": []},
+           {"text": null, "title": null, "m": null, "parent": null, "place": null, "places": [], "friends": [],
+            "tags": [null]},
            {"text": "Café crème, managed", "title": "Gamma ray", "m": "Gam", "parent": 0,
             "place": {"type": "Point", "coordinates": [2]},
             "places": [{"type": "Point", "coordinates": [0.2, 0.2, 7]}, {"type": "Point", "coordinates": [0.3, 0.4]}],
-            "friends": [0, 3]},
+            "friends": [0, 3], "tags": ["gamma", "alpha"]},
            {"text": "", "title": "Delta", "m": 1.5, "parent": 1,
             "place": {"type": "Point", "coordinates": [20, 20]},
-            "places": [{"type": "Point", "coordinates": [-1, -1]}], "friends": [2]}]}}
+            "places": [{"type": "Point", "coordinates": [-1, -1]}], "friends": [2], "tags": ["x"]}]}}
         """#
 
     /// The store as loaded, with Doc 1 deleted (links to it dangle), and both on the block store.
@@ -146,6 +148,19 @@ struct SearchLoweringTests {
     )
     func matches(query: String) throws {
         try Self.emits(query, .filterMatches)
+    }
+
+    @Test(
+        "MATCHES over a collection counts the elements the pattern matches",
+        arguments: [
+            "ANY tags MATCHES 'a.*'", "ALL tags MATCHES '[a-z]+'", "NONE tags MATCHES 'x'", "tags MATCHES 'g.*'",
+            "ANY friends.title MATCHES '.*a'", "ALL friends.title MATCHES '[A-Z].*'",
+            "NONE parent.tags MATCHES 'alpha'",
+            "ALL parent.friends.m MATCHES 'A.*'",
+        ]
+    )
+    func matchesOverCollections(query: String) throws {
+        try Self.emits(query, .countMatching)
     }
 
     @Test("the verifier rejects a search instruction whose constant is of another kind")
