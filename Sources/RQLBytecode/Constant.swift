@@ -29,6 +29,19 @@ public enum Constant: Hashable, Sendable {
     /// `FilterValueList`'s constant side: a list under its quantifier, and whether the value
     /// register is the comparison's left side (`age > ANY {1, 2}`) or the list is (`ALL {1, 2} < age`).
     case quantifiedList(Quantifier, [Value], valueFirst: Bool)
+    /// The terms `FilterText` looks for; `targetColumn` when the column holds links: the string
+    /// column of each target searched (`links.text`).
+    case textSearch(TextSearch, targetColumn: Int? = nil)
+    /// The region `FilterGeoWithin` tests, and the quantifier over the points reached;
+    /// `targetColumn` when the column holds links to objects whose to-one link column
+    /// `targetColumn` leads to the points (`partners.location`).
+    case geoRegion(GeoRegion, quantifier: Quantifier, targetColumn: Int? = nil)
+    /// The regular expression `FilterMatches` applies.
+    case pattern(RegexPattern)
+    /// A SUBQUERY's predicate compiled over the elements' class (`CountSubquery`);
+    /// `backlinkProperty` when the elements are the objects of that class linking to the row
+    /// through that property (`@links.Person.items`, a `linkingObjects` property).
+    case program(Program, backlinkProperty: String? = nil)
 }
 
 /// `element op value` (with string options), or its negation: the per-element test of a
@@ -47,6 +60,9 @@ public struct ElementTest: Hashable, Sendable {
     /// Whether the element's `@size` is tested instead of the element (`ANY strings.length > 3`,
     /// by `ValueAggregation.reachedSize`); an element without a size neither passes nor fails.
     public var ofSize: Bool
+    /// When set, the test is `element MATCHES pattern` (`ANY tags MATCHES 'a.*'`) instead of
+    /// `op value`; non-strings never match.
+    public var pattern: RegexPattern?
 
     public init(
         _ op: ComparisonOperator,
@@ -68,6 +84,7 @@ public struct ElementTest: Hashable, Sendable {
     /// An element without a size, under `ofSize`, is not counted either way.
     @inlinable
     public func passes(_ element: Value) -> Bool {
+        if let pattern { return pattern.matches(element) != negated }
         guard ofSize else { return ValueComparison.evaluate(element, op, value, options: options) != negated }
         guard let size = ValueAggregation.reachedSize(of: element) else { return false }
         return ValueComparison.evaluate(.int(Int64(size)), op, value, options: options) != negated

@@ -119,9 +119,23 @@ public enum ExplainFormatter {
         case .paths(let paths): text = paths.map(\.dottedName).joined(separator: ", ")
         case .elementTest(let test):
             let element = (test.targetColumn.map { "e.col[\($0)]" } ?? "e") + (test.ofSize ? ".@size" : "")
-            text = (test.negated ? "NOT " : "") + "\(element) \(test.op.rawValue) \(test.value)"
+            let tested = test.pattern.map { "MATCHES /\($0.source)/" } ?? "\(test.op.rawValue) \(test.value)"
+            text = (test.negated ? "NOT " : "") + "\(element) \(tested)"
         case .aggregate(let function, _, let targetColumn):
             text = function.rawValue + (targetColumn.map { " of e.col[\($0)]" } ?? "")
+        case .textSearch(let search, let targetColumn):
+            text =
+                (targetColumn.map { "e.col[\($0)]: " } ?? "")
+                + search.terms.map { ($0.isExcluded ? "-" : "") + $0.token + ($0.isPrefix ? "*" : "") }.joined(
+                    separator: " "
+                )
+        case .geoRegion(let region, let quantifier, let targetColumn):
+            text = "\(quantifier.rawValue)" + (targetColumn.map { " e.col[\($0)]" } ?? "") + " within \(region)"
+        case .pattern(let pattern): text = "/\(pattern.source)/"
+        case .program(let program, let backlinkProperty):
+            text =
+                "program over \(program.className)" + (backlinkProperty.map { " linking through \($0)" } ?? "")
+                + " (\(program.instructions.count) ops)"
         case .range(let lower, let lowerInclusive, let upper, let upperInclusive):
             text =
                 (lower.map { (lowerInclusive ? "[" : "(") + $0.description } ?? "(-inf") + ", "

@@ -106,6 +106,14 @@ public enum Opcode: UInt8, CaseIterable, Hashable, Sendable {
     case filterValueList
     /// v[P3] := the reduction K[P4] over the path K[P4] from r[P1], compared with v[P2].
     case reducePathAgainst
+    /// Keeps the rows of r[P1] whose string column P2 (source P5) has the full-text terms K[P4].
+    case filterText
+    /// Keeps the rows of r[P1] whose GeoJSON point(s) at link column P2 (source P5) lie in K[P4].
+    case filterGeoWithin
+    /// Keeps the rows of r[P1] whose value v[P2] is a string the regular expression K[P4] matches.
+    case filterMatches
+    /// v[P3] := the number of elements of link collection P2 (source P5) passing the program K[P4].
+    case countSubquery
 }
 
 extension Opcode {

@@ -546,5 +546,51 @@ extension OpcodeInfo {
                 + "groups in which the quantifier holds of the group's values compared with the row's value "
                 + "in value register P2, for `FilterValue` to test `> 0`."
         ),
+        OpcodeInfo(
+            .filterText,
+            "FilterText",
+            [.register, .column, .unused, .constant, .source],
+            [.filter],
+            "r[P1] := rows of r[P1] where col[P2] of src[P5] TEXT K[P4]",
+            "`name TEXT 'foo -bar baz*'`: keeps the rows of r[P1] whose string in column P2 of source P5 has, "
+                + "among its `FullTextTokenizer` tokens, every included term of K[P4] (a prefix term: a token "
+                + "starting with it) and no excluded one; a null string (or a null link on the way) has no "
+                + "tokens. On the batch's own rows of a table with a full-text index on P2, the matching "
+                + "positions come from the index once per run (`TableReader.fullTextLookup`)."
+        ),
+        OpcodeInfo(
+            .filterGeoWithin,
+            "FilterGeoWithin",
+            [.register, .column, .unused, .constant, .source],
+            [.filter],
+            "r[P1] := rows of r[P1] where Q col[P2] of src[P5] GEOWITHIN K[P4]",
+            "`location GEOWITHIN geoCircle(...)`: column P2 of source P5 is a to-one link or a list or set of "
+                + "links to embedded GeoJSON points (`type` \"Point\", `coordinates` longitude then latitude). "
+                + "Keeps the rows of r[P1] for which the quantifier of K[P4] holds over the points' "
+                + "containment in its region (`GeoRegion.contains`): ANY, NONE, and ALL (false with no point). "
+                + "A null or dangling link, or an object that is not a point, is a point outside."
+        ),
+        OpcodeInfo(
+            .filterMatches,
+            "FilterMatches",
+            [.register, .valueRegister, .unused, .constant, .unused],
+            [.filter],
+            "r[P1] := rows of r[P1] where v[P2] MATCHES K[P4]",
+            "`name MATCHES 'R.*'`: keeps the rows of r[P1] whose value in value register P2 is a string "
+                + "that the regular expression K[P4] matches whole (`RegexPattern`, compiled once when the "
+                + "query is bound); null and values of other types never match."
+        ),
+        OpcodeInfo(
+            .countSubquery,
+            "CountSubquery",
+            [.register, .column, .valueRegister, .constant, .source],
+            [],
+            "v[P3] := SUBQUERY(col[P2] of src[P5], program K[P4]).@count at r[P1]",
+            "`SUBQUERY(dogs, $d, $d.age > 2).@count`: the positions of the live targets of link list or set "
+                + "P2 (source P5) of every row of r[P1] are gathered, each distinct one once, and the program "
+                + "K[P4] (the subquery's predicate compiled over the target class, `$d` its object) runs over "
+                + "them batch by batch; value register P3 gets, per row, the number of its elements that "
+                + "matched, an element linked twice counted twice. Dangling links count nothing."
+        ),
     ]
 }

@@ -95,6 +95,8 @@ public enum ProgramVerifier {
                 .topN, .distinct, .limit, .loadElement, .reducePath, .gatherElement, .filterValueList,
                 .reducePathAgainst:
                 break
+            case .filterText, .filterGeoWithin, .filterMatches, .countSubquery:
+                break
             }
         }
         if accessPaths > 1 { problems.append(Problem(address: -1, message: "more than one access path")) }
@@ -139,6 +141,10 @@ public enum ProgramVerifier {
             } else {
                 fits = !walk.hops.isEmpty || walk.end != .objects
             }
+        case (.filterText, .textSearch(_, let targetColumn)), (.filterGeoWithin, .geoRegion(_, _, let targetColumn)):
+            fits = (targetColumn ?? 0) >= 0
+        case (.filterMatches, .pattern): fits = true
+        case (.countSubquery, .program(let nested, _)): fits = verify(nested).isEmpty
         default: fits = false
         }
         return fits ? nil : "P4 holds the wrong kind of constant"

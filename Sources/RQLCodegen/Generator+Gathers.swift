@@ -305,10 +305,12 @@ extension Generator {
         return -1
     }
 
-    /// Emits the gathers and the load of `gathered` (not its test); returns the value register.
-    mutating func emitLoad(_ gathered: Gathered, into register: Int32) -> Int32 {
+    /// Emits one gather per hop for the rows of `register` (`GatherLink` for a to-one link,
+    /// `GatherElement` for a subscripted element of a link collection); returns the source
+    /// operand that reads the last table reached (0: the batch's own rows).
+    mutating func emitGathers(_ links: [LinkHop], into register: Int32) -> UInt16 {
         var source: UInt16 = 0
-        for link in gathered.links {
+        for link in links {
             let p = builder.makePositionRegister()
             if let selector = link.selector {
                 builder.emit(
@@ -331,6 +333,12 @@ extension Generator {
             }
             source = UInt16(p + 1)
         }
+        return source
+    }
+
+    /// Emits the gathers and the load of `gathered` (not its test); returns the value register.
+    mutating func emitLoad(_ gathered: Gathered, into register: Int32) -> Int32 {
+        let source = emitGathers(gathered.links, into: register)
         let v = builder.makeValueRegister()
         switch gathered.load {
         case .column:

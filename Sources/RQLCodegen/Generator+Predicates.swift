@@ -57,8 +57,12 @@ extension Generator {
                 emit(compared, into: register, comment: Self.summary(predicate))
             } else if let test = typeTest(for: comparison) {
                 emit(test, into: register, comment: Self.summary(predicate))
+            } else if let count = subqueryCount(for: comparison) {
+                emit(count, into: register, comment: Self.summary(predicate))
             }
-        case .constant, .fullText, .geoWithin, .matches:
+        case .fullText, .geoWithin, .matches:
+            if let test = searchTest(for: predicate) { emit(test, into: register, comment: Self.summary(predicate)) }
+        case .constant:
             break  // hasKernel is false for these
         }
     }
@@ -76,8 +80,9 @@ extension Generator {
         case .not(let operand): hasKernel(operand)
         case .comparison(let comparison):
             kernel(for: comparison) != nil || gathered(for: comparison) != nil || compared(for: comparison) != nil
-                || typeTest(for: comparison) != nil
-        case .constant, .fullText, .geoWithin, .matches: false
+                || typeTest(for: comparison) != nil || subqueryCount(for: comparison) != nil
+        case .fullText, .geoWithin, .matches: searchTest(for: predicate) != nil
+        case .constant: false
         }
     }
 

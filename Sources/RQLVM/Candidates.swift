@@ -80,7 +80,8 @@ extension Execution {
             return .all
         case .loadConstant, .arithmetic, .compareValues, .filterType, .valueSize, .countBacklinks:
             return .all
-        case .loadElement, .reducePath, .gatherElement, .filterValueList, .reducePathAgainst:
+        case .loadElement, .reducePath, .gatherElement, .filterValueList, .reducePathAgainst,
+            .filterText, .filterGeoWithin, .filterMatches, .countSubquery:
             return .all
         }
     }

@@ -193,6 +193,22 @@ extension Execution {
             guard let block, case .pathWalk(let walk)? = constant(instruction.p4) else { return .halt }
             reducePath(instruction, walk, against: gathers.values(Int(instruction.p2)), block: block)
             return .next
+        case .filterText:
+            guard let block else { return .halt }
+            filterText(instruction, at: pc, block: block)
+            return .next
+        case .filterGeoWithin:
+            guard let block else { return .halt }
+            filterGeoWithin(instruction, block: block)
+            return .next
+        case .filterMatches:
+            guard block != nil else { return .halt }
+            filterMatches(instruction)
+            return .next
+        case .countSubquery:
+            guard let block else { return .halt }
+            countSubquery(instruction, at: pc, block: block)
+            return .next
         }
     }
 

@@ -15,7 +15,7 @@ final class Execution<Store: StoreReader> {
     let store: Store
     let mode: Mode
     /// A caller's positions (`run(_:on:positions:)`), intersected with the access path's candidates.
-    let callerPositions: [Int]?
+    var callerPositions: [Int]?
     let evaluator: RowEvaluator<Store>
     let memberships = MembershipSets()
     let registers: SelectionRegisters
@@ -35,6 +35,8 @@ final class Execution<Store: StoreReader> {
     /// The top-N list `emit` feeds when the program's first result step is a fusable `TopN`.
     var fusedTop: FusedTop?
     var fusedTopDecided = false
+    /// What search and SUBQUERY instructions keep between batches (`Execution+Search.swift`).
+    let searchState = SearchState<Store>()
 
     init(program: Program, store: Store, mode: Mode, positions: [Int]?) {
         self.program = program

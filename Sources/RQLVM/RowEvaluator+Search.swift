@@ -8,31 +8,14 @@ extension RowEvaluator {
     /// it) and no excluded term. The value is tokenized directly rather than looked up in the
     /// full-text index: the plainest correct reading. A null string has no tokens.
     func fullTextHolds(path: RowPath, query: TextSearch, in context: Context) -> Bool {
-        let terms = query.terms.map(Self.normalized)
+        let search = TextSearch(normalizing: query)
         return values(of: path, in: context).contains { value in
-            let text: String
             switch value {
-            case .string(let string): text = string
-            case .null: text = ""
-            default: return false
+            case .string(let string): search.matches(string)
+            case .null: search.matches("")
+            default: false
             }
-            let tokens = FullTextTokenizer.tokens(in: text)
-            for term in terms {
-                let occurs = tokens.contains { token in
-                    term.isPrefix ? token.utf8.starts(with: term.token.utf8) : token.utf8.elementsEqual(term.token.utf8)
-                }
-                if occurs == term.isExcluded { return false }
-            }
-            return true
         }
-    }
-
-    /// A term folded exactly as the tokenizer folds text, so `Café` finds `cafe`.
-    private static func normalized(_ term: TextSearch.Term) -> TextSearch.Term {
-        var result = term
-        let tokens = FullTextTokenizer.tokens(in: term.token)
-        if tokens.count == 1 { result.token = tokens[0] }
-        return result
     }
 
     /// `path GEOWITHIN region`: each object reached is a GeoJSON point (or not one, which is
@@ -57,29 +40,16 @@ extension RowEvaluator {
         }
     }
 
-    /// The point an embedded GeoJSON object holds: `type` is "Point" (any case) and
-    /// `coordinates` has at least two numbers, longitude then latitude.
+    /// The point an embedded GeoJSON object holds (`GeoPoint(geoJSONType:coordinates:)`).
     func point(of object: ObjectRef) -> GeoPoint? {
         let schema = object.table.objectSchema
         guard let typeColumn = schema.propertyIndex(named: "type"),
             let coordinatesColumn = schema.propertyIndex(named: "coordinates"),
-            case .string(let type) = object.table.value(at: object.position, property: typeColumn),
-            type.lowercased() == "point",
-            case .list(let coordinates) = object.table.value(at: object.position, property: coordinatesColumn),
-            coordinates.count >= 2,
-            let longitude = Self.double(coordinates[0]),
-            let latitude = Self.double(coordinates[1])
+            case .list(let coordinates) = object.table.value(at: object.position, property: coordinatesColumn)
         else { return nil }
-        return GeoPoint(longitude: longitude, latitude: latitude)
-    }
-
-    private static func double(_ value: Value) -> Double? {
-        switch value {
-        case .double(let d): d
-        case .float(let f): Double(f)
-        case .int(let i): Double(i)
-        case .decimal(let d): d.doubleValue
-        default: nil
-        }
+        return GeoPoint(
+            geoJSONType: object.table.value(at: object.position, property: typeColumn),
+            coordinates: coordinates
+        )
     }
 }
