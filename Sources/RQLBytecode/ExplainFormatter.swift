@@ -54,11 +54,25 @@ public enum ExplainFormatter {
         for line in table {
             for (index, cell) in line.enumerated() { widths[index] = max(widths[index], cell.count) }
         }
-        return table.map { line in
+        let text = table.map { line in
             line.enumerated().map { index, cell in
                 index == line.count - 1 ? cell : cell + String(repeating: " ", count: widths[index] - cell.count + 2)
             }.joined().trimmingTrailingSpaces()
         }.joined(separator: "\n")
+        return text + subprograms(program)
+    }
+
+    /// The listings of the SUBQUERY programs `program` holds (`CountSubquery`), each after a
+    /// line naming the instruction that runs it.
+    private static func subprograms(_ program: Program) -> String {
+        var text = ""
+        for (address, instruction) in program.instructions.enumerated() where program.constants.contains(instruction.p4)
+        {
+            guard case .program(let nested, _) = program.constants[instruction.p4] else { continue }
+            text +=
+                "\n\nprogram K[\(instruction.p4)] of addr \(address) (over \(nested.className)):\n" + listing(nested)
+        }
+        return text
     }
 
     /// The QUERY PLAN tree the program's `Explain` instructions spell, SQLite-style.

@@ -155,6 +155,22 @@ struct SubqueryLoweringTests {
         }
     }
 
+    @Test("EXPLAIN lists a SUBQUERY's program after the program that runs it")
+    func listing() throws {
+        let store = try DatasetLoader.load(json: Self.json)
+        let bound = try Binder(schema: store.schema).bind(
+            try Parser.parse(
+                "SUBQUERY(dogs, $d, $d.age > 2 AND SUBQUERY($d.toys, $t, $t.price > 2).@count > 0).@count > 1"
+            ),
+            className: "Person"
+        )
+        let text = ExplainFormatter.listing(try VMHarness.compile(bound, store: store, optimized: true))
+        #expect(text.components(separatedBy: "CountSubquery").count == 3)
+        #expect(text.contains("(over Dog):\naddr"))
+        #expect(text.contains("(over Toy):\naddr"))
+        #expect(text.components(separatedBy: "OpenTable").count == 4)
+    }
+
     @Test("a SUBQUERY program is verified with the program that holds it")
     func verifierChecksNestedPrograms() throws {
         let store = try DatasetLoader.load(json: Self.json)
