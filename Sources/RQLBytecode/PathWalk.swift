@@ -51,6 +51,13 @@ public struct PathWalk: Hashable, Sendable {
         case keys(Int)
         /// Nothing: the objects (and the links of the last hop) are what is counted.
         case objects
+        /// The byte sizes of a collection's elements (`strings[*].@size`), all in one group: a
+        /// null element has size 0, an element without a size (a number) none, and a null link
+        /// met on the way counts one size 0.
+        case sizes(Int)
+        /// The element the subscripts pick from each object's list or dictionary of values
+        /// (`links.dict['a']`, `links.list[0]`), one group per object: empty when out of range.
+        case element(Int, [ElementSelector])
     }
 
     /// The value computed for each row.
@@ -131,6 +138,8 @@ extension PathWalk {
         case .elements(let column): path.append("col[\(column)][*]")
         case .keys(let column): path.append("col[\(column)].@keys")
         case .objects: break
+        case .sizes(let column): path.append("col[\(column)][*].@size")
+        case .element(let column, let selectors): path.append("col[\(column)]" + selectors.map(\.text).joined())
         }
         let dotted = path.joined(separator: ".")
         switch reduction {

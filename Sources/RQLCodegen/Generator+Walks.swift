@@ -25,11 +25,11 @@ extension Generator {
                 return nil
             }
             switch end {
-            case .column, .elements, .keys:
+            case .column, .elements, .keys, .element:
                 let test = ElementTest(op, value, options: options)
                 let walk = PathWalk(hops: hops, end: end, reduction: .quantified(operand.quantifier ?? .any, test))
                 return reduced(walk, .greater, .int(0), [])
-            case .objects:
+            case .objects, .sizes:
                 return nil
             }
         case .type(let path):
@@ -43,6 +43,12 @@ extension Generator {
                 equal: op == .equal
             )
             return reduced(PathWalk(hops: hops, end: end, reduction: reduction), .greater, .int(0), [])
+        case .count(let path) where quantified && operand.isMultiValued && path.steps.last == .all:
+            // `ANY strings[*].@size > 3` through to-many hops: the sizes of the elements.
+            guard let (hops, end) = sizesWalk(path) else { return nil }
+            let test = ElementTest(op, value, options: options)
+            let walk = PathWalk(hops: hops, end: end, reduction: .quantified(operand.quantifier ?? .any, test))
+            return reduced(walk, .greater, .int(0), [])
         case .count(let path):
             // Links counted through to-many hops (`owners.dogs.@count`, `@links.Dog.owner.@count`);
             // (`children[*].@count` counts only the links that resolve: `FilterRow`).
@@ -160,14 +166,24 @@ extension Generator {
     /// (`ANY items.price == fav_item.price`, `ALL items.price > items.@avg.price`,
     /// `integers == single_int`); nil for other shapes.
     func pathAgainst(_ comparison: BoundComparison) -> Gathered? {
-        func isPath(_ operand: BoundOperand) -> Bool {
-            if case .path(let path) = operand.expression { operand.isMultiValued && path.isMultiValued } else { false }
+        // The multi-valued side: a path, or the sizes of a collection's elements.
+        func walked(_ operand: BoundOperand) -> (hops: [PathWalk.Hop], end: PathWalk.End)? {
+            guard operand.isMultiValued else { return nil }
+            switch operand.expression {
+            case .path(let path):
+                guard path.isMultiValued, let (hops, end, _) = walk(path), end != .objects else { return nil }
+                return (hops, end)
+            case .count(let path):
+                return sizesWalk(path)
+            default:
+                return nil
+            }
         }
-        let pathFirst = isPath(comparison.lhs)
+        let pathFirst = walked(comparison.lhs) != nil
         let (pathSide, valueSide) = pathFirst ? (comparison.lhs, comparison.rhs) : (comparison.rhs, comparison.lhs)
-        guard isPath(pathSide), case .path(let path) = pathSide.expression, valueSide.quantifier == nil,
-            !valueSide.isMultiValued, let (hops, end, _) = walk(path), end != .objects
-        else { return nil }
+        guard let (hops, end) = walked(pathSide), valueSide.quantifier == nil, !valueSide.isMultiValued else {
+            return nil
+        }
         switch valueSide.expression {
         case .path, .count, .aggregate, .backlinkCount: break
         case .constant, .constantList, .list, .type, .subqueryCount, .arithmetic, .object: return nil
@@ -195,6 +211,14 @@ extension Generator {
             constant: .int(0),
             options: []
         )
+    }
+
+    /// `strings[*].@size` of a collection of values (not of links, which counts the links).
+    func sizesWalk(_ path: BoundPath) -> (hops: [PathWalk.Hop], end: PathWalk.End)? {
+        guard path.steps.last == .all, let (hops, end, _) = walk(path), case .elements(let column) = end else {
+            return nil
+        }
+        return (hops, .sizes(column))
     }
 
     /// The hops of `path` (to-one links, lists and sets of links, backlinks), what it reads at
@@ -250,6 +274,25 @@ extension Generator {
             return (hops, .elements(column), toMany)
         case (.map, [.keys]):
             return (hops, .keys(column), toMany)
+        case (.list, _) where !property.isLink, (.map, _) where !property.isLink:
+            // `links.dict['a']`, `links.list[0][1]`: a key only as the first subscript (see
+            // `subscripted`).
+            var selectors: [ElementSelector] = []
+            for step in rest.dropFirst() {
+                switch step {
+                case .index(let n): selectors.append(.index(n))
+                case .first: selectors.append(.first)
+                case .last: selectors.append(.last)
+                case .key(let key) where selectors.isEmpty && property.collection == .map: selectors.append(.key(key))
+                default: return nil
+                }
+            }
+            switch selectors.first {
+            case .index, .first, .last: guard property.collection == .list else { return nil }
+            case .key: break
+            case nil: return nil
+            }
+            return (hops, .element(column, selectors), toMany)
         default:
             return nil
         }

@@ -77,7 +77,7 @@ extension Execution {
     }
 
     /// The first subscript, of row `at` of a list, dictionary or mixed column.
-    private func element(_ selector: ElementSelector, of view: ColumnView, at: Int) -> Subscripted {
+    func element(_ selector: ElementSelector, of view: ColumnView, at: Int) -> Subscripted {
         switch view {
         case .collection(let collection):
             switch pick(selector, of: collection, at: at) {
@@ -156,7 +156,7 @@ extension Execution {
     /// link reads a property of the linked object in the reference evaluator, possibly a whole
     /// collection; codegen lowers a key only as the first subscript of a dictionary column, so
     /// this never meets one.)
-    private func subscripted(_ reached: Subscripted, _ selector: ElementSelector) -> Subscripted {
+    func subscripted(_ reached: Subscripted, _ selector: ElementSelector) -> Subscripted {
         guard case .value(let value) = reached else { return reached }
         switch (selector, value) {
         case (.index(let n), .list(let items)):

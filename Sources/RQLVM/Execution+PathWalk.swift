@@ -198,6 +198,46 @@ extension Execution {
                     out[Int(rows[j])] = Self.reduce(walk.reduction, groups: [gathers.scratch], against: comparand)
                 }
             }
+        case .sizes(let column), .element(let column, _):
+            guard column >= 0 && column < current.objectSchema.properties.count else {
+                for j in 0..<count { out[Int(rows[j])] = .null }
+                return
+            }
+            current.withColumn(column) { view in
+                for j in 0..<count {
+                    var groups: [[Value]] = []
+                    switch walk.end {
+                    case .element(_, let selectors):
+                        // One group per object: the element, or nothing.
+                        for reach in levels[j] {
+                            var reached = Subscripted.nothing
+                            if let first = selectors.first {
+                                reached = element(first, of: view, at: reach.position)
+                                for selector in selectors.dropFirst() { reached = subscripted(reached, selector) }
+                            }
+                            if case .value(let value) = reached { groups.append([value]) } else { groups.append([]) }
+                        }
+                        if nulls[j] || levels[j].isEmpty { groups.append([]) }
+                    default:
+                        // One group of sizes, a null link counting one 0.
+                        var sizes: [Value] = []
+                        if case .collection(let collection) = view {
+                            for reach in levels[j] where reach.position < collection.offsets.count - 1 {
+                                for e in collection.range(of: reach.position) {
+                                    let value = collection.elements.scalarValue(at: e) ?? .null
+                                    if let size = ValueAggregation.reachedSize(of: value) {
+                                        sizes.append(.int(Int64(size)))
+                                    }
+                                }
+                            }
+                        }
+                        if nulls[j] { sizes.append(.int(0)) }
+                        groups = [sizes]
+                    }
+                    let comparand = comparands?[Int(rows[j])] ?? .null
+                    out[Int(rows[j])] = Self.reduce(walk.reduction, groups: groups, against: comparand)
+                }
+            }
         case .elements(let column), .keys(let column):
             guard column >= 0 && column < current.objectSchema.properties.count else {
                 for j in 0..<count { out[Int(rows[j])] = .null }

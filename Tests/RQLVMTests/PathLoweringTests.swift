@@ -222,6 +222,41 @@ struct PathLoweringTests {
         try Self.emits(text, [.reducePath])
     }
 
+    @Test(
+        "a constant on the left of a quantified path flips the operator, not the quantifier",
+        arguments: [
+            "'Bob' == ANY friends.name", "5 < ALL scores", "'ball' == ALL dogs.toys.name", "3 >= NONE friends.age",
+            "'X' ==[c] ANY dict.@keys", "2 == scores",
+        ]
+    )
+    func flipped(text: String) throws {
+        try Self.emits(text, [])
+    }
+
+    @Test(
+        "the sizes of a collection's elements through to-many hops, against a constant or a column",
+        arguments: [
+            "ANY friends.tags[*].@size == 1", "ALL friends.tags[*].@size == 1", "NONE friends.tags[*].@size == 0",
+            "ANY tags[*].@size == age", "friends.tags[*].@size == age", "ALL owner.tags[*].@size > age",
+            "ANY dogs.dict[*].@size == 1", "ALL friends.owner.tags[*].@size == 1",
+        ]
+    )
+    func sizes(text: String) throws {
+        try Self.emits(text, [text.hasSuffix("age") ? .reducePathAgainst : .reducePath])
+    }
+
+    @Test(
+        "a subscript after to-many hops picks one element per owner",
+        arguments: [
+            "ANY friends.scores[0] == 7", "ALL friends.scores[LAST] > 1", "NONE friends.dict['x'] == 1",
+            "ANY dogs.dict['a'] == 'x'", "ALL friends.dict['a'] == nil", "friends.scores[0] == {7}",
+            "ANY friends.ms[0][1] == 2", "ALL @links.Person.friends.scores[FIRST] < 5", "ALL friends.scores[3] == 1",
+        ]
+    )
+    func elementPerOwner(text: String) throws {
+        try Self.emits(text, [.reducePath])
+    }
+
     @Test("the verifier rejects malformed subscripts, walks and list filters")
     func rejects() throws {
         let good = try LoweringTests.program(
