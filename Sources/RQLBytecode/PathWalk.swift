@@ -99,6 +99,10 @@ public struct PathWalk: Hashable, Sendable {
         /// fav_item.price`, `ALL items.price > items.@avg.price`), the group's value on the left
         /// with `pathFirst`.
         case quantifiedAgainst(Quantifier, op: ComparisonOperator, options: StringOptions, pathFirst: Bool)
+        /// `list.integers.@sum > 1` through a to-many hop: one aggregate (`function`) or count
+        /// (`nil`) per object's collection, plus the aggregate of nothing when a null link was
+        /// met, all in one group; 1 when the quantifier holds of the test over them, else 0.
+        case perOwner(AggregateFunction?, overMixed: Bool, Quantifier, ElementTest)
     }
 
     public var hops: [Hop]
@@ -152,6 +156,9 @@ extension PathWalk {
             let listText = "\(list.rawValue) {" + values.prefix(4).map(\.description).joined(separator: ", ") + "}"
             let pathText = "\(path.rawValue) \(dotted)"
             return pathFirst ? "\(pathText) \(op.rawValue) \(listText)" : "\(listText) \(op.rawValue) \(pathText)"
+        case .perOwner(let function, _, let quantifier, let test):
+            return
+                "\(quantifier.rawValue) \(dotted).\(function?.rawValue ?? "@count") \(test.op.rawValue) \(test.value)"
         case .quantifiedType(let quantifier, let name, let equal):
             return "\(quantifier.rawValue) \(dotted).@type \(equal ? "==" : "!=") \(name)"
         case .quantifiedAgainst(let quantifier, let op, _, let pathFirst):

@@ -50,6 +50,12 @@ extension Generator {
             let walk = PathWalk(hops: hops, end: end, reduction: .quantified(operand.quantifier ?? .any, test))
             return reduced(walk, .greater, .int(0), [])
         case .count(let path):
+            // `list.integers.@count > 1`: one count per linked object's collection.
+            if quantified, operand.isMultiValued, path.steps.last != .all,
+                let perOwner = perOwner(nil, path, operand, op, value, options)
+            {
+                return perOwner
+            }
             // Links counted through to-many hops (`owners.dogs.@count`, `@links.Dog.owner.@count`);
             // (`children[*].@count` counts only the links that resolve: `FilterRow`).
             guard operand.quantifier == nil, path.steps.last != .all, let (hops, end, _) = walk(path), !hops.isEmpty,
@@ -57,6 +63,10 @@ extension Generator {
             else { return nil }
             return reduced(PathWalk(hops: hops, end: .objects, reduction: .linkCount), op, value, options)
         case .aggregate(let function, let path):
+            // `list.integers.@sum > 1`: one aggregate per linked object's collection.
+            if quantified, operand.isMultiValued, let perOwner = perOwner(function, path, operand, op, value, options) {
+                return perOwner
+            }
             // One group: exactly one to-many hop (per owner of the last collection otherwise).
             guard operand.quantifier == nil, !operand.isMultiValued, let (hops, end, toMany) = walk(path),
                 toMany == 1, case .column = end
@@ -71,6 +81,32 @@ extension Generator {
         case .constant, .constantList, .list, .subqueryCount, .arithmetic, .object:
             return nil
         }
+    }
+
+    /// An aggregate (or, for `nil`, the count) of each object's collection of values, quantified.
+    private func perOwner(
+        _ function: AggregateFunction?,
+        _ path: BoundPath,
+        _ operand: BoundOperand,
+        _ op: ComparisonOperator,
+        _ value: Value,
+        _ options: StringOptions
+    ) -> Gathered? {
+        guard let (hops, end, _) = walk(path), case .elements = end, !hops.isEmpty else { return nil }
+        let reduction = PathWalk.Reduction.perOwner(
+            function,
+            overMixed: path.valueType == .mixed,
+            operand.quantifier ?? .any,
+            ElementTest(op, value, options: options)
+        )
+        return Gathered(
+            links: [],
+            column: 0,
+            load: .walk(PathWalk(hops: hops, end: end, reduction: reduction)),
+            op: .greater,
+            constant: .int(0),
+            options: []
+        )
     }
 
     /// `strings[*].@size` of a collection of values (not of links, which counts the links).

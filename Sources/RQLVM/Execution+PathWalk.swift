@@ -69,7 +69,8 @@ extension Execution {
         var folding = true
         switch walk.reduction {
         case .aggregate, .elementwise: folding = false
-        case .quantified, .linkCount, .backlinkCount, .quantifiedList, .quantifiedType, .quantifiedAgainst: break
+        case .quantified, .linkCount, .backlinkCount, .quantifiedList, .quantifiedType, .quantifiedAgainst, .perOwner:
+            break
         }
         let start = block.positions.lowerBound
         var levels = (0..<count).map { [Reach(position: start + Int(rows[$0]), weight: 1)] }
@@ -179,7 +180,8 @@ extension Execution {
                         )
                     }
                     out[Int(rows[j])] = .int(Int64(total))
-                case .quantified, .aggregate, .quantifiedList, .elementwise, .quantifiedType, .quantifiedAgainst:
+                case .quantified, .aggregate, .quantifiedList, .elementwise, .quantifiedType, .quantifiedAgainst,
+                    .perOwner:
                     out[Int(rows[j])] = .null
                 }
             }
@@ -245,6 +247,9 @@ extension Execution {
             }
             var readsKeys = false
             if case .keys = walk.end { readsKeys = true }
+            // Aggregates per owner have none when nothing was reached (quantifiers see one empty group).
+            var perOwner = false
+            if case .perOwner = walk.reduction { perOwner = true }
             current.withColumn(column) { view in
                 guard case .collection(let collection) = view else {
                     for j in 0..<count { out[Int(rows[j])] = .null }
@@ -263,7 +268,7 @@ extension Execution {
                             groups.append(range.map { collection.elements.scalarValue(at: $0) ?? .null })
                         }
                     }
-                    if nulls[j] || levels[j].isEmpty { groups.append([]) }
+                    if nulls[j] || (levels[j].isEmpty && !perOwner) { groups.append([]) }
                     let comparand = comparands?[Int(rows[j])] ?? .null
                     out[Int(rows[j])] = Self.reduce(walk.reduction, groups: groups, against: comparand)
                 }
@@ -275,6 +280,13 @@ extension Execution {
     /// (only) group.
     private static func reduce(_ reduction: PathWalk.Reduction, groups: [[Value]], against comparand: Value) -> Value {
         switch reduction {
+        case .perOwner(let function, let overMixed, let quantifier, let test):
+            // The null link's group (the last, when there is one) is empty: its aggregate is
+            // that of nothing.
+            let reduced = groups.map { group -> Value in
+                function.map { $0.apply(to: group, overMixed: overMixed) } ?? .int(Int64(group.count))
+            }
+            return .int(quantify(quantifier, reduced, test.passes) ? 1 : 0)
         case .quantifiedType(let quantifier, let name, let equal):
             let attribute = TypeAttribute(naming: name)
             var holding: Int64 = 0

@@ -257,6 +257,19 @@ struct PathLoweringTests {
         try Self.emits(text, [.reducePath])
     }
 
+    @Test(
+        "an aggregate or count per linked object's collection is quantified over the objects",
+        arguments: [
+            "friends.scores.@sum > 10", "ALL friends.scores.@max > 1", "NONE friends.scores.@min == 7",
+            "friends.scores.@count == 0", "ALL friends.scores.@count > 0", "ANY dogs.scores.@avg > 4",
+            "friends.owner.scores.@sum == 0", "ALL @links.Person.friends.dict.@sum > 0", "friends.dict.@max == 4",
+            "ALL dogs.scores.@count == 1", "NONE friends.owner.scores.@count == 0",
+        ]
+    )
+    func perOwner(text: String) throws {
+        try Self.emits(text, [.reducePath])
+    }
+
     @Test("the verifier rejects malformed subscripts, walks and list filters")
     func rejects() throws {
         let good = try LoweringTests.program(
