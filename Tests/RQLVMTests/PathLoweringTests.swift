@@ -270,6 +270,39 @@ struct PathLoweringTests {
         try Self.emits(text, [.reducePath])
     }
 
+    static let mixedJSON = #"""
+        {"schema": {"Person": {"primaryKey": "id", "properties": {"id": "string", "n": "int", "m": "mixed",
+              "pal": "Person?", "tags": "list<string>"}}},
+         "objects": {"Person": [
+           {"id": "a", "n": 1, "pal": "b", "tags": [], "m": {"one": 1, "two": [5, 6],
+              "three": [5, {"Hello": 5, "friend": {"$link": {"class": "Person", "key": "b"}}}]}},
+           {"id": "b", "n": 2, "pal": null, "tags": ["x"],
+              "m": [{"one": 2}, {"$link": {"class": "Person", "key": "c"}}]},
+           {"id": "c", "n": 3, "pal": "a", "tags": [],
+              "m": {"friend": {"$link": {"class": "Person", "key": "a"}}, "one": null}},
+           {"id": "d", "n": 4, "pal": "c", "tags": [], "m": null}]}}
+        """#
+
+    @Test(
+        "keys of mixed dictionaries, and of the objects mixed links point at, load one value",
+        arguments: [
+            "m['one'] == 1", "m['two'][1] == 6", "m['three'][1]['Hello'] == 5", "m['three'][1]['friend']['n'] == 2",
+            "m['three'][1]['friend']['pal'] == nil", "m[1]['n'] == 3", "m[0]['one'] == 2", "m['friend']['id'] == 'a'",
+            "m['friend']['m']['one'] == 1", "m['missing'] == nil", "pal.m['one'] == 1", "m['friend']['nope'] == nil",
+            "m['one'] == nil", "NOT m['three'][1]['friend']['n'] == 2", "m['friend']['pal']['id'] == 'b'",
+        ]
+    )
+    func mixedKeys(text: String) throws {
+        try LoweringTests.emits(text, [.loadElement], in: Self.mixedJSON)
+    }
+
+    @Test("a key naming some class's collection after a mixed value stays row at a time, and agrees")
+    func mixedKeyNamingCollection() throws {
+        for program in try LoweringTests.program("m['friend']['tags'] == 'x'", in: Self.mixedJSON) {
+            #expect(program.instructions.contains { $0.opcode == .filterRow })
+        }
+    }
+
     @Test("the verifier rejects malformed subscripts, walks and list filters")
     func rejects() throws {
         let good = try LoweringTests.program(
