@@ -22,7 +22,7 @@ extension Generator {
             return nil
         }
         guard pathSide.isMultiValued, case .path(let path) = pathSide.expression, path.isMultiValued,
-            case .constantList(let values) = listSide.expression, let (hops, end, toMany) = walk(path), end != .objects
+            case .constantList(let values) = listSide.expression, let (hops, end, toMany) = walk(path)
         else { return nil }
         var reduction: PathWalk.Reduction
         if comparison.lhs.quantifier == nil && comparison.rhs.quantifier == nil {
@@ -104,7 +104,7 @@ extension Generator {
             guard operand.isMultiValued else { return nil }
             switch operand.expression {
             case .path(let path):
-                guard path.isMultiValued, let (hops, end, _) = walk(path), end != .objects else { return nil }
+                guard path.isMultiValued, let (hops, end, _) = walk(path) else { return nil }
                 return (hops, end)
             case .count(let path):
                 return sizesWalk(path)

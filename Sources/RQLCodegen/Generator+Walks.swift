@@ -25,11 +25,11 @@ extension Generator {
                 return nil
             }
             switch end {
-            case .column, .elements, .keys, .element:
+            case .column, .elements, .keys, .element, .objects:
                 let test = ElementTest(op, value, options: options)
                 let walk = PathWalk(hops: hops, end: end, reduction: .quantified(operand.quantifier ?? .any, test))
                 return reduced(walk, .greater, .int(0), [])
-            case .objects, .sizes:
+            case .sizes:
                 return nil
             }
         case .type(let path):

@@ -78,6 +78,10 @@ extension Execution {
         var nulls = [Bool](repeating: false, count: count)
         // `@count` of links: what the last hop's links number, repeats included.
         var linkCounts = [Int](repeating: 0, count: count)
+        // Links compared as values (`ANY friends.friends == $0`): what the last hop reaches, as
+        // the reference flattens it (a list's or set's raw elements; a to-one link or a
+        // dictionary's `@values` resolved, a null value in a dictionary as null).
+        var lastLinks = [[Value]](repeating: [], count: walk.end == .objects ? count : 0)
         for (h, hop) in walk.hops.enumerated() {
             let isLast = h == walk.hops.count - 1
             switch hop {
@@ -112,6 +116,15 @@ extension Execution {
                                 inCollection = true
                                 if collection.kind != .map {
                                     countsResolved = false
+                                    if isLast && !lastLinks.isEmpty {
+                                        for e in range {
+                                            lastLinks[j].append(
+                                                keys[e] < 0
+                                                    ? .null
+                                                    : .link(ObjectLink(className: targetName, key: RowKey(keys[e])))
+                                            )
+                                        }
+                                    }
                                     if isLast {
                                         linkCounts[j] = Folder.sum(
                                             linkCounts[j],
@@ -127,7 +140,15 @@ extension Execution {
                                     next.add(position, weight: reach.weight)
                                     if isLast && countsResolved {
                                         linkCounts[j] = Folder.sum(linkCounts[j], reach.weight)
+                                        if !lastLinks.isEmpty {
+                                            lastLinks[j].append(
+                                                .link(ObjectLink(className: targetName, key: RowKey(keys[e])))
+                                            )
+                                        }
                                     }
+                                } else if keys[e] < 0 && inCollection && countsResolved && isLast && !lastLinks.isEmpty
+                                {
+                                    lastLinks[j].append(.null)  // a dictionary's null value
                                 } else if keys[e] >= 0 || !inCollection {
                                     // A null to-one link, or a link to a deleted object, is a null
                                     // link; a null element of a collection is a null value, which
@@ -151,6 +172,11 @@ extension Execution {
                         let keys = current.backlinks(at: reach.position, fromClass: className, property: property)
                         if isLast {
                             linkCounts[j] = Folder.sum(linkCounts[j], Folder.product(keys.count, reach.weight))
+                            if !lastLinks.isEmpty {
+                                for key in keys {
+                                    lastLinks[j].append(.link(ObjectLink(className: className, key: key)))
+                                }
+                            }
                         }
                         for key in keys {
                             if let position = target.position(of: key) {
@@ -180,8 +206,11 @@ extension Execution {
                         )
                     }
                     out[Int(rows[j])] = .int(Int64(total))
-                case .quantified, .aggregate, .quantifiedList, .elementwise, .quantifiedType, .quantifiedAgainst,
-                    .perOwner:
+                case .quantified, .quantifiedList, .elementwise, .quantifiedType, .quantifiedAgainst:
+                    // The links flatten: one group.
+                    let comparand = comparands?[Int(rows[j])] ?? .null
+                    out[Int(rows[j])] = Self.reduce(walk.reduction, groups: [lastLinks[j]], against: comparand)
+                case .aggregate, .perOwner:
                     out[Int(rows[j])] = .null
                 }
             }

@@ -303,6 +303,18 @@ struct PathLoweringTests {
         }
     }
 
+    @Test(
+        "links reached through to-many hops compared as values",
+        arguments: [
+            "ANY friends.owner == owner", "ALL friends == owner", "NONE dogs.walker == owner",
+            "ANY @links.Person.friends == owner", "ANY friends.friends == owner", "friends == {}",
+            "ANY pets.@values == owner", "ALL pets.@values != owner", "NONE friends.owner == owner",
+        ]
+    )
+    func linksAsValues(text: String) throws {
+        try Self.emits(text, [])
+    }
+
     @Test("the verifier rejects malformed subscripts, walks and list filters")
     func rejects() throws {
         let good = try LoweringTests.program(
