@@ -39,7 +39,7 @@ let package = Package(
             dependencies: [
                 "FuzzCommon", .product(name: "RQLCore", package: "RQL"), .product(name: "RQLSyntax", package: "RQL"),
                 .product(name: "RQLIR", package: "RQL"), .product(name: "RQLEngine", package: "RQL"),
-                .product(name: "RQLStorage", package: "RQL"),
+                .product(name: "RQLStorage", package: "RQL"), .product(name: "RQLTestSupport", package: "RQL"),
             ]
         ),
     ]

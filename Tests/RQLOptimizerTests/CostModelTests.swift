@@ -1,5 +1,6 @@
 import RQLCore
 import RQLIR
+import RQLTestSupport
 import Testing
 
 @testable import RQLOptimizer
@@ -48,12 +49,12 @@ struct CostModelTests {
 
     @Test("ordering by cost / (1 - selectivity) minimizes the expected work", arguments: UInt64(1)...UInt64(40))
     func orderIsOptimal(seed: UInt64) {
-        var rng = SplitMix(seed: seed)
-        let conditions = (0..<(2 + rng.below(4))).map { i in
+        var rng = SeededRandom(seed: seed)
+        let conditions = (0..<(2 + rng.int(below: 4))).map { i in
             ResidualCondition(
                 predicate: .constant(i % 2 == 0),
-                cost: Double(1 + rng.below(12)),
-                selectivity: [0.01, 0.1, 0.3, 0.5, 0.9, 1][rng.below(6)]
+                cost: Double(1 + rng.int(below: 12)),
+                selectivity: [0.01, 0.1, 0.3, 0.5, 0.9, 1][rng.int(below: 6)]
             )
         }
         let best = Self.permutations(conditions).map(Self.expectedCost).min() ?? 0

@@ -3,6 +3,7 @@ import RQLIR
 import RQLSema
 import RQLStorage
 import RQLSyntax
+import RQLTestSupport
 import Testing
 
 @testable import RQLOptimizer
@@ -40,7 +41,7 @@ struct EquivalenceTests {
         let store = try Generated.store(count: 120, seed: seed, deleting: deleting)
         let binder = Binder(schema: store.schema)
         let cache = StatisticsCache()
-        var rng = SplitMix(seed: seed &* 7919)
+        var rng = SeededRandom(seed: seed &* 7919)
         var checked = 0
         for attempt in 0..<300 {
             let text = Generated.predicate(&rng) + Generated.clauses(&rng)
@@ -77,11 +78,11 @@ struct EquivalenceTests {
         let store = try Generated.store(count: 100, seed: seed, deleting: seed == 6)
         let binder = Binder(schema: store.schema)
         let cache = StatisticsCache()
-        var rng = SplitMix(seed: seed)
+        var rng = SeededRandom(seed: seed)
         var checked = 0
         for attempt in 0..<100 {
             var plan: LogicalPlan?
-            for _ in 0..<(2 + rng.below(3)) {
+            for _ in 0..<(2 + rng.int(below: 3)) {
                 let text = Generated.predicate(&rng, depth: 2) + Generated.clauses(&rng)
                 guard let syntax = try? Parser.parse(text), let bound = try? binder.bind(syntax, className: "Item")
                 else {

@@ -36,12 +36,12 @@ struct StatisticsTests {
         let schema = try DatasetLoader.loadSchema(
             json: #"{"schema": {"Big": {"properties": {"n": "int?", "u": "int", "d": "double"}}}}"#
         )
-        var rng = SplitMix(seed: 11)
+        var rng = SeededRandom(seed: 11)
         var n: [Int64] = []
         var nulls: [Bool] = []
         var d: [Double] = []
         for i in 0..<count {
-            n.append(Int64(rng.below(100)))
+            n.append(Int64(rng.int(below: 100)))
             nulls.append(i % 5 == 2)
             d.append(i % 50 == 7 ? .nan : Double(rng.next() >> 11) * 0x1p-53)
         }

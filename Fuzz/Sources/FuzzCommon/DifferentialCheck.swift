@@ -4,7 +4,8 @@ import RQLIR
 import RQLStorage
 import RQLTestSupport
 
-/// The VM's contract with the oracle on one query (`FuzzDifferential`): for any `VMInput`, the
+/// The VM's contract with the oracle on one query (`FuzzDifferential`): for any `VMInput`, on
+/// the random schema its seed byte chooses (`VMInput.extendsSchema`, `SchemaExtension`), the
 /// three ways of `ThreeWayRunner` (VM with every pass, VM with none, the reference evaluator)
 /// 1. all fail with the same error, or all succeed;
 /// 2. return the same row keys in the same order;
@@ -35,6 +36,8 @@ public struct DifferentialCheck: Sendable {
     /// The first violated invariant for `input`, or nil.
     public func violation(in input: VMInput) -> VMViolation? {
         guard input.text.utf8.count <= maximumTextLength else { return nil }
+        var input = input
+        input.extendsSchema = true
         let store = input.store()
         // Fresh engines (and caches) per input: nothing learned on one dataset carries over.
         let runner = ThreeWayRunner()

@@ -21,7 +21,8 @@ public struct VMInput: Sendable, Hashable {
     public var seed: UInt8
     public var text: String
     /// Whether `Person` also has the properties `x0` … `x5` whose types `seed` chooses, and
-    /// `Dog` the backlink `owners` (`SchemaExtension`): `FuzzCompile`'s random schema.
+    /// `Dog` the backlink `owners` (`SchemaExtension`): the random schema `FuzzCompile` and
+    /// `FuzzDifferential` check on.
     public var extendsSchema = false
 
     public init(

@@ -1,6 +1,7 @@
 import RQLCore
 import RQLEngine
 import RQLStorage
+import RQLTestSupport
 import Testing
 
 @testable import FuzzCommon

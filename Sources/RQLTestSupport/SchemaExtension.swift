@@ -1,22 +1,21 @@
-import RQLTestSupport
-
 /// Extra properties `x0` … `x5` on `Person`, whose types one seed byte chooses, and a backlink
-/// `owners` on `Dog`: `FuzzCompile`'s random schema. The fixed properties stay as they are, so
+/// `owners` on `Dog`: the random schema of `FuzzCompile`, `FuzzDifferential` and the VM's
+/// generated-schema differential test. The fixed properties stay as they are, so
 /// every seed query keeps binding, while the fuzzer reaches any scalar type, optional or not,
 /// indexed or not, in a list, set or map, and links to `Dog` in each of those shapes, by
 /// mutating one byte and writing `x0` … `x5` (in `Dicts/generated-schema.dict`).
 ///
 ///     SchemaExtension(seed: 7).properties.map(\.syntax)   // ["set<uuid?>", "Dog?", "int", …]
-struct SchemaExtension {
+public struct SchemaExtension: Sendable {
     /// One generated property: its name, its type in the dataset format, and whether it is indexed.
-    struct GeneratedProperty {
-        let name: String
-        let element: ElementType
-        let container: Container
-        let isOptional: Bool
-        let isIndexed: Bool
+    public struct GeneratedProperty: Sendable {
+        public let name: String
+        public let element: ElementType
+        public let container: Container
+        public let isOptional: Bool
+        public let isIndexed: Bool
 
-        var syntax: String {
+        public var syntax: String {
             let element = element.keyword + (isOptional && element != .mixed ? "?" : "")
             switch container {
             case .single: return element
@@ -27,20 +26,20 @@ struct SchemaExtension {
         }
     }
 
-    enum Container: CaseIterable { case single, list, set, map }
+    public enum Container: CaseIterable, Sendable { case single, list, set, map }
 
     /// Every element type a property can have; `dog` is a link to `Dog`.
-    enum ElementType: CaseIterable {
+    public enum ElementType: CaseIterable, Sendable {
         case bool, int, float, double, string, data, date, decimal128, objectId, uuid, mixed, dog
 
-        var keyword: String { self == .dog ? "Dog" : "\(self)" }
+        public var keyword: String { self == .dog ? "Dog" : "\(self)" }
 
         /// The types a hash index may cover.
-        var isIndexable: Bool { [.bool, .int, .string, .date, .objectId, .uuid].contains(self) }
+        public var isIndexable: Bool { [.bool, .int, .string, .date, .objectId, .uuid].contains(self) }
 
         /// JSON spellings of distinct values (no two equal under Realm's rules, so a set can take
         /// any of them together); links are drawn separately.
-        var samples: [String] {
+        public var samples: [String] {
             switch self {
             case .bool: ["true", "false"]
             case .int: ["-2", "0", "1", "5"]
@@ -57,11 +56,11 @@ struct SchemaExtension {
         }
     }
 
-    static let propertyCount = 6
+    public static let propertyCount = 6
 
-    let properties: [GeneratedProperty]
+    public let properties: [GeneratedProperty]
 
-    init(seed: UInt8) {
+    public init(seed: UInt8) {
         var random = SeededRandom(seed: 0x5EED_0000 + UInt64(seed))
         properties = (0..<Self.propertyCount).map { index in
             let element = random.pick(ElementType.allCases)
@@ -86,7 +85,7 @@ struct SchemaExtension {
 
     /// The properties as `SeededGenerator.peopleJSON` adds them; each person's values come from a
     /// generator seeded by its row, apart from the one that draws the fixed properties.
-    var datasetExtension: SeededGenerator.Extension {
+    public var datasetExtension: SeededGenerator.Extension {
         let properties = properties
         return SeededGenerator.Extension(
             personProperties: properties.map { #", "\#($0.name)": "\#($0.syntax)""# }.joined(),

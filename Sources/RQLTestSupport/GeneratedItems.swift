@@ -2,36 +2,11 @@ import Foundation
 import RQLCore
 import RQLStorage
 
-/// SplitMix64: reproducible randomness from a seed.
-struct SplitMix {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-
-    mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
-
-    mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
-}
-
-/// Copied from the optimizer's tests (Tests/RQLOptimizerTests/Support) and extended for the VM:
-/// more string operators, float and bool constants of the column's own type, and result
-/// clauses through links.
-///
-/// Generated data and queries for the property tests: a schema with every kind of column the
+/// Generated data and queries for the optimizer's and the VM's property tests: a schema with every kind of column the
 /// optimizer reasons about (indexed and not, optional, mixed, NaN-holding, links, lists), data
 /// drawn from small domains so that comparisons collide, and queries over every operator.
-enum Generated {
-    static let schemaJSON = #"""
+public enum Generated {
+    public static let schemaJSON = #"""
         {"schema": {
           "Item": {"primaryKey": "id", "indexed": ["i", "io", "d", "f", "s", "b", "dt", "m", "dec"],
             "properties": {"id": "int", "i": "int", "io": "int?", "d": "double", "f": "float?", "s": "string",
@@ -43,13 +18,13 @@ enum Generated {
         }}
         """#
 
-    static let strings = ["", "a", "ab", "abc", "B", "b", "ß", "é", "e", "Ab"]
+    public static let strings = ["", "a", "ab", "abc", "B", "b", "ß", "é", "e", "Ab"]
 
     /// A store of `count` items and 10 owners; with `deleting`, some items are deleted afterwards
     /// so that row keys and positions differ.
-    static func store(count: Int, seed: UInt64, deleting: Bool = false) throws -> ColumnStore {
+    public static func store(count: Int, seed: UInt64, deleting: Bool = false) throws -> ColumnStore {
         let schema = try DatasetLoader.loadSchema(json: schemaJSON)
-        var rng = SplitMix(seed: seed)
+        var rng = SeededRandom(seed: seed)
         func optional(_ value: Value) -> Value { rng.chance(20) ? .null : value }
         func decimal(_ text: String) -> Value { .decimal(try! Decimal128(text)) }
         let doubles: [Double] = [-1.5, -0.0, 0, 0.5, 1, 2, 2.5, 3, .nan, .infinity, -.infinity]
@@ -61,41 +36,50 @@ enum Generated {
         var items: [String: [Value]] = [:]
         func column(_ name: String, _ make: () -> Value) { items[name] = (0..<count).map { _ in make() } }
         items["id"] = (0..<count).map { .int(Int64($0 * 3 + 1)) }
-        column("i") { .int(Int64(rng.below(10) - 3)) }
-        column("io") { optional(.int(Int64(rng.below(7) - 2))) }
+        column("i") { .int(Int64(rng.int(below: 10) - 3)) }
+        column("io") { optional(.int(Int64(rng.int(below: 7) - 2))) }
         column("d") { .double(rng.pick(doubles)) }
         column("f") { optional(.float(rng.pick(floats))) }
         column("s") { .string(rng.pick(strings)) }
         column("so") { optional(.string(rng.pick(strings))) }
         column("b") { .bool(rng.chance(50)) }
-        column("dt") { optional(.date(Timestamp(seconds: Int64(rng.below(6) - 2), nanoseconds: 0)!)) }
+        column("dt") { optional(.date(Timestamp(seconds: Int64(rng.int(below: 6) - 2), nanoseconds: 0)!)) }
         column("m") { rng.pick(mixed) }
         column("dec") { optional(decimal(rng.pick(["-1", "0", "1", "1.0", "2.5", "3"]))) }
-        column("tags") { .list((0..<rng.below(4)).map { _ in .int(Int64(rng.below(5) - 1)) }) }
+        column("tags") { .list((0..<rng.int(below: 4)).map { _ in .int(Int64(rng.int(below: 5) - 1)) }) }
         column("owner") {
-            rng.chance(30) ? .null : .link(ObjectLink(className: "Owner", key: RowKey(Int64(rng.below(10)))))
+            rng.chance(30) ? .null : .link(ObjectLink(className: "Owner", key: RowKey(Int64(rng.int(below: 10)))))
         }
         column("others") {
             .list(
-                (0..<rng.below(4)).map { _ in .link(ObjectLink(className: "Owner", key: RowKey(Int64(rng.below(10))))) }
+                (0..<rng.int(below: 4)).map { _ in
+                    .link(ObjectLink(className: "Owner", key: RowKey(Int64(rng.int(below: 10)))))
+                }
             )
         }
         // Owners link to owners (`owner.boss.age`: nulls along the path) and hold collections,
         // some empty (`owner.scores.@count`, `ANY owner.weights > 1`).
         let owners: [String: ColumnValues] = [
             "name": .values((0..<10).map { .string("o\($0)") }),
-            "age": .values((0..<10).map { _ in optional(.int(Int64(20 + rng.below(5)))) }),
+            "age": .values((0..<10).map { _ in optional(.int(Int64(20 + rng.int(below: 5)))) }),
             "nick": .values((0..<10).map { _ in optional(.string(rng.pick(strings))) }),
             "score": .values((0..<10).map { _ in optional(decimal(rng.pick(["-1", "0", "1", "2.5"]))) }),
-            "scores": .values((0..<10).map { _ in .list((0..<rng.below(4)).map { _ in .int(Int64(rng.below(5))) }) }),
+            "scores": .values(
+                (0..<10).map { _ in .list((0..<rng.int(below: 4)).map { _ in .int(Int64(rng.int(below: 5))) }) }
+            ),
             "weights": .values(
                 (0..<10).map { _ in
-                    .list(Set((0..<rng.below(3)).map { _ in rng.below(4) }).sorted().map { .double(Double($0) / 2) })
+                    .list(
+                        Set((0..<rng.int(below: 3)).map { _ in rng.int(below: 4) }).sorted().map {
+                            .double(Double($0) / 2)
+                        }
+                    )
                 }
             ),
             "boss": .values(
                 (0..<10).map { _ in
-                    rng.chance(40) ? .null : .link(ObjectLink(className: "Owner", key: RowKey(Int64(rng.below(10)))))
+                    rng.chance(40)
+                        ? .null : .link(ObjectLink(className: "Owner", key: RowKey(Int64(rng.int(below: 10)))))
                 }
             ),
         ]
@@ -113,7 +97,7 @@ enum Generated {
     }
 
     /// Constants to compare each property with, as written in RQL.
-    static let constants: [String: [String]] = [
+    public static let constants: [String: [String]] = [
         "id": ["1", "4", "7", "0", "100", "4.0"],
         "i": ["-1", "0", "1", "2", "2.5", "3", "6", "-3", "1.0"],
         "io": ["-1", "0", "2", "3", "null", "1.5"],
@@ -133,22 +117,22 @@ enum Generated {
         "owner.boss.name": ["'o1'", "'o2'", "null", "'o'"],
     ]
 
-    static let comparisons = ["==", "!=", "<", "<=", ">", ">="]
+    public static let comparisons = ["==", "!=", "<", "<=", ">", ">="]
 
     /// A random predicate over Item, `depth` levels of AND/OR/NOT at most.
-    static func predicate(_ rng: inout SplitMix, depth: Int = 3) -> String {
+    public static func predicate(_ rng: inout SeededRandom, depth: Int = 3) -> String {
         if depth > 0 && rng.chance(45) {
-            switch rng.below(5) {
+            switch rng.int(below: 5) {
             case 0:
                 return "NOT " + parenthesized(predicate(&rng, depth: depth - 1))
             case 1, 2:
                 // Several tests of one column: what filter combining and index selection work on.
                 let property = rng.pick(["i", "io", "d", "s", "dt", "m", "dec", "id", "f"])
-                let count = 2 + rng.below(3)
+                let count = 2 + rng.int(below: 3)
                 let glue = rng.chance(50) ? " AND " : " OR "
                 return parenthesized((0..<count).map { _ in atom(&rng, on: property) }.joined(separator: glue))
             default:
-                let count = 2 + rng.below(3)
+                let count = 2 + rng.int(below: 3)
                 let glue = rng.chance(50) ? " AND " : " OR "
                 return parenthesized((0..<count).map { _ in predicate(&rng, depth: depth - 1) }.joined(separator: glue))
             }
@@ -159,19 +143,19 @@ enum Generated {
     static func parenthesized(_ text: String) -> String { "(" + text + ")" }
 
     /// One comparison, on `property` or a random one.
-    static func atom(_ rng: inout SplitMix, on property: String?) -> String {
+    public static func atom(_ rng: inout SeededRandom, on property: String?) -> String {
         let name =
             property
             ?? rng.pick([
                 "i", "io", "d", "f", "s", "so", "b", "dt", "m", "dec", "id", "tags", "owner", "owner.age", "special",
                 "owner.boss.age", "owner.nick", "owner.score", "owner.boss.name", "collections",
             ])
-        let k = { (rng: inout SplitMix) in rng.pick(constants[name] ?? ["1"]) }
+        let k = { (rng: inout SeededRandom) in rng.pick(constants[name] ?? ["1"]) }
         switch name {
         case "tags":
             let quantifier = rng.pick(["ANY ", "ALL ", "NONE ", "", "SOME "])
-            if rng.chance(25) { return "tags.@count \(rng.pick(comparisons)) \(rng.below(4))" }
-            if rng.chance(15) { return "tags.@sum > \(rng.below(5))" }
+            if rng.chance(25) { return "tags.@count \(rng.pick(comparisons)) \(rng.int(below: 4))" }
+            if rng.chance(15) { return "tags.@sum > \(rng.int(below: 5))" }
             return "\(quantifier)tags \(rng.pick(comparisons)) \(k(&rng))"
         case "owner":
             return rng.pick(["owner == nil", "owner != nil", "owner.name == 'o1'", "owner.name IN {'o1', 'o2'}"])
@@ -180,8 +164,8 @@ enum Generated {
             // counted and aggregated.
             let collection = rng.pick(["owner.scores", "owner.weights", "tags", "owner.boss.scores"])
             let k = rng.pick(["0", "1", "2", "0.5", "null"])
-            switch rng.below(4) {
-            case 0: return "\(collection).@count \(rng.pick(comparisons)) \(rng.below(3))"
+            switch rng.int(below: 4) {
+            case 0: return "\(collection).@count \(rng.pick(comparisons)) \(rng.int(below: 3))"
             case 1: return "\(collection).\(rng.pick(["@sum", "@avg", "@min", "@max"])) \(rng.pick(comparisons)) \(k)"
             case 2: return "\(rng.pick(["ANY", "ALL", "NONE", ""])) \(collection) \(rng.pick(comparisons)) \(k)"
             default: return "\(collection).@size == 0"
@@ -197,9 +181,9 @@ enum Generated {
         default:
             break
         }
-        switch rng.below(10) {
+        switch rng.int(below: 10) {
         case 0, 1:
-            let list = (0..<rng.below(5)).map { _ in k(&rng) }.joined(separator: ", ")
+            let list = (0..<rng.int(below: 5)).map { _ in k(&rng) }.joined(separator: ", ")
             return "\(name) IN {\(list)}"
         case 2:
             return "\(name) BETWEEN {\(k(&rng)), \(k(&rng))}"
@@ -217,7 +201,7 @@ enum Generated {
     }
 
     /// Numbers per row: columns, through links, counts and aggregates.
-    static let numbers = [
+    public static let numbers = [
         "i", "io", "d", "f", "dec", "m", "id", "owner.age", "owner.boss.age", "owner.score", "tags.@count",
         "tags.@sum", "owner.scores.@max", "owner.weights.@avg", "owner.@links.@count",
     ]
@@ -225,8 +209,8 @@ enum Generated {
     /// Two computed values compared: two paths (`io > owner.age`), arithmetic on either side
     /// (`i * 2 + 1 >= owner.age`), strings and links of two paths. Drawn from a stream of its own
     /// (see `DifferentialTests.run`), so the queries `predicate` makes for a seed stay the same.
-    static func values(_ rng: inout SplitMix) -> String {
-        func operand(_ rng: inout SplitMix, depth: Int) -> String {
+    public static func values(_ rng: inout SeededRandom) -> String {
+        func operand(_ rng: inout SeededRandom, depth: Int) -> String {
             if depth > 0 && rng.chance(40) {
                 let op = rng.pick(["+", "-", "*", "/"])
                 return "(\(operand(&rng, depth: depth - 1)) \(op) \(operand(&rng, depth: depth - 1)))"
@@ -234,7 +218,7 @@ enum Generated {
             if rng.chance(20) { return rng.pick(["0", "1", "2", "-1", "0.5", "null", "9223372036854775807"]) }
             return rng.pick(numbers)
         }
-        switch rng.below(5) {
+        switch rng.int(below: 5) {
         case 0:
             return rng.pick([
                 "s == so", "so BEGINSWITH[c] owner.nick", "owner.name == owner.boss.name", "owner == owner.boss",
@@ -252,8 +236,8 @@ enum Generated {
     }
 
     /// A predicate built around `values`: alone, or joined with a random predicate, or negated.
-    static func valuePredicate(_ rng: inout SplitMix) -> String {
-        switch rng.below(4) {
+    public static func valuePredicate(_ rng: inout SeededRandom) -> String {
+        switch rng.int(below: 4) {
         case 0: return values(&rng) + (rng.chance(50) ? " AND " : " OR ") + predicate(&rng, depth: 1)
         case 1: return "NOT " + parenthesized(values(&rng))
         default: return values(&rng)
@@ -261,7 +245,7 @@ enum Generated {
     }
 
     /// Result clauses, sometimes none.
-    static func clauses(_ rng: inout SplitMix) -> String {
+    public static func clauses(_ rng: inout SeededRandom) -> String {
         rng.pick([
             "", "", "", " SORT(i ASC)", " SORT(d DESC, id ASC) LIMIT(3)", " LIMIT(2)", " DISTINCT(s)",
             " SORT(s ASC) DISTINCT(i) LIMIT(4)", " LIMIT(5) LIMIT(2)", " LIMIT(0)", " SORT(id DESC) LIMIT(1)",
