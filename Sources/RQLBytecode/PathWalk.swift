@@ -51,6 +51,13 @@ public struct PathWalk: Hashable, Sendable {
         case keys(Int)
         /// Nothing: the objects (and the links of the last hop) are what is counted.
         case objects
+        /// The byte sizes of a collection's elements (`strings[*].@size`), all in one group: a
+        /// null element has size 0, an element without a size (a number) none, and a null link
+        /// met on the way counts one size 0.
+        case sizes(Int)
+        /// The element the subscripts pick from each object's list or dictionary of values
+        /// (`links.dict['a']`, `links.list[0]`), one group per object: empty when out of range.
+        case element(Int, [ElementSelector])
     }
 
     /// The value computed for each row.
@@ -92,6 +99,10 @@ public struct PathWalk: Hashable, Sendable {
         /// fav_item.price`, `ALL items.price > items.@avg.price`), the group's value on the left
         /// with `pathFirst`.
         case quantifiedAgainst(Quantifier, op: ComparisonOperator, options: StringOptions, pathFirst: Bool)
+        /// `list.integers.@sum > 1` through a to-many hop: one aggregate (`function`) or count
+        /// (`nil`) per object's collection, plus the aggregate of nothing when a null link was
+        /// met, all in one group; 1 when the quantifier holds of the test over them, else 0.
+        case perOwner(AggregateFunction?, overMixed: Bool, Quantifier, ElementTest)
     }
 
     public var hops: [Hop]
@@ -131,6 +142,8 @@ extension PathWalk {
         case .elements(let column): path.append("col[\(column)][*]")
         case .keys(let column): path.append("col[\(column)].@keys")
         case .objects: break
+        case .sizes(let column): path.append("col[\(column)][*].@size")
+        case .element(let column, let selectors): path.append("col[\(column)]" + selectors.map(\.text).joined())
         }
         let dotted = path.joined(separator: ".")
         switch reduction {
@@ -143,6 +156,9 @@ extension PathWalk {
             let listText = "\(list.rawValue) {" + values.prefix(4).map(\.description).joined(separator: ", ") + "}"
             let pathText = "\(path.rawValue) \(dotted)"
             return pathFirst ? "\(pathText) \(op.rawValue) \(listText)" : "\(listText) \(op.rawValue) \(pathText)"
+        case .perOwner(let function, _, let quantifier, let test):
+            return
+                "\(quantifier.rawValue) \(dotted).\(function?.rawValue ?? "@count") \(test.op.rawValue) \(test.value)"
         case .quantifiedType(let quantifier, let name, let equal):
             return "\(quantifier.rawValue) \(dotted).@type \(equal ? "==" : "!=") \(name)"
         case .quantifiedAgainst(let quantifier, let op, _, let pathFirst):

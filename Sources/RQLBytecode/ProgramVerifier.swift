@@ -133,7 +133,7 @@ public enum ProgramVerifier {
         case (.gatherElement, .element(let selectors)): fits = selectors.count == 1
         case (.filterValueList, .quantifiedList): fits = true
         case (.reducePathAgainst, .pathWalk(let walk)):
-            if case .quantifiedAgainst = walk.reduction { fits = walk.end != .objects } else { fits = false }
+            if case .quantifiedAgainst = walk.reduction { fits = true } else { fits = false }
         case (.reducePath, .pathWalk(let walk)):
             // A comparison with a per-row value needs that value: `ReducePathAgainst`.
             if case .quantifiedAgainst = walk.reduction {

@@ -97,7 +97,8 @@ extension Generator {
             guard comparison.lhs.quantifier == nil, !comparison.lhs.isMultiValued,
                 case .constant(let value) = comparison.lhs.expression, let flipped = Self.flipped(comparison.op)
             else { return nil }
-            return gathered(comparison.rhs, flipped, value, comparison.options, quantified: false)
+            // Quantifiers flip with the operator: `Q r : k op r` is `Q r : r flipped(op) k`.
+            return gathered(comparison.rhs, flipped, value, comparison.options, quantified: true)
         }
         return gathered(comparison.lhs, comparison.op, value, comparison.options, quantified: true)
     }

@@ -25,9 +25,10 @@ extension Generator {
             case .index(let n): selectors.append(.index(n))
             case .first: selectors.append(.first)
             case .last: selectors.append(.last)
-            // A key reads a property of the object a mixed link points at (possibly a whole
-            // collection): only the dictionary column's own keys are lowered.
-            case .key(let key) where selectors.isEmpty: selectors.append(.key(key))
+            // A key after a mixed value that holds a link reads the linked object's property of
+            // that name: lowered unless some class has a collection of that name, whose elements
+            // one value cannot hold. (The first key of a dictionary column is a plain look-up.)
+            case .key(let key) where selectors.isEmpty || !namesCollection(key): selectors.append(.key(key))
             default: return nil
             }
         }
@@ -42,6 +43,8 @@ extension Generator {
         case (.single, .index) where property.type == .mixed, (.single, .first) where property.type == .mixed,
             (.single, .last) where property.type == .mixed:
             break
+        case (.single, .key(let key)) where property.type == .mixed && !namesCollection(key):
+            break
         default:
             return nil
         }
@@ -53,6 +56,13 @@ extension Generator {
             constant: value,
             options: options
         )
+    }
+
+    /// Whether some class has a list, set, dictionary or backlinks property named `name`.
+    private func namesCollection(_ name: String) -> Bool {
+        schema.classes.contains { objectSchema in
+            objectSchema.properties.contains { $0.name == name && ($0.isToMany || $0.isBacklink) }
+        }
     }
 
     private static func isSubscript(_ step: PathStep) -> Bool {

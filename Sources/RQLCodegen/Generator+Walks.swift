@@ -25,11 +25,11 @@ extension Generator {
                 return nil
             }
             switch end {
-            case .column, .elements, .keys:
+            case .column, .elements, .keys, .element, .objects:
                 let test = ElementTest(op, value, options: options)
                 let walk = PathWalk(hops: hops, end: end, reduction: .quantified(operand.quantifier ?? .any, test))
                 return reduced(walk, .greater, .int(0), [])
-            case .objects:
+            case .sizes:
                 return nil
             }
         case .type(let path):
@@ -43,7 +43,19 @@ extension Generator {
                 equal: op == .equal
             )
             return reduced(PathWalk(hops: hops, end: end, reduction: reduction), .greater, .int(0), [])
+        case .count(let path) where quantified && operand.isMultiValued && path.steps.last == .all:
+            // `ANY strings[*].@size > 3` through to-many hops: the sizes of the elements.
+            guard let (hops, end) = sizesWalk(path) else { return nil }
+            let test = ElementTest(op, value, options: options)
+            let walk = PathWalk(hops: hops, end: end, reduction: .quantified(operand.quantifier ?? .any, test))
+            return reduced(walk, .greater, .int(0), [])
         case .count(let path):
+            // `list.integers.@count > 1`: one count per linked object's collection.
+            if quantified, operand.isMultiValued, path.steps.last != .all,
+                let perOwner = perOwner(nil, path, operand, op, value, options)
+            {
+                return perOwner
+            }
             // Links counted through to-many hops (`owners.dogs.@count`, `@links.Dog.owner.@count`);
             // (`children[*].@count` counts only the links that resolve: `FilterRow`).
             guard operand.quantifier == nil, path.steps.last != .all, let (hops, end, _) = walk(path), !hops.isEmpty,
@@ -51,6 +63,10 @@ extension Generator {
             else { return nil }
             return reduced(PathWalk(hops: hops, end: .objects, reduction: .linkCount), op, value, options)
         case .aggregate(let function, let path):
+            // `list.integers.@sum > 1`: one aggregate per linked object's collection.
+            if quantified, operand.isMultiValued, let perOwner = perOwner(function, path, operand, op, value, options) {
+                return perOwner
+            }
             // One group: exactly one to-many hop (per owner of the last collection otherwise).
             guard operand.quantifier == nil, !operand.isMultiValued, let (hops, end, toMany) = walk(path),
                 toMany == 1, case .column = end
@@ -67,50 +83,21 @@ extension Generator {
         }
     }
 
-    /// The register form of a multi-valued path compared with a constant list under a written
-    /// quantifier (`ALL items.price > ANY {1, 2}`, `NONE others.name == {'a', 'b'}`,
-    /// `ANY {5.5} == ALL items.price`); nil for other shapes (two unquantified sides compare
-    /// element-wise, in order: `FilterRow`).
-    func listCompared(_ comparison: BoundComparison) -> Gathered? {
-        let pathFirst: Bool
-        let (pathSide, listSide): (BoundOperand, BoundOperand)
-        switch (comparison.lhs.expression, comparison.rhs.expression) {
-        case (.path, .constantList):
-            (pathSide, listSide, pathFirst) = (comparison.lhs, comparison.rhs, true)
-        case (.constantList, .path):
-            (pathSide, listSide, pathFirst) = (comparison.rhs, comparison.lhs, false)
-        default:
-            return nil
-        }
-        guard pathSide.isMultiValued, case .path(let path) = pathSide.expression, path.isMultiValued,
-            case .constantList(let values) = listSide.expression, let (hops, end, toMany) = walk(path), end != .objects
-        else { return nil }
-        var reduction: PathWalk.Reduction
-        if comparison.lhs.quantifier == nil && comparison.rhs.quantifier == nil {
-            // Element by element, in order: every path followed, so at most one to-many hop.
-            guard toMany <= 1 else { return nil }
-            reduction = .elementwise(
-                op: comparison.op,
-                values: values,
-                options: comparison.options,
-                pathFirst: pathFirst
-            )
-            return Gathered(
-                links: [],
-                column: 0,
-                load: .walk(PathWalk(hops: hops, end: end, reduction: reduction)),
-                op: .greater,
-                constant: .int(0),
-                options: []
-            )
-        }
-        reduction = .quantifiedList(
-            path: pathSide.quantifier ?? .any,
-            list: listSide.quantifier ?? .any,
-            op: comparison.op,
-            values: values,
-            options: comparison.options,
-            pathFirst: pathFirst
+    /// An aggregate (or, for `nil`, the count) of each object's collection of values, quantified.
+    private func perOwner(
+        _ function: AggregateFunction?,
+        _ path: BoundPath,
+        _ operand: BoundOperand,
+        _ op: ComparisonOperator,
+        _ value: Value,
+        _ options: StringOptions
+    ) -> Gathered? {
+        guard let (hops, end, _) = walk(path), case .elements = end, !hops.isEmpty else { return nil }
+        let reduction = PathWalk.Reduction.perOwner(
+            function,
+            overMixed: path.valueType == .mixed,
+            operand.quantifier ?? .any,
+            ElementTest(op, value, options: options)
         )
         return Gathered(
             links: [],
@@ -122,79 +109,12 @@ extension Generator {
         )
     }
 
-    /// The register form of one value compared with a constant list under the list's quantifier
-    /// (`age > ANY {1, 2}`, `owner.name ENDSWITH {'a', 'b'}`, `id == ALL {1, 2}`,
-    /// `NONE {1, 2} < scores[0]`), other than `IN` (`FilterValueIn`); nil for other shapes.
-    func singleListCompared(_ comparison: BoundComparison) -> Gathered? {
-        let valueFirst: Bool
-        let (valueSide, listSide): (BoundOperand, BoundOperand)
-        switch (comparison.lhs.expression, comparison.rhs.expression) {
-        case (.constantList, .constantList):
-            return nil
-        case (_, .constantList):
-            (valueSide, listSide, valueFirst) = (comparison.lhs, comparison.rhs, true)
-        case (.constantList, _):
-            (valueSide, listSide, valueFirst) = (comparison.rhs, comparison.lhs, false)
-        default:
+    /// `strings[*].@size` of a collection of values (not of links, which counts the links).
+    func sizesWalk(_ path: BoundPath) -> (hops: [PathWalk.Hop], end: PathWalk.End)? {
+        guard path.steps.last == .all, let (hops, end, _) = walk(path), case .elements(let column) = end else {
             return nil
         }
-        guard valueSide.quantifier == nil, !valueSide.isMultiValued, case .path = valueSide.expression,
-            case .constantList(let values) = listSide.expression,
-            var gathered = gathered(valueSide, .equal, .null, [], quantified: false)
-        else { return nil }
-        switch gathered.load {
-        case .column, .element: break
-        case .count, .matching, .aggregate, .backlinks, .walk, .walkAgainst: return nil
-        }
-        gathered.test = .quantifiedList(
-            comparison.op,
-            listSide.quantifier ?? .any,
-            values,
-            valueFirst: valueFirst,
-            comparison.options
-        )
-        return gathered
-    }
-
-    /// The register form of a multi-valued path compared with one value computed per row
-    /// (`ANY items.price == fav_item.price`, `ALL items.price > items.@avg.price`,
-    /// `integers == single_int`); nil for other shapes.
-    func pathAgainst(_ comparison: BoundComparison) -> Gathered? {
-        func isPath(_ operand: BoundOperand) -> Bool {
-            if case .path(let path) = operand.expression { operand.isMultiValued && path.isMultiValued } else { false }
-        }
-        let pathFirst = isPath(comparison.lhs)
-        let (pathSide, valueSide) = pathFirst ? (comparison.lhs, comparison.rhs) : (comparison.rhs, comparison.lhs)
-        guard isPath(pathSide), case .path(let path) = pathSide.expression, valueSide.quantifier == nil,
-            !valueSide.isMultiValued, let (hops, end, _) = walk(path), end != .objects
-        else { return nil }
-        switch valueSide.expression {
-        case .path, .count, .aggregate, .backlinkCount: break
-        case .constant, .constantList, .list, .type, .subqueryCount, .arithmetic, .object: return nil
-        }
-        // A value that may not exist (a subscript out of range drops the row) would make ALL over
-        // an empty group hold in the reference: only loads that always give a value.
-        guard let comparand = gathered(valueSide, .equal, .null, [], quantified: false),
-            comparand.links.allSatisfy({ $0.selector == nil })
-        else { return nil }
-        switch comparand.load {
-        case .column, .count, .aggregate, .backlinks, .walk: break
-        case .element, .matching, .walkAgainst: return nil
-        }
-        let reduction = PathWalk.Reduction.quantifiedAgainst(
-            pathSide.quantifier ?? .any,
-            op: comparison.op,
-            options: comparison.options,
-            pathFirst: pathFirst
-        )
-        return Gathered(
-            links: [],
-            column: 0,
-            load: .walkAgainst(PathWalk(hops: hops, end: end, reduction: reduction), comparand),
-            op: .greater,
-            constant: .int(0),
-            options: []
-        )
+        return (hops, .sizes(column))
     }
 
     /// The hops of `path` (to-one links, lists and sets of links, backlinks), what it reads at
@@ -250,6 +170,25 @@ extension Generator {
             return (hops, .elements(column), toMany)
         case (.map, [.keys]):
             return (hops, .keys(column), toMany)
+        case (.list, _) where !property.isLink, (.map, _) where !property.isLink:
+            // `links.dict['a']`, `links.list[0][1]`: a key only as the first subscript (see
+            // `subscripted`).
+            var selectors: [ElementSelector] = []
+            for step in rest.dropFirst() {
+                switch step {
+                case .index(let n): selectors.append(.index(n))
+                case .first: selectors.append(.first)
+                case .last: selectors.append(.last)
+                case .key(let key) where selectors.isEmpty && property.collection == .map: selectors.append(.key(key))
+                default: return nil
+                }
+            }
+            switch selectors.first {
+            case .index, .first, .last: guard property.collection == .list else { return nil }
+            case .key: break
+            case nil: return nil
+            }
+            return (hops, .element(column, selectors), toMany)
         default:
             return nil
         }

@@ -2,7 +2,8 @@ import RQLBytecode
 import RQLCore
 
 /// `LoadElement`: subscripts of a list or dictionary (`scores[0]`, `scores[LAST]`,
-/// `dict['a']`), of a mixed value holding a list (`m[0]`, `dict['a'][0]`), through to-one links.
+/// `dict['a']`), of a mixed value holding a list or dictionary (`m[0]`, `m['a'][1]`), through
+/// to-one links.
 /// Mirrors the reference evaluator's positional and key steps: a position out of range gives
 /// no value (the row leaves the selection, as its comparison cannot match), a missing key
 /// gives null, and a null or dangling link anywhere before gives null.
@@ -77,7 +78,7 @@ extension Execution {
     }
 
     /// The first subscript, of row `at` of a list, dictionary or mixed column.
-    private func element(_ selector: ElementSelector, of view: ColumnView, at: Int) -> Subscripted {
+    func element(_ selector: ElementSelector, of view: ColumnView, at: Int) -> Subscripted {
         switch view {
         case .collection(let collection):
             switch pick(selector, of: collection, at: at) {
@@ -152,11 +153,9 @@ extension Execution {
         return .value(.link(ObjectLink(className: className, key: RowKey(key))))
     }
 
-    /// A further subscript of a mixed value: a nested list or dictionary. (A key after a mixed
-    /// link reads a property of the linked object in the reference evaluator, possibly a whole
-    /// collection; codegen lowers a key only as the first subscript of a dictionary column, so
-    /// this never meets one.)
-    private func subscripted(_ reached: Subscripted, _ selector: ElementSelector) -> Subscripted {
+    /// A further subscript of a mixed value: a nested list or dictionary, or (a key) the property
+    /// of that name of the object a mixed link points at.
+    func subscripted(_ reached: Subscripted, _ selector: ElementSelector) -> Subscripted {
         guard case .value(let value) = reached else { return reached }
         switch (selector, value) {
         case (.index(let n), .list(let items)):
@@ -167,8 +166,26 @@ extension Execution {
             return items.last.map { .value($0) } ?? .nothing
         case (.key(let key), .map(let map)):
             return .value(map[key] ?? .null)
+        case (.key(let key), .link(let link)):
+            return property(named: key, of: link)
         case (.index, _), (.first, _), (.last, _), (.key, _):
             return .nothing
         }
+    }
+
+    /// `['name']` after a mixed link: the linked object's property `name` (a link as its link, or
+    /// a null link when its target is gone); nothing when it has none. A collection property
+    /// would read as all its elements, which one value cannot hold: codegen lowers a key only
+    /// when no class has a collection property of that name, so this never meets one.
+    private func property(named name: String, of link: ObjectLink) -> Subscripted {
+        guard let (table, position) = store.resolve(link) else { return .nullLink }
+        guard let column = table.objectSchema.propertyIndex(named: name) else { return .nothing }
+        let property = table.objectSchema.properties[column]
+        guard !property.isToMany, !property.isBacklink else { return .nothing }
+        let value = table.value(at: position, property: column)
+        if property.isLink {
+            guard case .link(let target) = value, store.resolve(target) != nil else { return .nullLink }
+        }
+        return .value(value)
     }
 }

@@ -69,7 +69,8 @@ extension Execution {
         var folding = true
         switch walk.reduction {
         case .aggregate, .elementwise: folding = false
-        case .quantified, .linkCount, .backlinkCount, .quantifiedList, .quantifiedType, .quantifiedAgainst: break
+        case .quantified, .linkCount, .backlinkCount, .quantifiedList, .quantifiedType, .quantifiedAgainst, .perOwner:
+            break
         }
         let start = block.positions.lowerBound
         var levels = (0..<count).map { [Reach(position: start + Int(rows[$0]), weight: 1)] }
@@ -77,6 +78,10 @@ extension Execution {
         var nulls = [Bool](repeating: false, count: count)
         // `@count` of links: what the last hop's links number, repeats included.
         var linkCounts = [Int](repeating: 0, count: count)
+        // Links compared as values (`ANY friends.friends == $0`): what the last hop reaches, as
+        // the reference flattens it (a list's or set's raw elements; a to-one link or a
+        // dictionary's `@values` resolved, a null value in a dictionary as null).
+        var lastLinks = [[Value]](repeating: [], count: walk.end == .objects ? count : 0)
         for (h, hop) in walk.hops.enumerated() {
             let isLast = h == walk.hops.count - 1
             switch hop {
@@ -111,6 +116,15 @@ extension Execution {
                                 inCollection = true
                                 if collection.kind != .map {
                                     countsResolved = false
+                                    if isLast && !lastLinks.isEmpty {
+                                        for e in range {
+                                            lastLinks[j].append(
+                                                keys[e] < 0
+                                                    ? .null
+                                                    : .link(ObjectLink(className: targetName, key: RowKey(keys[e])))
+                                            )
+                                        }
+                                    }
                                     if isLast {
                                         linkCounts[j] = Folder.sum(
                                             linkCounts[j],
@@ -126,7 +140,15 @@ extension Execution {
                                     next.add(position, weight: reach.weight)
                                     if isLast && countsResolved {
                                         linkCounts[j] = Folder.sum(linkCounts[j], reach.weight)
+                                        if !lastLinks.isEmpty {
+                                            lastLinks[j].append(
+                                                .link(ObjectLink(className: targetName, key: RowKey(keys[e])))
+                                            )
+                                        }
                                     }
+                                } else if keys[e] < 0 && inCollection && countsResolved && isLast && !lastLinks.isEmpty
+                                {
+                                    lastLinks[j].append(.null)  // a dictionary's null value
                                 } else if keys[e] >= 0 || !inCollection {
                                     // A null to-one link, or a link to a deleted object, is a null
                                     // link; a null element of a collection is a null value, which
@@ -150,6 +172,11 @@ extension Execution {
                         let keys = current.backlinks(at: reach.position, fromClass: className, property: property)
                         if isLast {
                             linkCounts[j] = Folder.sum(linkCounts[j], Folder.product(keys.count, reach.weight))
+                            if !lastLinks.isEmpty {
+                                for key in keys {
+                                    lastLinks[j].append(.link(ObjectLink(className: className, key: key)))
+                                }
+                            }
                         }
                         for key in keys {
                             if let position = target.position(of: key) {
@@ -179,7 +206,11 @@ extension Execution {
                         )
                     }
                     out[Int(rows[j])] = .int(Int64(total))
-                case .quantified, .aggregate, .quantifiedList, .elementwise, .quantifiedType, .quantifiedAgainst:
+                case .quantified, .quantifiedList, .elementwise, .quantifiedType, .quantifiedAgainst:
+                    // The links flatten: one group.
+                    let comparand = comparands?[Int(rows[j])] ?? .null
+                    out[Int(rows[j])] = Self.reduce(walk.reduction, groups: [lastLinks[j]], against: comparand)
+                case .aggregate, .perOwner:
                     out[Int(rows[j])] = .null
                 }
             }
@@ -198,6 +229,46 @@ extension Execution {
                     out[Int(rows[j])] = Self.reduce(walk.reduction, groups: [gathers.scratch], against: comparand)
                 }
             }
+        case .sizes(let column), .element(let column, _):
+            guard column >= 0 && column < current.objectSchema.properties.count else {
+                for j in 0..<count { out[Int(rows[j])] = .null }
+                return
+            }
+            current.withColumn(column) { view in
+                for j in 0..<count {
+                    var groups: [[Value]] = []
+                    switch walk.end {
+                    case .element(_, let selectors):
+                        // One group per object: the element, or nothing.
+                        for reach in levels[j] {
+                            var reached = Subscripted.nothing
+                            if let first = selectors.first {
+                                reached = element(first, of: view, at: reach.position)
+                                for selector in selectors.dropFirst() { reached = subscripted(reached, selector) }
+                            }
+                            if case .value(let value) = reached { groups.append([value]) } else { groups.append([]) }
+                        }
+                        if nulls[j] || levels[j].isEmpty { groups.append([]) }
+                    default:
+                        // One group of sizes, a null link counting one 0.
+                        var sizes: [Value] = []
+                        if case .collection(let collection) = view {
+                            for reach in levels[j] where reach.position < collection.offsets.count - 1 {
+                                for e in collection.range(of: reach.position) {
+                                    let value = collection.elements.scalarValue(at: e) ?? .null
+                                    if let size = ValueAggregation.reachedSize(of: value) {
+                                        sizes.append(.int(Int64(size)))
+                                    }
+                                }
+                            }
+                        }
+                        if nulls[j] { sizes.append(.int(0)) }
+                        groups = [sizes]
+                    }
+                    let comparand = comparands?[Int(rows[j])] ?? .null
+                    out[Int(rows[j])] = Self.reduce(walk.reduction, groups: groups, against: comparand)
+                }
+            }
         case .elements(let column), .keys(let column):
             guard column >= 0 && column < current.objectSchema.properties.count else {
                 for j in 0..<count { out[Int(rows[j])] = .null }
@@ -205,6 +276,9 @@ extension Execution {
             }
             var readsKeys = false
             if case .keys = walk.end { readsKeys = true }
+            // Aggregates per owner have none when nothing was reached (quantifiers see one empty group).
+            var perOwner = false
+            if case .perOwner = walk.reduction { perOwner = true }
             current.withColumn(column) { view in
                 guard case .collection(let collection) = view else {
                     for j in 0..<count { out[Int(rows[j])] = .null }
@@ -223,7 +297,7 @@ extension Execution {
                             groups.append(range.map { collection.elements.scalarValue(at: $0) ?? .null })
                         }
                     }
-                    if nulls[j] || levels[j].isEmpty { groups.append([]) }
+                    if nulls[j] || (levels[j].isEmpty && !perOwner) { groups.append([]) }
                     let comparand = comparands?[Int(rows[j])] ?? .null
                     out[Int(rows[j])] = Self.reduce(walk.reduction, groups: groups, against: comparand)
                 }
@@ -235,6 +309,13 @@ extension Execution {
     /// (only) group.
     private static func reduce(_ reduction: PathWalk.Reduction, groups: [[Value]], against comparand: Value) -> Value {
         switch reduction {
+        case .perOwner(let function, let overMixed, let quantifier, let test):
+            // The null link's group (the last, when there is one) is empty: its aggregate is
+            // that of nothing.
+            let reduced = groups.map { group -> Value in
+                function.map { $0.apply(to: group, overMixed: overMixed) } ?? .int(Int64(group.count))
+            }
+            return .int(quantify(quantifier, reduced, test.passes) ? 1 : 0)
         case .quantifiedType(let quantifier, let name, let equal):
             let attribute = TypeAttribute(naming: name)
             var holding: Int64 = 0

@@ -222,6 +222,99 @@ struct PathLoweringTests {
         try Self.emits(text, [.reducePath])
     }
 
+    @Test(
+        "a constant on the left of a quantified path flips the operator, not the quantifier",
+        arguments: [
+            "'Bob' == ANY friends.name", "5 < ALL scores", "'ball' == ALL dogs.toys.name", "3 >= NONE friends.age",
+            "'X' ==[c] ANY dict.@keys", "2 == scores",
+        ]
+    )
+    func flipped(text: String) throws {
+        try Self.emits(text, [])
+    }
+
+    @Test(
+        "the sizes of a collection's elements through to-many hops, against a constant or a column",
+        arguments: [
+            "ANY friends.tags[*].@size == 1", "ALL friends.tags[*].@size == 1", "NONE friends.tags[*].@size == 0",
+            "ANY tags[*].@size == age", "friends.tags[*].@size == age", "ALL owner.tags[*].@size > age",
+            "ANY dogs.dict[*].@size == 1", "ALL friends.owner.tags[*].@size == 1",
+        ]
+    )
+    func sizes(text: String) throws {
+        try Self.emits(text, [text.hasSuffix("age") ? .reducePathAgainst : .reducePath])
+    }
+
+    @Test(
+        "a subscript after to-many hops picks one element per owner",
+        arguments: [
+            "ANY friends.scores[0] == 7", "ALL friends.scores[LAST] > 1", "NONE friends.dict['x'] == 1",
+            "ANY dogs.dict['a'] == 'x'", "ALL friends.dict['a'] == nil", "friends.scores[0] == {7}",
+            "ANY friends.ms[0][1] == 2", "ALL @links.Person.friends.scores[FIRST] < 5", "ALL friends.scores[3] == 1",
+        ]
+    )
+    func elementPerOwner(text: String) throws {
+        try Self.emits(text, [.reducePath])
+    }
+
+    @Test(
+        "an aggregate or count per linked object's collection is quantified over the objects",
+        arguments: [
+            "friends.scores.@sum > 10", "ALL friends.scores.@max > 1", "NONE friends.scores.@min == 7",
+            "friends.scores.@count == 0", "ALL friends.scores.@count > 0", "ANY dogs.scores.@avg > 4",
+            "friends.owner.scores.@sum == 0", "ALL @links.Person.friends.dict.@sum > 0", "friends.dict.@max == 4",
+            "ALL dogs.scores.@count == 1", "NONE friends.owner.scores.@count == 0",
+        ]
+    )
+    func perOwner(text: String) throws {
+        try Self.emits(text, [.reducePath])
+    }
+
+    static let mixedJSON = #"""
+        {"schema": {"Person": {"primaryKey": "id", "properties": {"id": "string", "n": "int", "m": "mixed",
+              "pal": "Person?", "tags": "list<string>"}}},
+         "objects": {"Person": [
+           {"id": "a", "n": 1, "pal": "b", "tags": [], "m": {"one": 1, "two": [5, 6],
+              "three": [5, {"Hello": 5, "friend": {"$link": {"class": "Person", "key": "b"}}}]}},
+           {"id": "b", "n": 2, "pal": null, "tags": ["x"],
+              "m": [{"one": 2}, {"$link": {"class": "Person", "key": "c"}}]},
+           {"id": "c", "n": 3, "pal": "a", "tags": [],
+              "m": {"friend": {"$link": {"class": "Person", "key": "a"}}, "one": null}},
+           {"id": "d", "n": 4, "pal": "c", "tags": [], "m": null}]}}
+        """#
+
+    @Test(
+        "keys of mixed dictionaries, and of the objects mixed links point at, load one value",
+        arguments: [
+            "m['one'] == 1", "m['two'][1] == 6", "m['three'][1]['Hello'] == 5", "m['three'][1]['friend']['n'] == 2",
+            "m['three'][1]['friend']['pal'] == nil", "m[1]['n'] == 3", "m[0]['one'] == 2", "m['friend']['id'] == 'a'",
+            "m['friend']['m']['one'] == 1", "m['missing'] == nil", "pal.m['one'] == 1", "m['friend']['nope'] == nil",
+            "m['one'] == nil", "NOT m['three'][1]['friend']['n'] == 2", "m['friend']['pal']['id'] == 'b'",
+        ]
+    )
+    func mixedKeys(text: String) throws {
+        try LoweringTests.emits(text, [.loadElement], in: Self.mixedJSON)
+    }
+
+    @Test("a key naming some class's collection after a mixed value stays row at a time, and agrees")
+    func mixedKeyNamingCollection() throws {
+        for program in try LoweringTests.program("m['friend']['tags'] == 'x'", in: Self.mixedJSON) {
+            #expect(program.instructions.contains { $0.opcode == .filterRow })
+        }
+    }
+
+    @Test(
+        "links reached through to-many hops compared as values",
+        arguments: [
+            "ANY friends.owner == owner", "ALL friends == owner", "NONE dogs.walker == owner",
+            "ANY @links.Person.friends == owner", "ANY friends.friends == owner", "friends == {}",
+            "ANY pets.@values == owner", "ALL pets.@values != owner", "NONE friends.owner == owner",
+        ]
+    )
+    func linksAsValues(text: String) throws {
+        try Self.emits(text, [])
+    }
+
     @Test("the verifier rejects malformed subscripts, walks and list filters")
     func rejects() throws {
         let good = try LoweringTests.program(
