@@ -239,8 +239,7 @@ struct WordHead {
     /// still be inside the buffer. One word compare, and `memcmp` of the rest only for a
     /// needle longer than a word whose first word matched.
     @inline(__always)
-    func sits(at: Int, fits: Bool, _ bytes: UnsafePointer<UInt8>, _ byteCount: Int, _ k: UnsafePointer<UInt8>) -> Bool
-    {
+    func sits(at: Int, fits: Bool, _ bytes: UnsafePointer<UInt8>, _ byteCount: Int, _ k: UnsafePointer<UInt8>) -> Bool {
         let loaded =
             at &+ 8 <= byteCount
             ? UnsafeRawPointer(bytes + at).loadUnaligned(as: UInt64.self)

@@ -99,7 +99,10 @@ struct ScanFastPathVMTests {
         for optimized in [true, false] {
             let program = try VMHarness.compile(bound, store: store, optimized: optimized)
             let counted = VirtualMachine().count(program, on: store)
-            #expect(counted == expected, "\(label): count of \(query) (optimized: \(optimized)): \(counted) vs \(expected)")
+            #expect(
+                counted == expected,
+                "\(label): count of \(query) (optimized: \(optimized)): \(counted) vs \(expected)"
+            )
         }
     }
 

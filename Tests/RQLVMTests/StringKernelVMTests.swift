@@ -62,7 +62,8 @@ struct StringKernelVMTests {
         // rows that end the byte buffer.
         let placed = [
             "", "a", "an", "An", "ana", "exactly8", "exactly", "nine byte", "sixteen bytes!!!", "seventeen bytes!!",
-            "a long row with an anxa in the middle", "ß", "Straße", "café", "cafe\u{301}", "日本語an", "AN", "an at the start", "ends with AN", "with AN", "bytes!!", "Zzz", "@[`{", "\u{301}",
+            "a long row with an anxa in the middle", "ß", "Straße", "café", "cafe\u{301}", "日本語an", "AN",
+            "an at the start", "ends with AN", "with AN", "bytes!!", "Zzz", "@[`{", "\u{301}",
         ]
         for needle in placed {
             for op in ["==", "!=", "BEGINSWITH", "ENDSWITH"] {
