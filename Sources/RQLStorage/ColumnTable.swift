@@ -7,20 +7,93 @@ import RQLCore
 /// dogs.value(at: 0, property: dogs.objectSchema.propertyIndex(named: "name")!)  // .string("Rex")
 /// ```
 public struct ColumnTable: TableReader {
-    public let objectSchema: ObjectSchema
-    public let rowCount: Int
-    let rowKeys: [RowKey]
+    /// The table's parts, in one shared object: a `ColumnTable` is copied wherever a reader
+    /// holds it (the VM keeps one per run and copies it at each instruction that reads it), and
+    /// a copy of eleven reference-counted fields cost ~400 instructions, a copy of one ~20.
+    private let parts: Parts
+
+    private final class Parts: Sendable {
+        let objectSchema: ObjectSchema
+        let rowCount: Int
+        let rowKeys: [RowKey]
+        let positionsByKey: [RowKey: Int]?
+        let columns: [Column]
+        let primaryKeyIndex: PrimaryKeyIndex?
+        let hashIndexes: [Int: [EqualityKey: [Int]]]
+        let sortedIndexes: [Int: SortedIndex]
+        let fullTextIndexes: [Int: FullTextIndex]
+        let backlinkLists: [BacklinkOrigin: BacklinkList]
+        let backlinkCounts: [Int]
+
+        init(
+            objectSchema: ObjectSchema,
+            rowCount: Int,
+            rowKeys: [RowKey],
+            positionsByKey: [RowKey: Int]?,
+            columns: [Column],
+            primaryKeyIndex: PrimaryKeyIndex?,
+            hashIndexes: [Int: [EqualityKey: [Int]]],
+            sortedIndexes: [Int: SortedIndex],
+            fullTextIndexes: [Int: FullTextIndex],
+            backlinkLists: [BacklinkOrigin: BacklinkList],
+            backlinkCounts: [Int]
+        ) {
+            self.objectSchema = objectSchema
+            self.rowCount = rowCount
+            self.rowKeys = rowKeys
+            self.positionsByKey = positionsByKey
+            self.columns = columns
+            self.primaryKeyIndex = primaryKeyIndex
+            self.hashIndexes = hashIndexes
+            self.sortedIndexes = sortedIndexes
+            self.fullTextIndexes = fullTextIndexes
+            self.backlinkLists = backlinkLists
+            self.backlinkCounts = backlinkCounts
+        }
+    }
+
+    init(
+        objectSchema: ObjectSchema,
+        rowCount: Int,
+        rowKeys: [RowKey],
+        positionsByKey: [RowKey: Int]?,
+        columns: [Column],
+        primaryKeyIndex: PrimaryKeyIndex?,
+        hashIndexes: [Int: [EqualityKey: [Int]]],
+        sortedIndexes: [Int: SortedIndex],
+        fullTextIndexes: [Int: FullTextIndex],
+        backlinkLists: [BacklinkOrigin: BacklinkList],
+        backlinkCounts: [Int]
+    ) {
+        parts = Parts(
+            objectSchema: objectSchema,
+            rowCount: rowCount,
+            rowKeys: rowKeys,
+            positionsByKey: positionsByKey,
+            columns: columns,
+            primaryKeyIndex: primaryKeyIndex,
+            hashIndexes: hashIndexes,
+            sortedIndexes: sortedIndexes,
+            fullTextIndexes: fullTextIndexes,
+            backlinkLists: backlinkLists,
+            backlinkCounts: backlinkCounts
+        )
+    }
+
+    public var objectSchema: ObjectSchema { parts.objectSchema }
+    public var rowCount: Int { parts.rowCount }
+    var rowKeys: [RowKey] { parts.rowKeys }
     /// `nil` while every row's key equals its position (the common case: no deletions yet).
-    let positionsByKey: [RowKey: Int]?
-    let columns: [Column]
-    let primaryKeyIndex: PrimaryKeyIndex?
-    let hashIndexes: [Int: [EqualityKey: [Int]]]
+    var positionsByKey: [RowKey: Int]? { parts.positionsByKey }
+    var columns: [Column] { parts.columns }
+    var primaryKeyIndex: PrimaryKeyIndex? { parts.primaryKeyIndex }
+    var hashIndexes: [Int: [EqualityKey: [Int]]] { parts.hashIndexes }
     /// One per property whose `Property.hasSortedIndex` is true, for range lookups.
-    let sortedIndexes: [Int: SortedIndex]
-    let fullTextIndexes: [Int: FullTextIndex]
+    var sortedIndexes: [Int: SortedIndex] { parts.sortedIndexes }
+    var fullTextIndexes: [Int: FullTextIndex] { parts.fullTextIndexes }
     /// Per origin (class, property): for each row, the keys of the origin objects linking to it.
-    let backlinkLists: [BacklinkOrigin: BacklinkList]
-    let backlinkCounts: [Int]
+    var backlinkLists: [BacklinkOrigin: BacklinkList] { parts.backlinkLists }
+    var backlinkCounts: [Int] { parts.backlinkCounts }
 
     public func rowKey(at position: Int) -> RowKey { rowKeys[position] }
 

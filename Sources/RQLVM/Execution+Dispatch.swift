@@ -50,6 +50,7 @@ extension Execution {
         case .filterInt, .filterDouble, .filterFloat, .filterBool, .filterDate, .filterString, .filterNull,
             .filterIntIn, .filterStringIn:
             guard let block else { return .halt }
+            if countFeedingEmit(pc, block: block) { return .next }
             filter(instruction, prepared[pc], block: block)
             return .next
         case .gatherLink:

@@ -16,11 +16,19 @@ final class Execution<Store: StoreReader> {
     let mode: Mode
     /// A caller's positions (`run(_:on:positions:)`), intersected with the access path's candidates.
     var callerPositions: [Int]?
-    let evaluator: RowEvaluator<Store>
-    let memberships = MembershipSets()
+    /// The row-at-a-time evaluator of `FilterRow` and non-column sort keys. A computed
+    /// property, not a stored one: it is only the store, and a stored generic field costs
+    /// every run a metadata look-up to destroy it (a probe's whole run is ~10k instructions).
+    var evaluator: RowEvaluator<Store> { RowEvaluator(store: store) }
+    /// The hash sets of `IN` lists `FilterRow` meets, made on first use.
+    lazy var memberships = MembershipSets()
     let registers: SelectionRegisters
-    /// The position and value registers (link gathers, loads, counts, aggregates).
-    let gathers: GatherRegisters<Store.Table>
+    /// The position and value registers (link gathers, loads, counts, aggregates), made on
+    /// first use: plain scans and index probes name none.
+    lazy var gathers = GatherRegisters<Store.Table>(
+        positions: program.positionRegisterCount,
+        values: program.valueRegisterCount
+    )
     /// The instructions without their comments: plain values, copied without reference counting.
     let ops: [Op]
     /// Per instruction, its constant decoded once for the whole run.
@@ -43,11 +51,10 @@ final class Execution<Store: StoreReader> {
         self.store = store
         self.mode = mode
         self.callerPositions = positions
-        self.evaluator = RowEvaluator(store: store)
         self.registers = SelectionRegisters(count: program.registerCount)
-        self.gathers = GatherRegisters(positions: program.positionRegisterCount, values: program.valueRegisterCount)
-        self.ops = program.instructions.map(Op.init)
-        self.prepared = program.instructions.map { PreparedOperand($0, program.constants) }
+        let ops = program.instructions.map(Op.init)
+        self.ops = ops
+        self.prepared = ops.map { PreparedOperand($0, program.constants) }
     }
 
     func constant(_ index: Int32) -> Constant? {

@@ -128,8 +128,6 @@ extension Kernels {
     ) -> Int {
         guard let offsets = view.offsets.baseAddress, let bytes = view.bytes.baseAddress else { return 0 }
         let byteCount = view.bytes.count
-        let nulls = view.nulls
-        let hasNulls = nulls.hasNulls
         let n = needle.count
         // Offsets a word can hold the whole needle at, and how far the next word starts.
         let step = 9 &- n
@@ -137,40 +135,60 @@ extension Kernels {
         defer { splats.deallocate() }
         let wild = splats + 8
         needle.tables(splats, wild)
+        return selectStrings(view, offsets, rows, count, dense: dense, nullKeeps: false) { start, length in
+            if length <= 8 {
+                // The common case: the whole row in one word.
+                var word = loadWord(bytes, byteCount, start, length)
+                if asciiOnly && word & WordNeedle.high != 0 {
+                    return matcher.matches(UnsafeBufferPointer(start: bytes + start, count: length))
+                }
+                guard length >= n else { return false }
+                if fold { word = WordNeedle.lowerASCII(word) }
+                return WordNeedle.offsets(in: word, splats, wild, n) & WordNeedle.highBits(below: length &- n &+ 1) != 0
+            }
+            if asciiOnly && !isASCII(bytes + start, length) {
+                return matcher.matches(UnsafeBufferPointer(start: bytes + start, count: length))
+            }
+            var s = 0
+            while s &+ n <= length {
+                let width = min(8, length &- s)
+                var word = loadWord(bytes, byteCount, start &+ s, width)
+                if fold { word = WordNeedle.lowerASCII(word) }
+                let hits =
+                    WordNeedle.offsets(in: word, splats, wild, n)
+                    & WordNeedle.highBits(below: min(step, length &- s &- n &+ 1))
+                if hits != 0 { return true }
+                s &+= step
+            }
+            return false
+        }
+    }
+
+    /// The row loop every string kernel shares: for each row of the selection (dense: the
+    /// identity), `test(start, length)` on the place of its bytes in the column's buffer, and
+    /// the row kept when it holds; a null row (whose bytes are empty) keeps `nullKeeps`
+    /// instead. The row's offset is written unconditionally and the cursor advanced by the
+    /// bit, so a test without branches of its own leaves the loop without any.
+    @inline(__always)
+    static func selectStrings(
+        _ view: BytesColumnView,
+        _ offsets: UnsafePointer<Int>,
+        _ rows: UnsafeMutablePointer<Int32>,
+        _ count: Int,
+        dense: Bool,
+        nullKeeps: Bool,
+        _ test: (_ start: Int, _ length: Int) -> Bool
+    ) -> Int {
+        let nulls = view.nulls
+        let hasNulls = nulls.hasNulls
         var m = 0
         for j in 0..<count {
             let r = dense ? Int32(truncatingIfNeeded: j) : rows[j]
             rows[m] = r
             let row = Int(r)
             let start = offsets[row]
-            let length = offsets[row &+ 1] &- start
-            var hit = false
-            if length <= 8 {
-                // The common case: the whole row in one word.
-                var word = loadWord(bytes, byteCount, start, length)
-                if asciiOnly && word & WordNeedle.high != 0 {
-                    hit = matcher.matches(UnsafeBufferPointer(start: bytes + start, count: length))
-                } else if length >= n {
-                    if fold { word = WordNeedle.lowerASCII(word) }
-                    hit =
-                        WordNeedle.offsets(in: word, splats, wild, n) & WordNeedle.highBits(below: length &- n &+ 1)
-                        != 0
-                }
-            } else if asciiOnly && !isASCII(bytes + start, length) {
-                hit = matcher.matches(UnsafeBufferPointer(start: bytes + start, count: length))
-            } else {
-                var s = 0
-                while s &+ n <= length && !hit {
-                    let width = min(8, length &- s)
-                    var word = loadWord(bytes, byteCount, start &+ s, width)
-                    if fold { word = WordNeedle.lowerASCII(word) }
-                    hit =
-                        WordNeedle.offsets(in: word, splats, wild, n)
-                        & WordNeedle.highBits(below: min(step, length &- s &- n &+ 1)) != 0
-                    s &+= step
-                }
-            }
-            let keep = hasNulls && nulls.isNull(row) ? false : hit
+            let hit = test(start, offsets[row &+ 1] &- start)
+            let keep = hasNulls && nulls.isNull(row) ? nullKeeps : hit
             m &+= bit(keep)
         }
         return m
@@ -195,5 +213,39 @@ extension Kernels {
         var high: UInt8 = 0
         for i in 0..<length { high |= p[i] }
         return high < 0x80
+    }
+}
+
+/// The first eight bytes (or fewer) of a needle as a word and its byte mask, for the byte
+/// comparisons that know where in the row the needle must sit (`==`, BEGINSWITH, ENDSWITH).
+struct WordHead {
+    /// Needle bytes `0 ..< min(count, 8)`, byte `i` at bits `8i ..< 8i + 8`.
+    let word: UInt64
+    /// Ones over the bytes `word` holds.
+    let mask: UInt64
+    /// The whole needle's length.
+    let count: Int
+
+    init(_ needle: [UInt8]) {
+        var word: UInt64 = 0
+        for (i, byte) in needle.prefix(8).enumerated() { word |= UInt64(byte) << (8 * UInt64(i)) }
+        self.word = word
+        mask = needle.count >= 8 ? ~0 : (1 << (8 * UInt64(needle.count))) &- 1
+        count = needle.count
+    }
+
+    /// Whether the needle (`k`, `count` bytes) sits at byte `at` of `bytes`, given that it
+    /// `fits` there (inside the row); when it does not fit the answer is false, and `at` must
+    /// still be inside the buffer. One word compare, and `memcmp` of the rest only for a
+    /// needle longer than a word whose first word matched.
+    @inline(__always)
+    func sits(at: Int, fits: Bool, _ bytes: UnsafePointer<UInt8>, _ byteCount: Int, _ k: UnsafePointer<UInt8>) -> Bool {
+        let loaded =
+            at &+ 8 <= byteCount
+            ? UnsafeRawPointer(bytes + at).loadUnaligned(as: UInt64.self)
+            : Kernels.loadWord(bytes, byteCount, at, Swift.min(8, byteCount &- at))
+        let headMatches = Kernels.bit(fits) & Kernels.bit((loaded ^ word) & mask == 0) != 0
+        if count > 8 && headMatches { return memcmp(bytes + at + 8, k + 8, count &- 8) == 0 }
+        return headMatches
     }
 }

@@ -94,42 +94,25 @@ extension Kernels {
         _ count: Int,
         dense: Bool
     ) -> Int {
-        let hasNulls = view.nulls.hasNulls
-        return matcher.needle.withUnsafeBufferPointer { needle -> Int in
+        matcher.needle.withUnsafeBufferPointer { needle -> Int in
             let k = needle.baseAddress!
             let n = needle.count
             let first = k[0]
-            var m = 0
-            for j in 0..<count {
-                let r = dense ? Int32(truncatingIfNeeded: j) : rows[j]
-                rows[m] = r
-                let row = Int(r)
-                let start = offsets[row]
-                let length = offsets[row &+ 1] &- start
+            return selectStrings(view, offsets, rows, count, dense: dense, nullKeeps: false) { start, length in
                 let h = bytes + start
-                var high: UInt8 = 0
-                for i in 0..<length { high |= h[i] }
-                var hit = false
-                if high >= 0x80 {
-                    hit = matcher.matches(UnsafeBufferPointer(start: h, count: length))
-                } else if length >= n {
-                    var p = 0
-                    while p <= length &- n {
-                        if lowerASCII(h[p]) == first {
-                            var i = 1
-                            while i < n && lowerASCII(h[p &+ i]) == k[i] { i &+= 1 }
-                            if i == n {
-                                hit = true
-                                break
-                            }
-                        }
-                        p &+= 1
+                if !isASCII(h, length) { return matcher.matches(UnsafeBufferPointer(start: h, count: length)) }
+                guard length >= n else { return false }
+                var p = 0
+                while p <= length &- n {
+                    if lowerASCII(h[p]) == first {
+                        var i = 1
+                        while i < n && lowerASCII(h[p &+ i]) == k[i] { i &+= 1 }
+                        if i == n { return true }
                     }
+                    p &+= 1
                 }
-                let keep = hasNulls && view.nulls.isNull(row) ? false : hit
-                m &+= bit(keep)
+                return false
             }
-            return m
         }
     }
 
@@ -140,8 +123,12 @@ extension Kernels {
         byte | (unsafeBitCast(byte &- 0x41 < 26, to: UInt8.self) &<< 5)
     }
 
-    /// `==`, `!=`, BEGINSWITH and ENDSWITH without folding: a length test and one `memcmp` per
-    /// row over the column's raw offsets and bytes.
+    /// `==`, `!=`, BEGINSWITH and ENDSWITH without folding, a word at a time: per row one
+    /// unaligned load of eight bytes where the needle must sit (the row's start, or its end
+    /// less the needle for ENDSWITH), compared under the mask of the needle's first ≤ 8 bytes,
+    /// and the length test folded in as a bit; only rows whose first word matches a longer
+    /// needle compare the rest. No branch depends on the row, where the byte loop before
+    /// mispredicted on every row whose length differed from its neighbours'.
     @inline(never)
     static func filterBytes(
         _ view: BytesColumnView,
@@ -152,8 +139,6 @@ extension Kernels {
         _ count: Int,
         dense: Bool
     ) -> Int {
-        let negate = op == .notEqual
-        let hasNulls = view.nulls.hasNulls
         let n = needle.count
         guard let bytes = view.bytes.baseAddress else {
             // No bytes at all: every string is empty (or null).
@@ -165,72 +150,30 @@ extension Kernels {
                 }
             }
         }
+        let head = WordHead(needle)
+        let byteCount = view.bytes.count
         return needle.withUnsafeBufferPointer { needleBuffer -> Int in
             let k = needleBuffer.baseAddress ?? UnsafePointer(bytes)
             switch op {
             case .beginsWith:
-                return scanBytes(view, offsets, bytes, k, n, negate: false, rows, count, dense: dense, hasNulls) {
-                    length in length >= n ? 0 : -1
+                return selectStrings(view, offsets, rows, count, dense: dense, nullKeeps: false) { start, length in
+                    head.sits(at: start, fits: length >= n, bytes, byteCount, k)
                 }
             case .endsWith:
-                return scanBytes(view, offsets, bytes, k, n, negate: false, rows, count, dense: dense, hasNulls) {
-                    length in length >= n ? length - n : -1
+                return selectStrings(view, offsets, rows, count, dense: dense, nullKeeps: false) { start, length in
+                    let fits = length >= n
+                    return head.sits(at: fits ? start &+ length &- n : start, fits: fits, bytes, byteCount, k)
+                }
+            case .notEqual:
+                return selectStrings(view, offsets, rows, count, dense: dense, nullKeeps: true) { start, length in
+                    !head.sits(at: start, fits: length == n, bytes, byteCount, k)
                 }
             default:
-                return scanBytes(view, offsets, bytes, k, n, negate: negate, rows, count, dense: dense, hasNulls) {
-                    length in length == n ? 0 : -1
+                return selectStrings(view, offsets, rows, count, dense: dense, nullKeeps: false) { start, length in
+                    head.sits(at: start, fits: length == n, bytes, byteCount, k)
                 }
             }
         }
-    }
-
-    /// The loop of `filterBytes`: `where(length)` gives the offset in the row where the needle
-    /// must sit, or -1 when it cannot; short needles compare without a call.
-    @inline(__always)
-    static func scanBytes(
-        _ view: BytesColumnView,
-        _ offsets: UnsafePointer<Int>,
-        _ bytes: UnsafePointer<UInt8>,
-        _ k: UnsafePointer<UInt8>,
-        _ n: Int,
-        negate: Bool,
-        _ rows: UnsafeMutablePointer<Int32>,
-        _ count: Int,
-        dense: Bool,
-        _ hasNulls: Bool,
-        _ where: (_ length: Int) -> Int
-    ) -> Int {
-        let byteCount = view.bytes.count
-        // The needle as a little-endian word and the mask of its bytes (for needles up to 8 bytes).
-        var needleWord: UInt64 = 0
-        for i in 0..<min(n, 8) { needleWord |= UInt64(k[i]) << (8 * UInt64(i)) }
-        let needleMask: UInt64 = n >= 8 ? ~0 : (1 << (8 * UInt64(n))) &- 1
-        var m = 0
-        for j in 0..<count {
-            let r = dense ? Int32(truncatingIfNeeded: j) : rows[j]
-            rows[m] = r
-            let row = Int(r)
-            let start = offsets[row]
-            let at = `where`(offsets[row &+ 1] &- start)
-            var hit = false
-            if at >= 0 {
-                let p = bytes + start + at
-                if n <= 8 && start + at + 8 <= byteCount {
-                    // One unaligned word load, masked to the needle's length.
-                    let word = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self)
-                    hit = (word ^ needleWord) & needleMask == 0
-                } else if n <= 16 {
-                    var difference: UInt8 = 0
-                    for i in 0..<n { difference |= p[i] ^ k[i] }
-                    hit = difference == 0
-                } else {
-                    hit = memcmp(p, k, n) == 0
-                }
-            }
-            let keep = hasNulls && view.nulls.isNull(row) ? negate : hit != negate
-            m &+= bit(keep)
-        }
-        return m
     }
 
     @inline(__always)

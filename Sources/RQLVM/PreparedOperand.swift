@@ -15,8 +15,10 @@ enum PreparedOperand {
     case intSet(Set<Int64>)
     case stringSet(ByteStringSet)
 
-    init(_ instruction: Instruction, _ pool: ConstantPool) {
-        guard pool.contains(instruction.p4) else {
+    init(_ instruction: Op, _ pool: ConstantPool) {
+        // Only the typed filters have something to prepare: the others skip the pool (reading
+        // a constant copies it, which a probe's few instructions would pay for nothing).
+        guard Self.prepares(instruction.opcode), pool.contains(instruction.p4) else {
             self = .none
             return
         }
@@ -51,6 +53,17 @@ enum PreparedOperand {
             )
         default:
             self = .none
+        }
+    }
+
+    /// Whether an instruction of `opcode` has an operand to prepare.
+    static func prepares(_ opcode: Opcode) -> Bool {
+        switch opcode {
+        case .filterInt, .filterDouble, .filterFloat, .filterBool, .filterDate, .filterString, .filterIntIn,
+            .filterStringIn:
+            return true
+        default:
+            return false
         }
     }
 }

@@ -11,11 +11,13 @@ final class SelectionRegisters {
     static let capacity = TableBlock.capacity
 
     let storage: UnsafeMutablePointer<Int32>
-    var counts: [Int]
-    var dense: [Bool]
+    // Per register, its count and flags, in plain memory: three arrays cost a probe ~1,800
+    // instructions a run to allocate (each a generic metadata look-up) and free.
+    let counts: UnsafeMutablePointer<Int>
+    let dense: UnsafeMutablePointer<Bool>
     /// A dense register whose identity offsets are not written yet: a batch's first filter
     /// writes its survivors anyway, and counting needs none, so `fill` defers the writing.
-    var pending: [Bool]
+    let pending: UnsafeMutablePointer<Bool>
     /// Scratch marks by in-block offset, for OR and NOT; all zero between uses. Allocated (and
     /// zeroed) on first use: a program without OR or NOT, or an index probe that reads a few
     /// rows, should not pay for clearing 4 KiB.
@@ -41,13 +43,17 @@ final class SelectionRegisters {
     init(count: Int) {
         let registers = max(count, 1)
         storage = .allocate(capacity: registers * Self.capacity)
-        counts = [Int](repeating: 0, count: registers)
-        dense = [Bool](repeating: false, count: registers)
-        pending = [Bool](repeating: false, count: registers)
+        counts = .allocate(capacity: registers)
+        counts.initialize(repeating: 0, count: registers)
+        dense = .allocate(capacity: 2 * registers)
+        dense.initialize(repeating: false, count: 2 * registers)
+        pending = dense + registers
     }
 
     deinit {
         storage.deallocate()
+        counts.deallocate()
+        dense.deallocate()
         marksStorage?.deallocate()
         scratchStorage?.deallocate()
     }

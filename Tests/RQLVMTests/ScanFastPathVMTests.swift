@@ -7,8 +7,9 @@ import Testing
 
 /// The scan fast paths against the reference evaluator where they could go wrong: the null
 /// bitmap read a word at a time (row counts that are not a multiple of 64, all-null and
-/// no-null words, block boundaries) and the top-N fused into the scan (ties kept in row
-/// order, NaN and null keys, N larger than the matches, LIMIT 0), on the column store and on
+/// no-null words, block boundaries), the top-N fused into the scan (ties kept in row
+/// order, NaN and null keys, N larger than the matches, LIMIT 0) and a count's last filter
+/// counted instead of written (nulls, NaN, sparse selections), on the column store and on
 /// the block store with deletions.
 @Suite("Scan fast paths agree with the reference evaluator")
 struct ScanFastPathVMTests {
@@ -82,6 +83,29 @@ struct ScanFastPathVMTests {
         return queries
     }()
 
+    /// Counts whose last filter feeds `emit` directly (counted, no selection written), dense
+    /// and after another filter, with the shapes that fall back to the filter: nulls in the
+    /// column, NaN, OR and NOT.
+    static let countQueries = [
+        "k > 1", "k == 4", "k != 2", "k <= 0", "k >= 3", "k < 3", "k > 10", "e > 4", "e == 3", "e != 3", "e < 4.5",
+        "e >= 0", "n > 3", "n != 3", "d > 0", "d != 0.5", "n == nil", "n != nil", "k == nil", "k != nil", "s == nil",
+        "s != nil", "d == nil", "k > 1 AND e > 2", "e > 2 AND k != 3", "k > 1 AND n == nil", "k > 1 AND n != nil",
+        "k > 0 OR e > 5", "NOT (k > 1)", "n == nil OR k == 0", "TRUEPREDICATE", "FALSEPREDICATE",
+    ]
+
+    static func checkCount<Store: StoreReader>(_ query: String, on store: Store, _ label: String) throws {
+        let bound = try QueryEngine.compile(query, className: "Row", schema: store.schema)
+        let expected = ReferenceEvaluator(store: store).run(bound).count
+        for optimized in [true, false] {
+            let program = try VMHarness.compile(bound, store: store, optimized: optimized)
+            let counted = VirtualMachine().count(program, on: store)
+            #expect(
+                counted == expected,
+                "\(label): count of \(query) (optimized: \(optimized)): \(counted) vs \(expected)"
+            )
+        }
+    }
+
     static func check<Store: StoreReader>(_ query: String, on store: Store, _ label: String) throws {
         let bound = try QueryEngine.compile(query, className: "Row", schema: store.schema)
         let expected = ReferenceEvaluator(store: store).run(bound)
@@ -111,10 +135,21 @@ struct ScanFastPathVMTests {
         }
     }
 
-    @Test("both fast paths on the block store with deletions")
+    @Test("a count's last filter is counted, not written", arguments: rowCounts)
+    func fusedCount(rows: Int) throws {
+        for deleting in [false, true] {
+            let store = try Self.store(rows: rows, deleting: deleting)
+            for query in Self.countQueries {
+                try Self.checkCount(query, on: store, "\(rows) rows, deleting \(deleting)")
+            }
+        }
+    }
+
+    @Test("the fast paths on the block store with deletions")
     func blockStore() throws {
         let snapshot = try BlockStore(importing: Self.store(rows: 8_300, deleting: true)).snapshot
         for query in Self.nullQueries + Self.topQueries { try Self.check(query, on: snapshot, "block store") }
+        for query in Self.countQueries { try Self.checkCount(query, on: snapshot, "block store") }
         #expect(snapshot.table(named: "Row").map(\.blockCount) ?? 0 > 1, "the table should span blocks")
     }
 }

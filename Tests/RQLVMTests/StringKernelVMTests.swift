@@ -33,8 +33,9 @@ struct StringKernelVMTests {
     }
 
     static let queries: [String] = {
-        // CONTAINS and LIKE run the word-at-a-time kernel; the other operators are covered by
-        // the conformance and differential suites.
+        // CONTAINS and LIKE run the word-at-a-time search; ==, !=, BEGINSWITH and ENDSWITH the
+        // word compare at a known place; the ordered operators are covered by the conformance
+        // and differential suites.
         let needles = [
             "an", "AN", "a", "ss", "SS", "ß", "é", "e", "i", "İ", "ı", "k", "xa", "exactly8", "nine byt", "ne byte",
             "an anxa", "a long row with an anxa in the middle and more", "", "\u{301}", "日本", "8",
@@ -56,6 +57,26 @@ struct StringKernelVMTests {
                 queries.append("s LIKE\(options) '\(pattern)'")
             }
         }
+        // ==, !=, BEGINSWITH and ENDSWITH compare a word where the needle must sit: needles
+        // shorter than, exactly and longer than a word, empty, non-ASCII, and equal to whole
+        // rows that end the byte buffer.
+        let placed = [
+            "", "a", "an", "An", "ana", "exactly8", "exactly", "nine byte", "sixteen bytes!!!", "seventeen bytes!!",
+            "a long row with an anxa in the middle", "ß", "Straße", "café", "cafe\u{301}", "日本語an", "AN",
+            "an at the start", "ends with AN", "with AN", "bytes!!", "Zzz", "@[`{", "\u{301}",
+        ]
+        for needle in placed {
+            for op in ["==", "!=", "BEGINSWITH", "ENDSWITH"] {
+                for options in ["", "[c]"] {
+                    queries.append("s \(op)\(options) '\(needle)'")
+                }
+            }
+        }
+        // After another filter the kernels read a sparse selection.
+        queries += [
+            "s BEGINSWITH 'a' AND s ENDSWITH 'a'", "s != 'ana' AND s == 'banana'", "s CONTAINS 'n' AND s == 'ana'",
+            "s != nil AND s != ''", "s ENDSWITH 'AN' AND s BEGINSWITH 'ends with'",
+        ]
         return queries
     }()
 
