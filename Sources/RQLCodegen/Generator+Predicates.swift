@@ -6,11 +6,6 @@ import RQLIR
 extension Generator {
     mutating func compile(_ predicate: BoundPredicate, into register: Int32) {
         guard hasKernel(predicate) else {
-            if case .constant(true) = predicate { return }
-            if case .constant(false) = predicate {
-                builder.emit(.selectClear, p1: register)
-                return
-            }
             builder.emit(
                 .filterRow,
                 p1: register,
@@ -62,8 +57,9 @@ extension Generator {
             }
         case .fullText, .geoWithin, .matches:
             if let test = searchTest(for: predicate) { emit(test, into: register, comment: Self.summary(predicate)) }
-        case .constant:
-            break  // hasKernel is false for these
+        case .constant(let keepsEveryRow):
+            // TRUEPREDICATE keeps the selection as it is; FALSEPREDICATE empties it.
+            if !keepsEveryRow { builder.emit(.selectClear, p1: register) }
         }
     }
 
@@ -73,7 +69,8 @@ extension Generator {
         pending = []
     }
 
-    /// Whether some part of `predicate` compiles to a typed filter.
+    /// Whether some part of `predicate` compiles to register instructions (a constant compiles to
+    /// none, or to one `SelectClear`).
     func hasKernel(_ predicate: BoundPredicate) -> Bool {
         switch predicate {
         case .and(let operands), .or(let operands): operands.contains(where: hasKernel)
@@ -82,7 +79,7 @@ extension Generator {
             kernel(for: comparison) != nil || gathered(for: comparison) != nil || compared(for: comparison) != nil
                 || typeTest(for: comparison) != nil || subqueryCount(for: comparison) != nil
         case .fullText, .geoWithin, .matches: searchTest(for: predicate) != nil
-        case .constant: false
+        case .constant: true
         }
     }
 

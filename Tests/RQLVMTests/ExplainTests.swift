@@ -87,6 +87,20 @@ struct ExplainTests {
         #expect(keys.count == 1)
     }
 
+    @Test(
+        "constants under OR and NOT need no row-at-a-time filter",
+        arguments: [
+            ("FALSEPREDICATE OR FALSEPREDICATE", 0), ("TRUEPREDICATE OR FALSEPREDICATE", 3),
+            ("NOT (FALSEPREDICATE OR TRUEPREDICATE)", 0), ("NOT FALSEPREDICATE AND (FALSEPREDICATE OR age > 32)", 2),
+        ]
+    )
+    func constants(text: String, count: Int) throws {
+        let (program, store, bound) = try Self.program(text, optimized: false)
+        #expect(!Self.opcodes(program).contains(.filterRow))
+        #expect(VirtualMachine().run(program, on: store) == ReferenceEvaluator(store: store).run(bound))
+        #expect(VirtualMachine().count(program, on: store) == count)
+    }
+
     @Test("shapes without instructions of their own keep a row-at-a-time filter")
     func rowFilter() throws {
         let (program, store, bound) = try Self.program(
