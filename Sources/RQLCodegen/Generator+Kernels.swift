@@ -154,7 +154,7 @@ extension Generator {
                 opcode: .filterIntIn,
                 column: Int32(column.index),
                 op: .equal,
-                constant: .values(values.filter { !$0.isNull }),
+                constant: .values(hasNull ? values.filter { !$0.isNull } : values),
                 p5: hasNull ? 1 : 0,
                 comment: comment
             )
@@ -163,7 +163,7 @@ extension Generator {
                 opcode: .filterStringIn,
                 column: Int32(column.index),
                 op: .equal,
-                constant: .values(values.filter { !$0.isNull }),
+                constant: .values(hasNull ? values.filter { !$0.isNull } : values),
                 p5: hasNull ? 1 : 0,
                 comment: comment
             )

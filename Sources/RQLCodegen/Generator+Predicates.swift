@@ -72,7 +72,7 @@ extension Generator {
     /// Whether some part of `predicate` compiles to a typed filter.
     func hasKernel(_ predicate: BoundPredicate) -> Bool {
         switch predicate {
-        case .and(let operands), .or(let operands): operands.contains(where: hasKernel)
+        case .and(let operands), .or(let operands): operands.contains { hasKernel($0) }  // no copy of self
         case .not(let operand): hasKernel(operand)
         case .comparison(let comparison):
             kernel(for: comparison) != nil || gathered(for: comparison) != nil || compared(for: comparison) != nil

@@ -73,7 +73,11 @@ extension BindingSession {
         )
     }
 
-    private func argumentOperand(_ argument: Argument, span: SourceSpan, spelling: Spelling) throws(BindError) -> Operand {
+    private func argumentOperand(
+        _ argument: Argument,
+        span: SourceSpan,
+        spelling: Spelling
+    ) throws(BindError) -> Operand {
         let (value, name) = try argumentValue(argument, span: span)
         switch value {
         case .value(let scalar):
@@ -101,9 +105,15 @@ extension BindingSession {
         }
     }
 
-    private func listOperand(_ elements: [Expression], span: SourceSpan, spelling: Spelling) throws(BindError) -> Operand {
+    private func listOperand(
+        _ elements: [Expression],
+        span: SourceSpan,
+        spelling: Spelling
+    ) throws(BindError) -> Operand {
         var values: [Value] = []
         var expressions: [BoundExpression] = []
+        values.reserveCapacity(elements.count)
+        expressions.reserveCapacity(elements.count)
         var hasObjects = false
         var exactDecimals: [Int: Decimal128] = [:]
         for element in elements {
@@ -212,7 +222,11 @@ extension BindingSession {
     /// A name in single quotes for a message.
     private func quoted(_ name: String) -> String { "'\(name)'" }
 
-    private func countOperand(_ resolved: ResolvedPath, span: SourceSpan, spelling: Spelling) throws(BindError) -> Operand {
+    private func countOperand(
+        _ resolved: ResolvedPath,
+        span: SourceSpan,
+        spelling: Spelling
+    ) throws(BindError) -> Operand {
         let expression: BoundExpression
         let isMultiValued: Bool
         switch resolved.end {

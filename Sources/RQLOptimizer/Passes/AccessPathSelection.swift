@@ -32,6 +32,8 @@ public struct AccessPathSelection: Pass {
         // Unfired: the scan of the whole predicate that lowering alone gives.
         if physical.access != .fullScan { return true }
         if case .constant(true) = query.predicate { return !physical.residual.isEmpty }
+        // A predicate that is not an AND is one conjunct: a scan keeps it whole as its residual.
+        guard case .and = query.predicate else { return physical.residual.count != 1 }
         return physical.residual.count != 1 || physical.residual[0].predicate != query.predicate
     }
 
