@@ -157,7 +157,7 @@ extension QueryParser {
     }
 
     /// Whether `text` is digits with at most one point, no exponent, at most 20 characters and
-    /// at most 15 significant digits (`0.5`, `1234.25`). Such a literal is a normal double whose
+    /// at most 15 significant digits (`0.5`, `-1234.25`). Such a literal is a normal double whose
     /// shortest representation is the literal's own value (any decimal of 15 digits survives the
     /// round trip), so `preciseIfNeeded` would keep the double: parsing it again as a decimal,
     /// which costs more than the rest of parsing a comparison, is skipped.
@@ -165,8 +165,9 @@ extension QueryParser {
         guard text.utf8.count <= 20 else { return false }
         var significant = 0
         var points = 0
-        for byte in text.utf8 {
+        for (position, byte) in text.utf8.enumerated() {
             switch byte {
+            case UInt8(ascii: "-"), UInt8(ascii: "+"): if position > 0 { return false }
             case UInt8(ascii: "."): points += 1
             case UInt8(ascii: "0") where significant == 0: continue  // a leading zero
             case UInt8(ascii: "0")...UInt8(ascii: "9"): significant += 1
