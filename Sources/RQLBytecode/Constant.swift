@@ -141,17 +141,40 @@ public struct RowSortKey: Hashable, Sendable {
 ///     pool[k]                              // .value(.int(30))
 public struct ConstantPool: Hashable, Sendable {
     public private(set) var entries: [Constant] = []
+    /// The index of each plain value, once the pool is too long to search (`searchLimit`).
     private var valueIndex: [Value: Int32] = [:]
+    private var isIndexed = false
+    /// Most programs hold a handful of constants: finding a repeated value among them by
+    /// comparison costs less than hashing it into a dictionary.
+    private static let searchLimit = 16
 
     public init() {}
 
     /// Adds `constant` and returns its index.
     public mutating func add(_ constant: Constant) -> Int32 {
-        if case .value(let value) = constant, let index = valueIndex[value] { return index }
+        if case .value(let value) = constant, let index = index(of: value) { return index }
         let index = Int32(entries.count)
         entries.append(constant)
-        if case .value(let value) = constant { valueIndex[value] = index }
+        if entries.count > Self.searchLimit {
+            if !isIndexed {
+                isIndexed = true
+                for (position, entry) in entries.enumerated() {
+                    if case .value(let value) = entry { valueIndex[value] = Int32(position) }
+                }
+            } else if case .value(let value) = constant {
+                valueIndex[value] = index
+            }
+        }
         return index
+    }
+
+    /// Where the plain value `value` already is.
+    private func index(of value: Value) -> Int32? {
+        if isIndexed { return valueIndex[value] }
+        for (position, entry) in entries.enumerated() {
+            if case .value(let existing) = entry, existing == value { return Int32(position) }
+        }
+        return nil
     }
 
     public var count: Int { entries.count }

@@ -1,8 +1,8 @@
 import RQLCore
 
 /// Builds a program instruction by instruction. Forward jumps name a `Label` that is placed
-/// later; `finish()` patches every use with the label's address (and refuses a label never
-/// placed).
+/// later; placing it patches every use with the label's address, and `finish()` refuses a
+/// label used but never placed.
 ///
 ///     var b = ProgramBuilder(className: "Person")
 ///     let done = b.makeLabel()
@@ -29,8 +29,11 @@ public struct ProgramBuilder {
     public private(set) var positionRegisterCount = 0
     public private(set) var valueRegisterCount = 0
     public let className: String
+    /// Whether instructions keep their comments. EXPLAIN shows them; a program that only runs
+    /// never does, and spelling them cost a tenth of code generation.
+    public var recordsComments = true
     private var labelAddresses: [Int?] = []
-    /// Instructions whose P2 waits for a label.
+    /// Instructions whose P2 waits for a label not yet placed, in the order they were emitted.
     private var patches: [(instruction: Int, label: Int)] = []
 
     public init(className: String) {
@@ -51,9 +54,15 @@ public struct ProgramBuilder {
         return Label(id: labelAddresses.count - 1)
     }
 
-    /// Places `label` at the next instruction.
+    /// Places `label` at the next instruction, and patches the jumps that were waiting for it.
     public mutating func place(_ label: Label) {
-        labelAddresses[label.id] = instructions.count
+        let address = instructions.count
+        labelAddresses[label.id] = address
+        patches.removeAll { patch in
+            guard patch.label == label.id else { return false }
+            instructions[patch.instruction].p2 = Int32(address)
+            return true
+        }
     }
 
     /// A fresh selection register.
@@ -78,7 +87,8 @@ public struct ProgramBuilder {
         constants.add(constant)
     }
 
-    /// Appends an instruction; with `jump`, its P2 is patched with the label's address.
+    /// Appends an instruction; with `jump`, its P2 is the label's address (patched when the label
+    /// is placed). The comment is spelled only when the builder `recordsComments`.
     @discardableResult
     public mutating func emit(
         _ opcode: Opcode,
@@ -88,20 +98,24 @@ public struct ProgramBuilder {
         p4: Int32 = -1,
         p5: UInt16 = 0,
         jump: Label? = nil,
-        comment: String = ""
+        comment: @autoclosure () -> String = ""
     ) -> Int {
-        if let jump { patches.append((instructions.count, jump.id)) }
-        instructions.append(Instruction(opcode, p1: p1, p2: p2, p3: p3, p4: p4, p5: p5, comment: comment))
+        var p2 = p2
+        if let jump {
+            if let address = labelAddresses[jump.id] {
+                p2 = Int32(address)
+            } else {
+                patches.append((instructions.count, jump.id))
+            }
+        }
+        let text = recordsComments ? comment() : ""
+        instructions.append(Instruction(opcode, p1: p1, p2: p2, p3: p3, p4: p4, p5: p5, comment: text))
         return instructions.count - 1
     }
 
     /// The program, with every jump patched.
     public func finish() throws(UnplacedLabel) -> Program {
-        var instructions = instructions
-        for patch in patches {
-            guard let address = labelAddresses[patch.label] else { throw UnplacedLabel(label: patch.label) }
-            instructions[patch.instruction].p2 = Int32(address)
-        }
+        if let unplaced = patches.first { throw UnplacedLabel(label: unplaced.label) }
         return Program(
             instructions: instructions,
             constants: constants,

@@ -32,8 +32,10 @@ public enum ProgramVerifier {
             func report(_ message: String) {
                 problems.append(Problem(address: address, message: "\(instruction.opcode.name): \(message)"))
             }
-            let info = instruction.opcode.info
-            for (index, role) in info.roles.enumerated() {
+            let shape = Int(instruction.opcode.rawValue)
+            let roles = OperandShapes.roles(shape)
+            for index in 0..<roles.count {
+                let role = OperandShapes.table[roles.start + index]
                 let operand = instruction.operand(index)
                 // Spelled only when a problem is reported: codegen verifies every program it makes.
                 func operandProblem(_ problem: String) { report("P\(index + 1) \(problem)") }
@@ -74,13 +76,14 @@ public enum ProgramVerifier {
                     if !program.constants.contains(Int32(operand)) { operandProblem("names no constant") }
                 }
             }
-            if info.flags.contains(.accessPath) {
+            if OperandShapes.flags[shape].contains(.accessPath) {
                 accessPaths += 1
                 if !opened { report("an access path before OpenTable") }
             }
             if let problem = constantProblem(instruction, program.constants) { report(problem) }
-            if info.roles[2] == .positionRegister { gathered.insert(Int64(instruction.p3)) }
-            if info.roles[2] == .valueRegister { written.insert(Int64(instruction.p3)) }
+            let p3Role = roles.count > 2 ? OperandShapes.table[roles.start + 2] : .unused
+            if p3Role == .positionRegister { gathered.insert(Int64(instruction.p3)) }
+            if p3Role == .valueRegister { written.insert(Int64(instruction.p3)) }
             switch instruction.opcode {
             case .openTable:
                 opened = true
@@ -105,7 +108,10 @@ public enum ProgramVerifier {
 
     /// Whether P4 holds the kind of constant the opcode reads.
     private static func constantProblem(_ instruction: Instruction, _ pool: ConstantPool) -> String? {
-        guard instruction.opcode.info.roles[3] == .constant, pool.contains(instruction.p4) else { return nil }
+        let roles = OperandShapes.roles(Int(instruction.opcode.rawValue))
+        guard roles.count > 3, OperandShapes.table[roles.start + 3] == .constant, pool.contains(instruction.p4) else {
+            return nil
+        }
         let constant = pool[instruction.p4]
         let fits: Bool
         switch (instruction.opcode, constant) {
@@ -148,5 +154,22 @@ public enum ProgramVerifier {
         default: fits = false
         }
         return fits ? nil : "P4 holds the wrong kind of constant"
+    }
+}
+
+/// Each opcode's operand roles and flags from `OpcodeInfo.table`, in arrays of plain values:
+/// reading `opcode.info` copies the opcode's name and documentation too, which cost a third of
+/// verifying a program (codegen verifies every program it makes).
+private enum OperandShapes {
+    /// The roles of every opcode, one after another.
+    static let table: [OpcodeInfo.Role] = OpcodeInfo.table.flatMap(\.roles)
+    /// Where each opcode's roles start in `table`, by raw value; one extra entry at the end.
+    static let starts: [Int] = OpcodeInfo.table.reduce(into: [0]) { starts, info in
+        starts.append(starts[starts.count - 1] + info.roles.count)
+    }
+    static let flags: [OpcodeInfo.Flags] = OpcodeInfo.table.map(\.flags)
+
+    static func roles(_ opcode: Int) -> (start: Int, count: Int) {
+        (starts[opcode], starts[opcode + 1] - starts[opcode])
     }
 }

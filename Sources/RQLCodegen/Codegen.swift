@@ -14,9 +14,10 @@ import RQLIR
 ///     let program = try Codegen.generate(plan, schema: store.schema, planRows: true)
 ///     print(ExplainFormatter.planTree(program))   // QUERY PLAN / `--SCAN Person
 public enum Codegen {
-    /// With `planRows`, the program starts with one `Explain` instruction per QUERY PLAN row
-    /// (`PlanRowText`), as SQLite's EXPLAIN programs do; the VM skips them. Programs that only run
-    /// leave them out, because their text costs more than the rest of code generation.
+    /// With `planRows`, the program is EXPLAIN's: it starts with one `Explain` instruction per
+    /// QUERY PLAN row (`PlanRowText`), as SQLite's EXPLAIN programs do (the VM skips them), and
+    /// its instructions carry comments. Programs that only run leave both out, because their
+    /// text costs more than the rest of code generation.
     public static func generate(
         _ plan: PhysicalPlan,
         schema: Schema,
@@ -46,6 +47,7 @@ struct Generator {
         self.objectSchema = objectSchema
         self.planRows = planRows
         self.builder = ProgramBuilder(className: plan.className)
+        builder.recordsComments = planRows
     }
 
     mutating func generate() -> Program {

@@ -90,13 +90,17 @@ extension Generator {
         _ value: Value,
         _ options: StringOptions
     ) -> Kernel? {
-        var spelling = op.rawValue
-        if options.contains(.caseInsensitive) || options.contains(.diacriticInsensitive) {
-            spelling +=
-                "[" + (options.contains(.caseInsensitive) ? "c" : "")
-                + (options.contains(.diacriticInsensitive) ? "d" : "") + "]"
+        // Spelled only for EXPLAIN (`planRows`): a program that only runs carries no comments.
+        var comment = ""
+        if planRows {
+            var spelling = op.rawValue
+            if options.contains(.caseInsensitive) || options.contains(.diacriticInsensitive) {
+                spelling +=
+                    "[" + (options.contains(.caseInsensitive) ? "c" : "")
+                    + (options.contains(.diacriticInsensitive) ? "d" : "") + "]"
+            }
+            comment = "\(column.property.name) \(spelling) \(value)"
         }
-        let comment = "\(column.property.name) \(spelling) \(value)"
         let index = Int32(column.index)
         if case .null = value {
             guard options.isEmpty else { return nil }
@@ -143,14 +147,14 @@ extension Generator {
 
     private func membership(_ column: (index: Int, property: Property), _ values: [Value]) -> Kernel? {
         let hasNull = values.contains { $0.isNull }
-        let comment = "\(column.property.name) IN {\(values.count) values}"
+        let comment = planRows ? "\(column.property.name) IN {\(values.count) values}" : ""
         switch column.property.type {
         case .int where values.allSatisfy({ if case .int = $0 { true } else { $0.isNull } }):
             return Kernel(
                 opcode: .filterIntIn,
                 column: Int32(column.index),
                 op: .equal,
-                constant: .values(values.filter { !$0.isNull }),
+                constant: .values(hasNull ? values.filter { !$0.isNull } : values),
                 p5: hasNull ? 1 : 0,
                 comment: comment
             )
@@ -159,7 +163,7 @@ extension Generator {
                 opcode: .filterStringIn,
                 column: Int32(column.index),
                 op: .equal,
-                constant: .values(values.filter { !$0.isNull }),
+                constant: .values(hasNull ? values.filter { !$0.isNull } : values),
                 p5: hasNull ? 1 : 0,
                 comment: comment
             )

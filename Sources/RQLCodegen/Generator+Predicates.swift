@@ -73,7 +73,7 @@ extension Generator {
     /// none, or to one `SelectClear`).
     func hasKernel(_ predicate: BoundPredicate) -> Bool {
         switch predicate {
-        case .and(let operands), .or(let operands): operands.contains(where: hasKernel)
+        case .and(let operands), .or(let operands): operands.contains { hasKernel($0) }  // no copy of self
         case .not(let operand): hasKernel(operand)
         case .comparison(let comparison):
             kernel(for: comparison) != nil || gathered(for: comparison) != nil || compared(for: comparison) != nil

@@ -27,32 +27,31 @@ struct ColumnPath: Hashable {
             !path.isMultiValued, !path.steps.isEmpty
         else { return nil }
         var currentClass = path.rootClassName
-        var last: (Property, Int)?
+        var properties: [Property] = []
+        var index = 0
         for (number, step) in path.steps.enumerated() {
-            guard case .property(let className, let index, let name) = step, className == currentClass else {
+            guard case .property(let className, let stepIndex, let name) = step, className == currentClass else {
                 return nil
             }
-            let property: Property
-            if let home, home.name == className {
-                guard index >= 0, index < home.properties.count else { return nil }
-                property = home.properties[index]
+            // The home class's properties without copying the whole `ObjectSchema` out of `home`.
+            if let homeProperties = home?.name == className ? home?.properties : nil {
+                properties = homeProperties
             } else {
-                guard let properties = schema[className]?.properties, index >= 0, index < properties.count else {
-                    return nil
-                }
-                property = properties[index]
+                guard let found = schema[className]?.properties else { return nil }
+                properties = found
             }
+            guard stepIndex >= 0, stepIndex < properties.count else { return nil }
+            index = stepIndex
+            let property = properties[index]
             guard property.name == name, !property.isToMany, !property.isBacklink else { return nil }
             if number < path.steps.count - 1 {
                 // Only a typed to-one link leads on; a mixed value holding a link does not.
                 guard case .object(let target) = property.type else { return nil }
                 currentClass = target
             }
-            last = (property, index)
         }
-        guard let (property, index) = last else { return nil }
         self.path = path
-        self.property = property
+        self.property = properties[index]
         self.propertyIndex = index
     }
 }

@@ -68,7 +68,7 @@ public enum Optimizer {
         var previous = current
         var previousText = text(current)
         for pass in passes {
-            if options.disabledPasses.contains(pass.name) {
+            if !options.disabledPasses.isEmpty && options.disabledPasses.contains(pass.name) {
                 trace.steps.append(
                     OptimizerTrace.Step(
                         name: pass.name,

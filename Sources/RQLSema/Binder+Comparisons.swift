@@ -92,7 +92,7 @@ extension BindingSession {
                     isMultiValued: false,
                     source: .argument(name),
                     span: bounds.span,
-                    text: name
+                    spelling: .text(name)
                 )
             }
             low = bound(values[0])
@@ -114,8 +114,6 @@ extension BindingSession {
         options: StringOptions,
         span: SourceSpan
     ) throws(BindError) -> BoundComparison {
-        var lhs = lhs
-        var rhs = rhs
         if lhs.isConstant && rhs.isConstant {
             let typeIsLeft = lhs.source == .typeAttribute
             let (typeSide, other) = typeIsLeft ? (lhs, rhs) : (rhs, lhs)
@@ -146,16 +144,23 @@ extension BindingSession {
         if op.isStringOperator || !options.isEmpty {
             try checkStringOperands(lhs, op, rhs, options: options, span: span)
         }
-        for (side, other) in [(lhs, rhs), (rhs, lhs)] where other.isNullConstant && isLinkList(side) {
-            throw BindError(.listVsNull, "Cannot compare linklist (\(side.quotedText)) with NULL", at: span)
+        // The operands are borrowed, not copied (an `Operand` is large); only their expressions
+        // change when a constant takes the other side's type.
+        if rhs.isNullConstant && isLinkList(lhs) {
+            throw BindError(.listVsNull, "Cannot compare linklist (\(lhs.quotedText)) with NULL", at: span)
         }
+        if lhs.isNullConstant && isLinkList(rhs) {
+            throw BindError(.listVsNull, "Cannot compare linklist (\(rhs.quotedText)) with NULL", at: span)
+        }
+        var lhsExpression = lhs.expression
+        var rhsExpression = rhs.expression
         if lhs.type?.targetClassName != nil || rhs.type?.targetClassName != nil
             || isObjectConstant(lhs) || isObjectConstant(rhs)
         {
             try checkLinks(lhs, op, rhs, span: span)
         } else {
-            if let type = lhs.type, rhs.isConstant { rhs = try coerce(rhs, to: type, other: lhs) }
-            if let type = rhs.type, lhs.isConstant { lhs = try coerce(lhs, to: type, other: rhs) }
+            if let type = lhs.type, rhs.isConstant { rhsExpression = try coerced(rhs, to: type) }
+            if let type = rhs.type, lhs.isConstant { lhsExpression = try coerced(lhs, to: type) }
             if let left = lhs.type, let right = rhs.type,
                 !areComparable(left, right, stringOperator: op.isStringOperator)
             {
@@ -167,14 +172,18 @@ extension BindingSession {
                 )
             }
         }
-        return BoundComparison(lhs.bound, op, rhs.bound, options: options)
+        return BoundComparison(
+            BoundOperand(lhsExpression, quantifier: lhs.quantifier, isMultiValued: lhs.isMultiValued),
+            op,
+            BoundOperand(rhsExpression, quantifier: rhs.quantifier, isMultiValued: rhs.isMultiValued),
+            options: options
+        )
     }
 
     private func areComparable(_ a: PropertyType, _ b: PropertyType, stringOperator: Bool) -> Bool {
         if a == b || a == .mixed || b == .mixed { return true }
         if a.isNumeric && b.isNumeric { return true }
-        let textual: Set<PropertyType> = [.string, .data]
-        return stringOperator && textual.contains(a) && textual.contains(b)
+        return stringOperator && (a == .string || a == .data) && (b == .string || b == .data)
     }
 
     /// A multi-valued path of links (not a dictionary's values), which cannot be compared with NULL.
@@ -250,9 +259,9 @@ extension BindingSession {
         }
     }
 
-    /// Converts a constant operand to `type`, as realm-core's `ConstantNode::visit` does.
-    private func coerce(_ operand: Operand, to type: PropertyType, other: Operand) throws(BindError) -> Operand {
-        var result = operand
+    /// A constant operand's expression converted to `type`, as realm-core's `ConstantNode::visit`
+    /// does.
+    private func coerced(_ operand: Operand, to type: PropertyType) throws(BindError) -> BoundExpression {
         switch operand.expression {
         case .constant(let value):
             if let special = nonFinite(value), !type.isNumeric, type != .mixed {
@@ -262,12 +271,9 @@ extension BindingSession {
                     at: operand.span
                 )
             }
-            if type == .decimal128, let exact = operand.exactDecimals[0] {
-                result.expression = .constant(.decimal(exact))
-                return result
-            }
+            if type == .decimal128, let exact = operand.exactDecimals[0] { return .constant(.decimal(exact)) }
             do {
-                result.expression = .constant(try ValueCoercion.coerce(value, toCompareWith: type))
+                return .constant(try ValueCoercion.coerce(value, toCompareWith: type))
             } catch {
                 switch error {
                 case .unsupportedComparison: throw constantMismatch(operand, type: type, span: operand.span)
@@ -276,16 +282,15 @@ extension BindingSession {
                 }
             }
         case .constantList(let values):
-            result.expression = .constantList(
+            return .constantList(
                 values.enumerated().map { index, value in
                     if type == .decimal128, let exact = operand.exactDecimals[index] { return .decimal(exact) }
                     return (try? ValueCoercion.coerce(value, toCompareWith: type)) ?? value
                 }
             )
         default:
-            break
+            return operand.expression
         }
-        return result
     }
 
     /// "Infinity" or "NaN" for a non-finite number, as realm-core names them in its messages.
@@ -350,31 +355,36 @@ extension BindingSession {
                 "[" + (options.contains(.caseInsensitive) ? "c" : "")
                 + (options.contains(.diacriticInsensitive) ? "d" : "") + "]"
         }
-        for operand in [rhs, lhs] {
-            let typeName: String?
-            switch operand.expression {
-            case .constant(let value) where operand.isConstant:
-                switch value {
-                case .null, .string, .data: typeName = nil
-                default: typeName = value.kind.description
-                }
-            case .constantList, .list:
+        // The right side first, as realm-core reports it; no array of the two (they are large).
+        try checkStringOperand(rhs, spelling: spelling)
+        try checkStringOperand(lhs, spelling: spelling)
+    }
+
+    /// One side of `checkStringOperands`.
+    private func checkStringOperand(_ operand: Operand, spelling: String) throws(BindError) {
+        let typeName: String?
+        switch operand.expression {
+        case .constant(let value) where operand.isConstant:
+            switch value {
+            case .null, .string, .data: typeName = nil
+            default: typeName = value.kind.description
+            }
+        case .constantList, .list:
+            typeName = nil
+        default:
+            if let type = operand.type, type != .string, type != .data, type != .mixed {
+                typeName = type.targetClassName != nil ? "link" : ValueCoercion.typeName(type)
+            } else {
                 typeName = nil
-            default:
-                if let type = operand.type, type != .string, type != .data, type != .mixed {
-                    typeName = type.targetClassName != nil ? "link" : ValueCoercion.typeName(type)
-                } else {
-                    typeName = nil
-                }
             }
-            if let typeName {
-                throw BindError(
-                    .stringOperatorOnNonString,
-                    "Unsupported comparison operator '\(spelling)' against type '\(typeName)', right side must be"
-                        + " a string or binary type (\(operand.quotedText))",
-                    at: operand.span
-                )
-            }
+        }
+        if let typeName {
+            throw BindError(
+                .stringOperatorOnNonString,
+                "Unsupported comparison operator '\(spelling)' against type '\(typeName)', right side must be"
+                    + " a string or binary type (\(operand.quotedText))",
+                at: operand.span
+            )
         }
     }
 

@@ -11,7 +11,7 @@ extension BindingSession {
         _ function: AggregateFunction,
         property: String?,
         span: SourceSpan,
-        text: String
+        spelling: Spelling
     ) throws(BindError) -> Operand {
         var path = resolved
         let label = "." + function.rawValue
@@ -93,7 +93,7 @@ extension BindingSession {
             source: .keyPath,
             type: resultType,
             span: span,
-            text: text
+            spelling: spelling
         )
     }
 
@@ -163,12 +163,12 @@ extension BindingSession {
             source: .keyPath,
             type: .int,
             span: span,
-            text: SyntaxPrinter.print(
+            spelling: .syntax(
                 Expression(
                     .subqueryCount(collection: collection, variable: variable, predicate: predicate),
                     span: span
                 ),
-                dialect: dialect
+                dialect
             )
         )
     }
@@ -223,7 +223,7 @@ extension BindingSession {
             source: constant ? .literal : .keyPath,
             type: constant ? nil : type,
             span: span,
-            text: "\(lhs.text) \(op.rawValue) \(rhs.text)"
+            spelling: .arithmetic(lhs.spelling, op, rhs.spelling)
         )
         result.arithmeticDepth = depth
         return result

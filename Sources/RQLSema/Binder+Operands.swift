@@ -5,7 +5,7 @@ import RQLSyntax
 /// Operands: literals, arguments, lists, key paths with their postfixes, SUBQUERY and arithmetic.
 extension BindingSession {
     mutating func bindOperand(_ expression: Expression) throws(BindError) -> Operand {
-        let text = SyntaxPrinter.print(expression, dialect: dialect)
+        let spelling = Spelling.syntax(expression, dialect)
         switch expression.kind {
         case .literal(let literal):
             var operand = Operand(
@@ -13,26 +13,26 @@ extension BindingSession {
                 isMultiValued: false,
                 source: .literal,
                 span: expression.span,
-                text: text
+                spelling: spelling
             )
             if case .preciseDouble(_, let exact) = literal { operand.exactDecimals = [0: exact] }
             return operand
         case .argument(let argument):
             if case .variable(let name) = argument, scopes.contains(where: { $0.variable == name }) {
                 let path = KeyPath([PathElement(.variable(name), span: expression.span)])
-                return try bindKeyPath(path, span: expression.span, text: text)
+                return try bindKeyPath(path, span: expression.span, spelling: spelling)
             }
-            return try argumentOperand(argument, span: expression.span, text: text)
+            return try argumentOperand(argument, span: expression.span, spelling: spelling)
         case .list(let elements):
-            return try listOperand(elements, span: expression.span, text: text)
+            return try listOperand(elements, span: expression.span, spelling: spelling)
         case .keyPath(let keyPath):
             // NSPredicate's `$name` outside any SUBQUERY declaring it is a variable's value.
             if keyPath.elements.count == 1, keyPath.postfix == nil, case .variable(let name) = keyPath.elements[0].kind,
                 !scopes.contains(where: { $0.variable == name })
             {
-                return try argumentOperand(.variable(name), span: expression.span, text: text)
+                return try argumentOperand(.variable(name), span: expression.span, spelling: spelling)
             }
-            return try bindKeyPath(keyPath, span: expression.span, text: text)
+            return try bindKeyPath(keyPath, span: expression.span, spelling: spelling)
         case .quantified(let quantifier, let inner):
             var operand = try bindOperand(inner)
             guard operand.quantifier == nil else {
@@ -50,7 +50,7 @@ extension BindingSession {
                 let rhs = try arithmeticOperand(step.operand)
                 result = try combine(result, step.op, rhs, span: expression.span)
             }
-            result.text = text
+            result.spelling = spelling
             result.span = expression.span
             return result
         }
@@ -73,7 +73,11 @@ extension BindingSession {
         )
     }
 
-    private func argumentOperand(_ argument: Argument, span: SourceSpan, text: String) throws(BindError) -> Operand {
+    private func argumentOperand(
+        _ argument: Argument,
+        span: SourceSpan,
+        spelling: Spelling
+    ) throws(BindError) -> Operand {
         let (value, name) = try argumentValue(argument, span: span)
         switch value {
         case .value(let scalar):
@@ -82,7 +86,7 @@ extension BindingSession {
                 isMultiValued: false,
                 source: .argument(name),
                 span: span,
-                text: name
+                spelling: .text(name)
             )
         case .list(let values):
             return Operand(
@@ -90,7 +94,7 @@ extension BindingSession {
                 isMultiValued: true,
                 source: .list,
                 span: span,
-                text: name
+                spelling: .text(name)
             )
         case .geo:
             throw BindError(
@@ -101,9 +105,15 @@ extension BindingSession {
         }
     }
 
-    private func listOperand(_ elements: [Expression], span: SourceSpan, text: String) throws(BindError) -> Operand {
+    private func listOperand(
+        _ elements: [Expression],
+        span: SourceSpan,
+        spelling: Spelling
+    ) throws(BindError) -> Operand {
         var values: [Value] = []
         var expressions: [BoundExpression] = []
+        values.reserveCapacity(elements.count)
+        expressions.reserveCapacity(elements.count)
         var hasObjects = false
         var exactDecimals: [Int: Decimal128] = [:]
         for element in elements {
@@ -142,14 +152,14 @@ extension BindingSession {
             isMultiValued: true,
             source: .list,
             span: span,
-            text: text
+            spelling: spelling
         )
         operand.exactDecimals = exactDecimals
         return operand
     }
 
     /// A key path and its postfix: `.path`, `.count`, `.type`, `.aggregate`, `.backlinkCount`.
-    mutating func bindKeyPath(_ keyPath: KeyPath, span: SourceSpan, text: String) throws(BindError) -> Operand {
+    mutating func bindKeyPath(_ keyPath: KeyPath, span: SourceSpan, spelling: Spelling) throws(BindError) -> Operand {
         var resolved = try resolvePath(keyPath, span: span)
         switch keyPath.postfix {
         case nil:
@@ -163,7 +173,7 @@ extension BindingSession {
                     source: .keyPath,
                     type: .int,
                     span: span,
-                    text: text
+                    spelling: spelling
                 )
             default:
                 return Operand(
@@ -172,12 +182,12 @@ extension BindingSession {
                     source: .keyPath,
                     type: resolved.valueType,
                     span: span,
-                    text: text,
+                    spelling: spelling,
                     path: resolved
                 )
             }
         case .count:
-            return try countOperand(resolved, span: span, text: text)
+            return try countOperand(resolved, span: span, spelling: spelling)
         case .type:
             if case .allBacklinks = resolved.end {
                 throw BindError(.unsupportedOperation, "'@links' must be followed by '.@count'", at: span)
@@ -193,7 +203,7 @@ extension BindingSession {
                     source: .typeAttribute,
                     type: resolved.valueType,
                     span: span,
-                    text: text
+                    spelling: spelling
                 )
             }
             return Operand(
@@ -202,17 +212,21 @@ extension BindingSession {
                 source: .typeAttribute,
                 type: .mixed,
                 span: span,
-                text: text
+                spelling: spelling
             )
         case .aggregate(let function, let property):
-            return try aggregateOperand(resolved, function, property: property, span: span, text: text)
+            return try aggregateOperand(resolved, function, property: property, span: span, spelling: spelling)
         }
     }
 
     /// A name in single quotes for a message.
     private func quoted(_ name: String) -> String { "'\(name)'" }
 
-    private func countOperand(_ resolved: ResolvedPath, span: SourceSpan, text: String) throws(BindError) -> Operand {
+    private func countOperand(
+        _ resolved: ResolvedPath,
+        span: SourceSpan,
+        spelling: Spelling
+    ) throws(BindError) -> Operand {
         let expression: BoundExpression
         let isMultiValued: Bool
         switch resolved.end {
@@ -255,7 +269,7 @@ extension BindingSession {
             source: .keyPath,
             type: .int,
             span: span,
-            text: text
+            spelling: spelling
         )
     }
 }

@@ -26,8 +26,8 @@ struct Operand {
     /// The type of the values for key-path operands; nil for constants.
     var type: PropertyType?
     var span: SourceSpan
-    /// The operand as written, for messages.
-    var text: String
+    /// How the operand was written, spelled out only when a message quotes it (`text`).
+    var spelling: Spelling
     /// The resolved key path, for a plain key-path operand (no postfix).
     var path: ResolvedPath?
     /// Literals written with more digits than a double holds (`3.141592653589793238`): the exact
@@ -37,6 +37,9 @@ struct Operand {
     /// How deeply arithmetic nests in the expression (`a + b * c` is 2), bounded by
     /// `Binder.maximumArithmeticDepth` so that executors never recurse without limit.
     var arithmeticDepth = 0
+
+    /// The operand as written, for messages.
+    var text: String { spelling.text }
 
     /// Whether the operand is known without looking at any object.
     var isConstant: Bool {
@@ -62,5 +65,28 @@ struct Operand {
 
     var bound: BoundOperand {
         BoundOperand(expression, quantifier: quantifier, isMultiValued: isMultiValued)
+    }
+}
+
+/// How an operand was written. Binding succeeds far more often than it fails, and printing
+/// every operand's syntax up front cost more than binding it (a third of binding an IN list),
+/// so the text is printed only when a message needs it.
+///
+///     Spelling.syntax(expression, .rql).text     // "city IN {'City1', 'City2'}"
+///     Spelling.text("$0").text                    // "$0"
+indirect enum Spelling {
+    /// Text known already: an argument's name.
+    case text(String)
+    /// The operand's syntax, printed in the query's dialect.
+    case syntax(Expression, Dialect)
+    /// Arithmetic being combined: `lhs op rhs`.
+    case arithmetic(Spelling, ArithmeticOperator, Spelling)
+
+    var text: String {
+        switch self {
+        case .text(let text): text
+        case .syntax(let expression, let dialect): SyntaxPrinter.print(expression, dialect: dialect)
+        case .arithmetic(let lhs, let op, let rhs): "\(lhs.text) \(op.rawValue) \(rhs.text)"
+        }
     }
 }

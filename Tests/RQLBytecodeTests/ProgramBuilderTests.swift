@@ -32,6 +32,35 @@ struct ProgramBuilderTests {
         #expect(ProgramVerifier.verify(program).isEmpty)
     }
 
+    @Test("comments are spelled only when the builder records them (programs that only run have none)")
+    func comments() {
+        var spelled = 0
+        func comment() -> String {
+            spelled += 1
+            return "age > 30"
+        }
+        var b = ProgramBuilder(className: "Person")
+        b.recordsComments = false
+        b.emit(.halt, comment: comment())
+        #expect(spelled == 0 && b.instructions[0].comment.isEmpty)
+        b.recordsComments = true
+        b.emit(.halt, comment: comment())
+        #expect(spelled == 1 && b.instructions[1].comment == "age > 30")
+    }
+
+    @Test("the constant pool keeps each plain value once, whether short (searched) or long (hashed)")
+    func constantPool() {
+        var pool = ConstantPool()
+        var indices: [Int32] = []
+        for i in 0..<40 {
+            if i % 5 == 0 { _ = pool.add(.text("t\(i)")) }
+            indices.append(pool.add(.value(.int(Int64(i)))))
+        }
+        for i in 0..<40 { #expect(pool.add(.value(.int(Int64(i)))) == indices[i]) }
+        #expect(pool.add(.value(.double(1))) != indices[1])  // another type is another constant
+        #expect(pool.count == 40 + 8 + 1)
+    }
+
     @Test("an unplaced label is an error")
     func unplaced() {
         var b = ProgramBuilder(className: "Person")

@@ -30,6 +30,28 @@ struct LiteralTests {
         #expect(try literal(text) == expected)
     }
 
+    @Test("a literal of at most 15 significant digits is its double, as a second parse as decimal would decide")
+    func shortLiterals() throws {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        for _ in 0..<2_000 {
+            let digits = String((0..<(1 + next(15))).map { _ in Character(String(next(10))) })
+            let point = next(digits.count + 1)
+            let text = ["", "-", "+"][next(3)] + digits.prefix(point) + "." + digits.dropFirst(point)
+            #expect(QueryParser.isShortDecimal(text), "\(text)")
+            let value = try #require(Double(text))
+            // The parser skips this decision for such literals: the decimal is the double's.
+            if let exact = try? Decimal128(text) { #expect(exact.compare(to: Decimal128(value)) == 0, "\(text)") }
+            #expect(try literal(text) == .double(value), "\(text)")
+        }
+        for long in ["1234567890.1234567", "1e5", "0.5e1", "12345678901234567890.5", "1-2"] {
+            #expect(!QueryParser.isShortDecimal(long), "\(long)")
+        }
+    }
+
     @Test("hex integers beyond 64 bits are an error, not a wrap")
     func overflow() throws {
         let error = try #require(throws: SyntaxError.self) { try Parser.parse("x == 0x1FFFFFFFFFFFFFFFF") }

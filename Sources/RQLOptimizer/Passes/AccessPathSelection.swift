@@ -32,14 +32,17 @@ public struct AccessPathSelection: Pass {
         // Unfired: the scan of the whole predicate that lowering alone gives.
         if physical.access != .fullScan { return true }
         if case .constant(true) = query.predicate { return !physical.residual.isEmpty }
+        // A predicate that is not an AND is one conjunct: a scan keeps it whole as its residual.
+        guard case .and = query.predicate else { return physical.residual.count != 1 }
         return physical.residual.count != 1 || physical.residual[0].predicate != query.predicate
     }
 
     /// The physical plan for `query`.
     static func plan(for query: BoundQuery, in context: PassContext) -> PhysicalPlan {
-        let result = query.clauses.map(ResultStep.init)
-        let conjuncts = Logic.conjuncts(of: query.predicate).filter { $0 != .constant(true) }
-        if conjuncts.contains(.constant(false)) {
+        let result = query.clauses.isEmpty ? [] : query.clauses.map(ResultStep.init)
+        var conjuncts = Logic.conjuncts(of: query.predicate)
+        conjuncts.removeAll { if case .constant(true) = $0 { true } else { false } }
+        if conjuncts.contains(where: { if case .constant(false) = $0 { true } else { false } }) {
             return PhysicalPlan(
                 className: query.className,
                 access: .empty,
@@ -64,6 +67,19 @@ public struct AccessPathSelection: Pass {
             )
         }
         let rows = Double(context.rowCount)
+        let matches = conditions.reduce(rows) { $0 * ($1.selectivity ?? 1) }
+        // Most conjuncts compare a column with no index: then the scan is the only path, and
+        // neither candidates nor costs need building.
+        guard Self.mayUseIndex(terms, objectSchema: context.objectSchema) else {
+            return PhysicalPlan(
+                className: query.className,
+                access: .fullScan,
+                residual: conditions,
+                result: result,
+                estimatedCandidates: rows,
+                estimatedMatches: Swift.min(matches, rows)
+            )
+        }
         var best = Candidate(
             access: .fullScan,
             consumed: [],
@@ -77,7 +93,6 @@ public struct AccessPathSelection: Pass {
             if contender.cost < best.cost { best = contender }
         }
         let residual = conditions.indices.filter { !best.consumed.contains($0) }.map { conditions[$0] }
-        let matches = conditions.reduce(rows) { $0 * ($1.selectivity ?? 1) }
         return PhysicalPlan(
             className: query.className,
             access: best.access,
@@ -86,6 +101,18 @@ public struct AccessPathSelection: Pass {
             estimatedCandidates: best.rows,
             estimatedMatches: Swift.min(matches, best.rows)
         )
+    }
+
+    /// Whether some term compares a column of the object that has an index (the primary key,
+    /// a hash or a sorted index): the only terms `candidates` can turn into an access path.
+    static func mayUseIndex(_ terms: [ColumnTerm?], objectSchema: ObjectSchema) -> Bool {
+        // Most classes have no primary key; its index is a lookup by name, so skip it then.
+        let primaryKey = objectSchema.primaryKey == nil ? nil : objectSchema.primaryKeyIndex
+        for case let term? in terms where term.options.isEmpty && term.column.isDirect {
+            let property = term.column.property
+            if property.isIndexed || property.hasSortedIndex || term.column.propertyIndex == primaryKey { return true }
+        }
+        return false
     }
 
     /// One way to produce candidates: the access path, the conjuncts it answers, the rows it

@@ -113,15 +113,17 @@ public struct ConstantFolding: Pass {
     /// A comparison against an empty list under ANY, with ANY (or a single value) on the other
     /// side: no pair of values exists, so nothing matches.
     private static func matchesNothing(_ comparison: BoundComparison) -> Bool {
-        for (list, other) in [(comparison.rhs, comparison.lhs), (comparison.lhs, comparison.rhs)] {
-            guard case .constantList(let values) = list.expression, values.isEmpty,
-                list.quantifier == nil || list.quantifier == .any,
-                other.quantifier == nil || other.quantifier == .any
-            else { continue }
-            // Two unquantified multi-valued sides compare element-wise: `list == {}` holds for an empty list.
-            if other.isMultiValued && other.quantifier == nil && list.quantifier == nil { continue }
-            return true
-        }
-        return false
+        // Each side on its own, not through an array of the two: this runs for every comparison.
+        matchesNothing(list: comparison.rhs, other: comparison.lhs)
+            || matchesNothing(list: comparison.lhs, other: comparison.rhs)
+    }
+
+    private static func matchesNothing(list: BoundOperand, other: BoundOperand) -> Bool {
+        guard case .constantList(let values) = list.expression, values.isEmpty,
+            list.quantifier == nil || list.quantifier == .any,
+            other.quantifier == nil || other.quantifier == .any
+        else { return false }
+        // Two unquantified multi-valued sides compare element-wise: `list == {}` holds for an empty list.
+        return !(other.isMultiValued && other.quantifier == nil && list.quantifier == nil)
     }
 }

@@ -55,25 +55,41 @@ public struct FilterCombining: Pass {
                     continue
                 }
                 if mayCombine(comparison) { return true }
-                for side in [comparison.lhs, comparison.rhs] {
-                    guard case .path = side.expression else { continue }
-                    if paths.contains(side) { return true }
-                    paths.append(side)
-                }
+                // Each side on its own, not through an array of the two: this runs for every query.
+                if isRepeatedPath(comparison.lhs, &paths) || isRepeatedPath(comparison.rhs, &paths) { return true }
             }
             return false
         }
     }
 
+    /// Whether `side` is a key path already in `paths`; adds it when it is a new one.
+    private static func isRepeatedPath(_ side: BoundOperand, _ paths: inout [BoundOperand]) -> Bool {
+        guard case .path = side.expression else { return false }
+        if paths.contains(side) { return true }
+        paths.append(side)
+        return false
+    }
+
     private static func mayCombine(_ comparison: BoundComparison) -> Bool {
-        for side in [comparison.lhs, comparison.rhs] {
-            switch side.expression {
-            case .constantList(let values):
-                // A list with repeats, or with fewer than two elements, simplifies.
-                if values.count < 2 || distinct(values).count < values.count { return true }
-            case .subqueryCount, .arithmetic: if side.expression.containsSubquery { return true }
-            default: break
-            }
+        mayCombine(comparison.lhs) || mayCombine(comparison.rhs)
+    }
+
+    private static func mayCombine(_ side: BoundOperand) -> Bool {
+        switch side.expression {
+        case .constantList(let values):
+            // A list with repeats, or with fewer than two elements, simplifies.
+            return values.count < 2 || hasRepeats(values)
+        case .subqueryCount, .arithmetic: return side.expression.containsSubquery
+        default: return false
+        }
+    }
+
+    /// Whether two elements of `values` are equal (`distinct(values).count < values.count`):
+    /// short lists, the usual ones, are compared pair by pair without hashing.
+    static func hasRepeats(_ values: [Value]) -> Bool {
+        guard values.count <= 16 else { return distinct(values).count < values.count }
+        for i in values.indices {
+            for j in values.index(after: i)..<values.endIndex where values[i] == values[j] { return true }
         }
         return false
     }

@@ -23,11 +23,20 @@ public struct ResidualOrdering: Pass {
     public init() {}
 
     public func run(_ plan: inout OptimizerPlan, in context: PassContext) -> Bool {
-        // The common case after access-path selection: nothing to split, order or estimate.
-        if case .physical(let ready) = plan, ready.residual.count <= 1,
+        // The common case after access-path selection: nothing to split or estimate, only to order.
+        if case .physical(var ready) = plan,
             ready.residual.allSatisfy({ $0.cost != nil && $0.selectivity != nil && !Self.isConjunction($0.predicate) })
         {
-            return false
+            if ready.residual.count <= 1 { return false }
+            if ready.estimatedMatches != nil || ready.access != .fullScan {
+                let order = Self.order(ready.residual)
+                if order.elementsEqual(ready.residual.indices) { return false }
+                let reordered = order.map { ready.residual[$0] }
+                let fired = zip(reordered, ready.residual).contains { $0.predicate != $1.predicate }
+                ready.residual = reordered
+                plan = .physical(ready)
+                return fired
+            }
         }
         var physical = plan.physicalPlan
         let estimator = SelectivityEstimator(context: context)
@@ -65,13 +74,17 @@ public struct ResidualOrdering: Pass {
     /// The conditions in ascending rank, stable.
     static func ordered(_ conditions: [ResidualCondition]) -> [ResidualCondition] {
         guard conditions.count > 1 else { return conditions }
-        return conditions.enumerated()
-            .sorted { a, b in
-                let (x, y) = (rank(a.element), rank(b.element))
-                if x.removesNothing != y.removesNothing { return y.removesNothing }
-                return x.value != y.value ? x.value < y.value : a.offset < b.offset
-            }
-            .map(\.element)
+        return order(conditions).map { conditions[$0] }
+    }
+
+    /// The positions of `conditions` in ascending rank, stable.
+    static func order(_ conditions: [ResidualCondition]) -> [Int] {
+        let ranks = conditions.map(rank)
+        return conditions.indices.sorted { a, b in
+            let (x, y) = (ranks[a], ranks[b])
+            if x.removesNothing != y.removesNothing { return y.removesNothing }
+            return x.value != y.value ? x.value < y.value : a < b
+        }
     }
 
     /// `cost / (1 − selectivity)`: the cost of removing a row's worth of candidates. Conditions

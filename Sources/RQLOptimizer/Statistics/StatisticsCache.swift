@@ -30,6 +30,9 @@ public final class StatisticsCache: Sendable {
     struct State {
         var tables: [Key: TableStatistics] = [:]
         var insertionOrder: [Key] = []
+        /// The entry found last: queries come in runs against one table version, and comparing
+        /// a key costs less than hashing it.
+        var last: (key: Key, entry: TableStatistics)?
     }
 
     private let state = Mutex(State())
@@ -58,9 +61,14 @@ public final class StatisticsCache: Sendable {
     func entry(className: String, version: UInt64, rowCount: Int) -> TableStatistics {
         let key = Key(version: version, className: className, rowCount: rowCount)
         return state.withLock { state in
-            if let entry = state.tables[key] { return entry }
+            if let last = state.last, last.key == key { return last.entry }
+            if let entry = state.tables[key] {
+                state.last = (key, entry)
+                return entry
+            }
             let entry = TableStatistics(counter: samplings)
             state.tables[key] = entry
+            state.last = (key, entry)
             state.insertionOrder.append(key)
             if state.insertionOrder.count > capacity {
                 let evicted = state.insertionOrder.count - capacity
@@ -85,6 +93,7 @@ public final class StatisticsCache: Sendable {
         state.withLock { state in
             state.tables.removeAll()
             state.insertionOrder.removeAll()
+            state.last = nil
         }
     }
 }
