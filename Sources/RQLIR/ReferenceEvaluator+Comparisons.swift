@@ -24,7 +24,7 @@ extension ReferenceEvaluator {
             let lhsGroups = groups(of: comparison.lhs, in: sequences)
             let rhsGroups = groups(of: comparison.rhs, in: sequences)
             return lhsGroups.contains { lhs in
-                rhsGroups.contains { rhs in Self.elementwise(lhs, comparison.op, rhs, pair) }
+                rhsGroups.contains { rhs in comparison.op.holdsElementwise(lhs, rhs, pair) }
             }
         }
         if let member = membership(comparison, in: context) { return member }
@@ -37,8 +37,8 @@ extension ReferenceEvaluator {
         let rhsQuantifier = comparison.rhs.quantifier ?? .any
         return lhsGroups.contains { lhs in
             rhsGroups.contains { rhs in
-                Self.quantify(lhsQuantifier, lhs) { l in
-                    Self.quantify(rhsQuantifier, rhs) { r in pair(l, r) }
+                lhsQuantifier.holds(over: lhs) { l in
+                    rhsQuantifier.holds(over: rhs) { r in pair(l, r) }
                 }
             }
         }
@@ -79,7 +79,7 @@ extension ReferenceEvaluator {
         }
         let quantifier = other.quantifier ?? .any
         return groups(of: other, in: context).contains { group in
-            Self.quantify(quantifier, group) { value in
+            quantifier.holds(over: group) { value in
                 !NumericComparison.isNaN(value) && set.contains(EqualityKey(value))
             }
         }
@@ -123,7 +123,7 @@ extension ReferenceEvaluator {
             return comparison.op == .notEqual ? values.contains { pair($0, $0) } : values.allSatisfy { pair($0, $0) }
         }
         if lhs.exact && rhs.exact {
-            return lhs.groups.contains { l in rhs.groups.contains { r in Self.elementwise(l, comparison.op, r, pair) } }
+            return lhs.groups.contains { l in rhs.groups.contains { r in comparison.op.holdsElementwise(l, r, pair) } }
         }
         if let aligned = alignedElementwise(comparison, in: context, pair) { return aligned }
         if lhs.groups.count == 1, rhs.groups.count == 1, lhs.lengths[0] == rhs.lengths[0],
@@ -211,33 +211,6 @@ extension ReferenceEvaluator {
             return groups(of: path, in: context)
         case .constant, .constantList, .list, .count, .aggregate, .subqueryCount, .arithmetic, .object, .backlinkCount:
             return [values(of: operand.expression, in: context)]
-        }
-    }
-
-    /// ANY is ∃ (false when empty), ALL is ∀ (true when empty), NONE is ¬∃ (true when empty).
-    static func quantify(_ quantifier: Quantifier, _ values: [Value], _ body: (Value) -> Bool) -> Bool {
-        switch quantifier {
-        case .any: return values.contains(where: body)
-        case .all: return values.allSatisfy(body)
-        case .none: return !values.contains(where: body)
-        }
-    }
-
-    /// Two unquantified lists compare in order: `==` needs equal lengths and equal pairs, `!=` is
-    /// its negation, every other operator needs equal lengths and the operator on every pair.
-    static func elementwise(
-        _ lhs: [Value],
-        _ op: ComparisonOperator,
-        _ rhs: [Value],
-        _ pair: (Value, Value) -> Bool
-    ) -> Bool {
-        switch op {
-        case .notEqual:
-            guard lhs.count == rhs.count else { return true }
-            return zip(lhs, rhs).contains { pair($0, $1) }
-        case .equal, .less, .lessOrEqual, .greater, .greaterOrEqual, .beginsWith, .endsWith, .contains, .like:
-            guard lhs.count == rhs.count else { return false }
-            return zip(lhs, rhs).allSatisfy { pair($0, $1) }
         }
     }
 

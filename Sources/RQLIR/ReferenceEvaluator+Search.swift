@@ -56,29 +56,16 @@ extension ReferenceEvaluator {
         }
     }
 
-    /// The point an embedded GeoJSON object holds: `type` is "Point" (any case) and
-    /// `coordinates` has at least two numbers, longitude then latitude.
+    /// The point an embedded GeoJSON object holds (`GeoPoint(geoJSONType:coordinates:)`).
     func point(of object: ObjectRef) -> GeoPoint? {
         let schema = object.table.objectSchema
         guard let typeColumn = schema.propertyIndex(named: "type"),
             let coordinatesColumn = schema.propertyIndex(named: "coordinates"),
-            case .string(let type) = object.table.value(at: object.position, property: typeColumn),
-            type.lowercased() == "point",
-            case .list(let coordinates) = object.table.value(at: object.position, property: coordinatesColumn),
-            coordinates.count >= 2,
-            let longitude = Self.double(coordinates[0]),
-            let latitude = Self.double(coordinates[1])
+            case .list(let coordinates) = object.table.value(at: object.position, property: coordinatesColumn)
         else { return nil }
-        return GeoPoint(longitude: longitude, latitude: latitude)
-    }
-
-    private static func double(_ value: Value) -> Double? {
-        switch value {
-        case .double(let d): d
-        case .float(let f): Double(f)
-        case .int(let i): Double(i)
-        case .decimal(let d): d.doubleValue
-        default: nil
-        }
+        return GeoPoint(
+            geoJSONType: object.table.value(at: object.position, property: typeColumn),
+            coordinates: coordinates
+        )
     }
 }

@@ -152,7 +152,7 @@ extension ReferenceEvaluator {
             // Quantified per group as comparisons are (`holds(_: BoundComparison, in:)`).
             let quantifier = operand.quantifier ?? .any
             return groups(of: operand, in: context).contains { values in
-                Self.quantify(quantifier, values) { pattern.matches($0) }
+                quantifier.holds(over: values) { pattern.matches($0) }
             }
         }
     }

@@ -315,11 +315,11 @@ extension Execution {
             let reduced = groups.map { group -> Value in
                 function.map { $0.apply(to: group, overMixed: overMixed) } ?? .int(Int64(group.count))
             }
-            return .int(quantify(quantifier, reduced, test.passes) ? 1 : 0)
+            return .int(quantifier.holds(over: reduced, test.passes) ? 1 : 0)
         case .quantifiedType(let quantifier, let name, let equal):
             let attribute = TypeAttribute(naming: name)
             var holding: Int64 = 0
-            for group in groups where quantify(quantifier, group, { (attribute?.matches($0) ?? false) == equal }) {
+            for group in groups where quantifier.holds(over: group, { (attribute?.matches($0) ?? false) == equal }) {
                 holding += 1
             }
             return .int(holding)
@@ -330,11 +330,11 @@ extension Execution {
                     : ValueComparison.evaluate(comparand, op, value, options: options)
             }
             var holding: Int64 = 0
-            for group in groups where quantify(quantifier, group, test) { holding += 1 }
+            for group in groups where quantifier.holds(over: group, test) { holding += 1 }
             return .int(holding)
         case .quantified(let quantifier, let test):
             var holding: Int64 = 0
-            for group in groups where quantify(quantifier, group, test.passes) { holding += 1 }
+            for group in groups where quantifier.holds(over: group, test.passes) { holding += 1 }
             return .int(holding)
         case .quantifiedList(let path, let list, let op, let values, let options, let pathFirst):
             let pair = { (l: Value, r: Value) in ValueComparison.evaluate(l, op, r, options: options) }
@@ -342,8 +342,8 @@ extension Execution {
             for group in groups {
                 let holds =
                     pathFirst
-                    ? quantify(path, group) { l in quantify(list, values) { r in pair(l, r) } }
-                    : quantify(list, values) { l in quantify(path, group) { r in pair(l, r) } }
+                    ? path.holds(over: group) { l in list.holds(over: values) { r in pair(l, r) } }
+                    : list.holds(over: values) { l in path.holds(over: group) { r in pair(l, r) } }
                 if holds { holding += 1 }
             }
             return .int(holding)
@@ -352,7 +352,7 @@ extension Execution {
             var holding: Int64 = 0
             for group in groups {
                 let holds =
-                    pathFirst ? elementwise(group, op, values, pair) : elementwise(values, op, group, pair)
+                    pathFirst ? op.holdsElementwise(group, values, pair) : op.holdsElementwise(values, group, pair)
                 if holds { holding += 1 }
             }
             return .int(holding)
@@ -363,28 +363,4 @@ extension Execution {
         }
     }
 
-    /// ANY is ∃ (false when empty), ALL is ∀ (true when empty), NONE is ¬∃ (true when empty).
-    private static func quantify(_ quantifier: Quantifier, _ values: [Value], _ body: (Value) -> Bool) -> Bool {
-        switch quantifier {
-        case .any: values.contains(where: body)
-        case .all: values.allSatisfy(body)
-        case .none: !values.contains(where: body)
-        }
-    }
-
-    /// Two sequences compared in order: `!=` when the lengths differ or some pair differs,
-    /// every other operator when the lengths are equal and every pair holds.
-    private static func elementwise(
-        _ lhs: [Value],
-        _ op: ComparisonOperator,
-        _ rhs: [Value],
-        _ pair: (Value, Value) -> Bool
-    ) -> Bool {
-        switch op {
-        case .notEqual:
-            return lhs.count != rhs.count || zip(lhs, rhs).contains { pair($0, $1) }
-        case .equal, .less, .lessOrEqual, .greater, .greaterOrEqual, .beginsWith, .endsWith, .contains, .like:
-            return lhs.count == rhs.count && zip(lhs, rhs).allSatisfy { pair($0, $1) }
-        }
-    }
 }

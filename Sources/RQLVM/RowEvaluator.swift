@@ -118,7 +118,7 @@ extension RowEvaluator {
             // Quantified per group as comparisons are (`holds(_: RowComparison, in:)`).
             let quantifier = operand.quantifier ?? .any
             return groups(of: operand, in: context).contains { values in
-                Self.quantify(quantifier, values) { pattern.matches($0) }
+                quantifier.holds(over: values) { pattern.matches($0) }
             }
         }
     }
