@@ -88,42 +88,24 @@ extension Execution {
     func filterValueIn(_ instruction: Op) {
         let r = Int(instruction.p1)
         let values = gathers.values(Int(instruction.p2))
-        let rows = registers.ready(r)
-        let count = registers.counts[r]
         guard case .values(let list)? = constant(instruction.p4) else {
             registers.clear(r)
             return
         }
         let set = memberships.set(of: list)
-        var m = 0
-        for j in 0..<count {
-            let row = rows[j]
-            rows[m] = row
-            m &+= Kernels.bit(EqualityKey.isMember(values[Int(row)], of: set))
-        }
-        if m != count { registers.dense[r] = false }
-        registers.counts[r] = m
+        registers.keep(r) { row in EqualityKey.isMember(values[Int(row)], of: set) }
     }
 
     /// `FilterValue`: keeps the rows whose value compares with the constant, by `ValueComparison`.
     func filterValue(_ instruction: Op) {
         let r = Int(instruction.p1)
         let values = gathers.values(Int(instruction.p2))
-        let rows = registers.ready(r)
-        let count = registers.counts[r]
         guard case .value(let k)? = constant(instruction.p4), let op = ComparisonCode.comparison(instruction.p3) else {
             registers.clear(r)
             return
         }
         let options = StringOptions(rawValue: UInt8(truncatingIfNeeded: instruction.p5))
-        var m = 0
-        for j in 0..<count {
-            let row = rows[j]
-            rows[m] = row
-            m &+= Kernels.bit(ValueComparison.evaluate(values[Int(row)], op, k, options: options))
-        }
-        if m != count { registers.dense[r] = false }
-        registers.counts[r] = m
+        registers.keep(r) { row in ValueComparison.evaluate(values[Int(row)], op, k, options: options) }
     }
 
     /// `CountBacklinks`: v[P3] := the backlink count of the source's row (0 for no row).

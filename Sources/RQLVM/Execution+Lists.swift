@@ -9,32 +9,18 @@ extension Execution {
     func filterValueList(_ instruction: Op, _ quantifier: Quantifier, _ list: [Value], valueFirst: Bool) {
         let r = Int(instruction.p1)
         let values = gathers.values(Int(instruction.p2))
-        let rows = registers.ready(r)
-        let count = registers.counts[r]
         guard let op = ComparisonCode.comparison(instruction.p3) else {
             registers.clear(r)
             return
         }
         let options = StringOptions(rawValue: UInt8(truncatingIfNeeded: instruction.p5))
-        var m = 0
-        for j in 0..<count {
-            let row = rows[j]
-            rows[m] = row
+        registers.keep(r) { row in
             let value = values[Int(row)]
-            let pair = { (element: Value) in
+            return quantifier.holds(over: list) { element in
                 valueFirst
                     ? ValueComparison.evaluate(value, op, element, options: options)
                     : ValueComparison.evaluate(element, op, value, options: options)
             }
-            let holds: Bool
-            switch quantifier {
-            case .any: holds = list.contains(where: pair)
-            case .all: holds = list.allSatisfy(pair)
-            case .none: holds = !list.contains(where: pair)
-            }
-            m &+= Kernels.bit(holds)
         }
-        if m != count { registers.dense[r] = false }
-        registers.counts[r] = m
     }
 }

@@ -231,20 +231,11 @@ extension Execution {
     func filterMatches(_ instruction: Op) {
         let r = Int(instruction.p1)
         let values = gathers.values(Int(instruction.p2))
-        let rows = registers.ready(r)
-        let count = registers.counts[r]
         guard case .pattern(let pattern)? = constant(instruction.p4) else {
             registers.clear(r)
             return
         }
-        var m = 0
-        for j in 0..<count {
-            let row = rows[j]
-            rows[m] = row
-            m &+= Kernels.bit(pattern.matches(values[Int(row)]))
-        }
-        if m != count { registers.dense[r] = false }
-        registers.counts[r] = m
+        registers.keep(r) { row in pattern.matches(values[Int(row)]) }
     }
 }
 

@@ -45,21 +45,12 @@ extension Execution {
         let r = Int(instruction.p1)
         let lhs = gathers.values(Int(instruction.p2))
         let rhs = gathers.values(Int(instruction.p4))
-        let rows = registers.ready(r)
-        let count = registers.counts[r]
         guard let op = ComparisonCode.comparison(instruction.p3) else {
             registers.clear(r)
             return
         }
         let options = StringOptions(rawValue: UInt8(truncatingIfNeeded: instruction.p5))
-        var m = 0
-        for j in 0..<count {
-            let row = rows[j]
-            rows[m] = row
-            m &+= Kernels.bit(ValueComparison.evaluate(lhs[Int(row)], op, rhs[Int(row)], options: options))
-        }
-        if m != count { registers.dense[r] = false }
-        registers.counts[r] = m
+        registers.keep(r) { row in ValueComparison.evaluate(lhs[Int(row)], op, rhs[Int(row)], options: options) }
     }
 
     /// `FilterType`: keeps the rows for which some name of K[P4] is (`==`) or is not (`!=`) the
@@ -67,8 +58,6 @@ extension Execution {
     func filterType(_ instruction: Op) {
         let r = Int(instruction.p1)
         let values = gathers.values(Int(instruction.p2))
-        let rows = registers.ready(r)
-        let count = registers.counts[r]
         guard case .values(let names)? = constant(instruction.p4), let op = ComparisonCode.comparison(instruction.p3),
             op == .equal || op == .notEqual
         else {
@@ -77,15 +66,10 @@ extension Execution {
         }
         let attributes = names.map { TypeAttribute(naming: $0) }
         let wanted = op == .equal
-        var m = 0
-        for j in 0..<count {
-            let row = rows[j]
-            rows[m] = row
+        registers.keep(r) { row in
             let value = values[Int(row)]
-            m &+= Kernels.bit(attributes.contains { ($0?.matches(value) ?? false) == wanted })
+            return attributes.contains { ($0?.matches(value) ?? false) == wanted }
         }
-        if m != count { registers.dense[r] = false }
-        registers.counts[r] = m
     }
 
     /// `ValueSize`: v[P3] := `ValueAggregation.reachedSize` of v[P2]; a row whose value has no

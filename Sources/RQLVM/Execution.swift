@@ -43,8 +43,9 @@ final class Execution<Store: StoreReader> {
     /// The top-N list `emit` feeds when the program's first result step is a fusable `TopN`.
     var fusedTop: FusedTop?
     var fusedTopDecided = false
-    /// What search and SUBQUERY instructions keep between batches (`Execution+Search.swift`).
-    let searchState = SearchState<Store>()
+    /// What search and SUBQUERY instructions keep between batches (`Execution+Search.swift`);
+    /// made on first use, so a run without them allocates nothing for it.
+    lazy var searchState = SearchState<Store>()
 
     init(program: Program, store: Store, mode: Mode, positions: [Int]?) {
         self.program = program

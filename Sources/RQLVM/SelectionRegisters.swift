@@ -80,6 +80,22 @@ final class SelectionRegisters {
         return out
     }
 
+    /// Keeps, in order, the offsets of register `r` for which `test` holds; a register that drops
+    /// one is no longer dense. The one compaction loop of the row-by-row value filters
+    /// (`FilterValue`, `CompareValues`, `FilterMatches`, …); the typed kernels have their own.
+    func keep(_ r: Int, where test: (Int32) -> Bool) {
+        let rows = ready(r)
+        let count = counts[r]
+        var m = 0
+        for j in 0..<count {
+            let row = rows[j]
+            rows[m] = row
+            m &+= test(row) ? 1 : 0
+        }
+        if m != count { dense[r] = false }
+        counts[r] = m
+    }
+
     func copy(_ source: Int, to target: Int) {
         guard source != target else { return }
         rows(target).update(from: ready(source), count: counts[source])
