@@ -60,9 +60,23 @@ struct StoreCrashTests {
             let pipe = Pipe()
             process.standardOutput = pipe
             try process.run()
-            usleep(UInt32(5_000 + random.next(60_000)))
+            // Even repetitions kill at a random moment from the start (opening, the first
+            // commits); odd ones wait for the first commit's line, then kill a few milliseconds
+            // later, so at least some kills land mid-run however loaded the machine is (a fixed
+            // delay alone missed every commit when the writer started late).
+            var output = Data()
+            if repetition.isMultiple(of: 2) {
+                usleep(UInt32(5_000 + random.next(60_000)))
+            } else {
+                while !output.contains(UInt8(ascii: "\n")) {
+                    let chunk = pipe.fileHandleForReading.availableData
+                    if chunk.isEmpty { break }
+                    output.append(chunk)
+                }
+                usleep(UInt32(random.next(5_000)))
+            }
             kill(process.processIdentifier, SIGKILL)
-            let output = pipe.fileHandleForReading.readDataToEndOfFile()
+            output.append(pipe.fileHandleForReading.readDataToEndOfFile())
             process.waitUntilExit()
             let printed = String(decoding: output, as: UTF8.self).split(separator: "\n").compactMap { UInt64($0) }
             let lastPrinted = printed.last ?? 0
