@@ -144,8 +144,8 @@ struct DatasetHardeningTests {
         bytes[offset] = 0xE9
         guard
             case .syntax(let error)? = Result(catching: { () throws(DatasetError) in try DatasetLoader.load(utf8: bytes)
-                })
-                .failureValue
+            })
+            .failureValue
         else {
             Issue.record("loaded text that is not UTF-8")
             return

@@ -8,7 +8,8 @@ private let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .appendingPathComponent("Hostile")
 
 private func files(_ directory: String, _ suffix: String) -> [String] {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: corpus.appendingPathComponent(directory).path)) ?? []
+    let path = corpus.appendingPathComponent(directory).path
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
     return names.filter { $0.hasSuffix(suffix) }.sorted().map { directory + "/" + $0 }
 }
 
@@ -46,7 +47,10 @@ struct HostileCorpusTests {
         #expect(isEscaped(check) && isEscaped(result) && isEscaped(format))
     }
 
-    @Test("datasets: load or fail as named, and check reads them without crashing", arguments: files("datasets", ".json"))
+    @Test(
+        "datasets: load or fail as named, and check reads them without crashing",
+        arguments: files("datasets", ".json")
+    )
     func dataset(file: String) {
         let path = CommandArgument(corpus.appendingPathComponent(file).path)
         let result = run(["run", "--class", "Dog", "--data", path, "--count", "TRUEPREDICATE"])

@@ -80,18 +80,24 @@ enum PropertyIndex: Sendable {
             case .null: probe = IntIndexEntry(isNull: true, key: 0, row: .min)
             default: return []
             }
-            tree.forEach(from: { $0 < probe }) { entry in
-                guard entry.isNull == probe.isNull, entry.key == probe.key else { return false }
-                rows.append(entry.row)
-                return rows.count < limit
-            }
+            tree.forEach(
+                from: { $0 < probe },
+                body: { entry in
+                    guard entry.isNull == probe.isNull, entry.key == probe.key else { return false }
+                    rows.append(entry.row)
+                    return rows.count < limit
+                }
+            )
         case .value(let tree):
             let wanted = EqualityKey(value)
-            tree.forEach(from: { ValueOrdering.compare($0.key, value) < 0 }) { entry in
-                guard ValueOrdering.compare(entry.key, value) == 0 else { return false }
-                if EqualityKey(entry.key) == wanted { rows.append(entry.row) }
-                return rows.count < limit
-            }
+            tree.forEach(
+                from: { ValueOrdering.compare($0.key, value) < 0 },
+                body: { entry in
+                    guard ValueOrdering.compare(entry.key, value) == 0 else { return false }
+                    if EqualityKey(entry.key) == wanted { rows.append(entry.row) }
+                    return rows.count < limit
+                }
+            )
             // Ties under the ordering that are not equal (none today) could leave rows unsorted.
             if !zip(rows, rows.dropFirst()).allSatisfy({ $0 < $1 }) { rows.sort() }
         case .detached:
@@ -115,20 +121,26 @@ enum PropertyIndex: Sendable {
         var rows: [Int64] = []
         switch self {
         case .int(let tree):
-            tree.forEach(from: { $0.isNull || below(.int($0.key)) }) { entry in
-                guard !above(.int(entry.key)) else { return false }
-                rows.append(entry.row)
-                return true
-            }
+            tree.forEach(
+                from: { $0.isNull || below(.int($0.key)) },
+                body: { entry in
+                    guard !above(.int(entry.key)) else { return false }
+                    rows.append(entry.row)
+                    return true
+                }
+            )
         case .value(let tree):
-            tree.forEach(from: { $0.key.isNull || below($0.key) }) { entry in
-                guard !above(entry.key) else { return false }
-                // NaN sorts before every number yet lies in no range (`f < 0` is false for NaN, as
-                // the in-memory sorted index, which leaves NaN out, answers); without a lower
-                // bound the walk starts at the NaNs.
-                if !NumericComparison.isNaN(entry.key) { rows.append(entry.row) }
-                return true
-            }
+            tree.forEach(
+                from: { $0.key.isNull || below($0.key) },
+                body: { entry in
+                    guard !above(entry.key) else { return false }
+                    // NaN sorts before every number yet lies in no range (`f < 0` is false for NaN, as
+                    // the in-memory sorted index, which leaves NaN out, answers); without a lower
+                    // bound the walk starts at the NaNs.
+                    if !NumericComparison.isNaN(entry.key) { rows.append(entry.row) }
+                    return true
+                }
+            )
         case .detached:
             break
         }
@@ -211,15 +223,18 @@ struct FullTextTree: Sendable {
     func rows(_ token: String, prefix: Bool) -> [Int64] {
         let folded = FullTextTokenizer.tokens(in: token).first ?? ""
         var rows: [Int64] = []
-        tree.forEach(from: { compareUTF8($0.token, folded) < 0 }) { entry in
-            if prefix {
-                guard entry.token.utf8.starts(with: folded.utf8) else { return false }
-            } else {
-                guard compareUTF8(entry.token, folded) == 0 else { return false }
+        tree.forEach(
+            from: { compareUTF8($0.token, folded) < 0 },
+            body: { entry in
+                if prefix {
+                    guard entry.token.utf8.starts(with: folded.utf8) else { return false }
+                } else {
+                    guard compareUTF8(entry.token, folded) == 0 else { return false }
+                }
+                rows.append(entry.row)
+                return true
             }
-            rows.append(entry.row)
-            return true
-        }
+        )
         return prefix ? Array(Set(rows)).sorted() : rows
     }
 }
@@ -289,33 +304,42 @@ struct BacklinkIndex: Sendable {
         guard let id = originID(origin) else { return [] }
         var sources: [Int64] = []
         let first = BacklinkEntry(target: target, origin: id, source: .min)
-        tree.forEach(from: { $0 < first }) { entry in
-            guard entry.target == target, entry.origin == id else { return false }
-            sources.append(entry.source)
-            return true
-        }
+        tree.forEach(
+            from: { $0 < first },
+            body: { entry in
+                guard entry.target == target, entry.origin == id else { return false }
+                sources.append(entry.source)
+                return true
+            }
+        )
         return sources
     }
 
     /// Every link into `target`: its origin and source row.
     func incoming(target: Int64) -> [(origin: BacklinkOrigin, source: Int64)] {
         var links: [(BacklinkOrigin, Int64)] = []
-        tree.forEach(from: { $0.target < target }) { entry in
-            guard entry.target == target else { return false }
-            // An entry read from a damaged file may name no origin: skip it.
-            if Int(entry.origin) < origins.count { links.append((origins[Int(entry.origin)], entry.source)) }
-            return true
-        }
+        tree.forEach(
+            from: { $0.target < target },
+            body: { entry in
+                guard entry.target == target else { return false }
+                // An entry read from a damaged file may name no origin: skip it.
+                if Int(entry.origin) < origins.count { links.append((origins[Int(entry.origin)], entry.source)) }
+                return true
+            }
+        )
         return links
     }
 
     func count(target: Int64) -> Int {
         var count = 0
-        tree.forEach(from: { $0.target < target }) { entry in
-            guard entry.target == target else { return false }
-            count += 1
-            return true
-        }
+        tree.forEach(
+            from: { $0.target < target },
+            body: { entry in
+                guard entry.target == target else { return false }
+                count += 1
+                return true
+            }
+        )
         return count
     }
 }

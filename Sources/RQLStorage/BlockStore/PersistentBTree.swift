@@ -15,7 +15,7 @@ import Synchronization
 /// var tree = PersistentBTree<Int>()
 /// for x in [5, 1, 3] { tree.insert(x) }
 /// var found: [Int] = []
-/// tree.forEach(from: { $0 < 2 }) { found.append($0); return true }  // found == [3, 5]
+/// tree.forEach(from: { $0 < 2 }, body: { found.append($0); return true })  // found == [3, 5]
 /// ```
 struct PersistentBTree<Element: Comparable & Sendable>: Sendable {
     /// Elements per leaf, children per branch, at most.
@@ -75,16 +75,19 @@ struct PersistentBTree<Element: Comparable & Sendable>: Sendable {
 
     func contains(_ element: Element) -> Bool {
         var found = false
-        forEach(from: { $0 < element }) { candidate in
-            found = candidate == element
-            return false
-        }
+        forEach(
+            from: { $0 < element },
+            body: { candidate in
+                found = candidate == element
+                return false
+            }
+        )
         return found
     }
 
     /// Calls `body` with the elements from the first one for which `before` is false, in order,
     /// until `body` returns false. `before` must be true for a prefix of the order, then false.
-    func forEach(from before: (Element) -> Bool, _ body: (Element) -> Bool) {
+    func forEach(from before: (Element) -> Bool, body: (Element) -> Bool) {
         _ = root.visit(before: before, body: body)
     }
 
@@ -92,10 +95,13 @@ struct PersistentBTree<Element: Comparable & Sendable>: Sendable {
     var elements: [Element] {
         var all: [Element] = []
         all.reserveCapacity(count)
-        forEach(from: { _ in false }) {
-            all.append($0)
-            return true
-        }
+        forEach(
+            from: { _ in false },
+            body: {
+                all.append($0)
+                return true
+            }
+        )
         return all
     }
 }
@@ -314,10 +320,13 @@ final class BTreeNode<Element: Comparable & Sendable>: @unchecked Sendable {
 
     private func contains(_ element: Element) -> Bool {
         var found = false
-        _ = visit(before: { $0 < element }) { candidate in
-            found = candidate == element
-            return false
-        }
+        _ = visit(
+            before: { $0 < element },
+            body: { candidate in
+                found = candidate == element
+                return false
+            }
+        )
         return found
     }
 

@@ -212,10 +212,13 @@ struct VersionReader {
         // Readers skip an entry whose origin is unknown (`BacklinkIndex.incoming`); verify names it.
         if thorough {
             var badOrigin = false
-            backlinks.forEach(from: { _ in false }) { entry in
-                badOrigin = Int(entry.origin) >= origins.count
-                return !badOrigin
-            }
+            backlinks.forEach(
+                from: { _ in false },
+                body: { entry in
+                    badOrigin = Int(entry.origin) >= origins.count
+                    return !badOrigin
+                }
+            )
             guard !badOrigin else { throw .malformed(what: "backlinks of '\(name)'", reason: "an unknown origin") }
         }
         table.backlinks = BacklinkIndex(origins: origins, tree: backlinks)
@@ -242,12 +245,15 @@ struct VersionReader {
             var seen = 0
             var previous: E?
             var sorted = true
-            tree.forEach(from: { _ in false }) { element in
-                if let previous, element < previous { sorted = false }
-                previous = element
-                seen += 1
-                return sorted
-            }
+            tree.forEach(
+                from: { _ in false },
+                body: { element in
+                    if let previous, element < previous { sorted = false }
+                    previous = element
+                    seen += 1
+                    return sorted
+                }
+            )
             guard sorted else { throw .malformed(what: what, reason: "entries out of order") }
             guard seen == tree.count else {
                 throw .malformed(what: what, reason: "\(seen) entries, the root says \(tree.count)")

@@ -31,10 +31,13 @@ struct BlockIndexTests {
         #expect(!removedMissing)
         for (old, expected) in versions { #expect(old.elements == expected) }
         var found: [Int] = []
-        tree.forEach(from: { $0 < 250 }) {
-            found.append($0)
-            return found.count < 10
-        }
+        tree.forEach(
+            from: { $0 < 250 },
+            body: {
+                found.append($0)
+                return found.count < 10
+            }
+        )
         #expect(found == Array(model.filter { $0 >= 250 }.prefix(10)))
         let bulk = PersistentBTree(sorted: Array(0..<10_000))
         #expect(bulk.elements == Array(0..<10_000))
