@@ -42,6 +42,12 @@ public enum Constant: Hashable, Sendable {
     /// `backlinkProperty` when the elements are the objects of that class linking to the row
     /// through that property (`@links.Person.items`, a `linkingObjects` property).
     case program(Program, backlinkProperty: String? = nil)
+    /// The operand `LoadGroups` computes for each row; with `sequences`, every path is followed
+    /// separately and in order (an element-wise comparison), otherwise an object reached again
+    /// is folded into its first occurrence.
+    case groupOperand(GroupOperand, sequences: Bool)
+    /// How `CompareGroups` compares two operands' groups.
+    case groupComparison(GroupComparison)
 }
 
 /// `element op value` (with string options), or its negation: the per-element test of a

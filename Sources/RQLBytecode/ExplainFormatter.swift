@@ -158,6 +158,8 @@ public enum ExplainFormatter {
         case .pathWalk(let walk): text = walk.text
         case .quantifiedList(let quantifier, let values, _):
             text = quantifier.rawValue + " {" + values.prefix(8).map(\.description).joined(separator: ", ") + "}"
+        case .groupOperand(let operand, let sequences): text = operand.text + (sequences ? " (in order)" : "")
+        case .groupComparison(let comparison): text = comparison.text
         }
         return text.count > 60 ? String(text.prefix(57)) + "..." : text
     }

@@ -114,6 +114,10 @@ public enum Opcode: UInt8, CaseIterable, Hashable, Sendable {
     case filterMatches
     /// v[P3] := the number of elements of link collection P2 (source P5) passing the program K[P4].
     case countSubquery
+    /// v[P3] := the groups of values of the operand K[P4] at each row of r[P1].
+    case loadGroups
+    /// Keeps the rows of r[P1] whose groups v[P2] compare with the groups v[P5] as K[P4] says.
+    case compareGroups
 }
 
 extension Opcode {

@@ -592,5 +592,35 @@ extension OpcodeInfo {
                 + "them batch by batch; value register P3 gets, per row, the number of its elements that "
                 + "matched, an element linked twice counted twice. Dangling links count nothing."
         ),
+        OpcodeInfo(
+            .loadGroups,
+            "LoadGroups",
+            [.register, .unused, .valueRegister, .constant, .unused],
+            [],
+            "v[P3] := groups of K[P4] at r[P1]",
+            "One side of a comparison of two multi-valued operands (`items.price != items.price`, `ALL "
+                + "items.price * 2 > ANY items.price`, `value[*][*] = dict[*][*]`, `pets.@values == obj('dog', "
+                + "'pluto')`): for each row of r[P1], stores in value register P3 a list of lists, the values of "
+                + "the operand K[P4] in the groups the reference evaluator quantifies separately: a key path "
+                + "walked from the row (links flatten; a collection of values opens one group per owner, a "
+                + "mixed list or dictionary one per `[*]`, `@keys` or `@values`), a constant or constant list, "
+                + "`obj(class, key)` (null when no object has that key), a list literal, or arithmetic over "
+                + "every pair of two operands' values (one group). With K[P4]'s `sequences`, paths are "
+                + "followed one by one, in order (element-wise comparisons); otherwise an object reached "
+                + "along several paths is read once."
+        ),
+        OpcodeInfo(
+            .compareGroups,
+            "CompareGroups",
+            [.register, .valueRegister, .unused, .constant, .valueRegister],
+            [.filter],
+            "r[P1] := rows of r[P1] where groups v[P2] K[P4] groups v[P5]",
+            "Keeps the rows of r[P1] for which some group of value register P2 (`LoadGroups`) and some "
+                + "group of value register P5 compare as K[P4] says: quantified (the left quantifier over the "
+                + "left group's values, nesting the right one over the right group's, `Quantifier.holds`), "
+                + "element by element in order (`ComparisonOperator.holdsElementwise`), or as membership of "
+                + "the one side's values in the other's list (`EqualityKey.isMember`). Pairs compare by "
+                + "`ValueComparison` under K[P4]'s operator and string options."
+        ),
     ]
 }

@@ -100,6 +100,8 @@ public enum ProgramVerifier {
                 break
             case .filterText, .filterGeoWithin, .filterMatches, .countSubquery:
                 break
+            case .loadGroups, .compareGroups:
+                break
             }
         }
         if accessPaths > 1 { problems.append(Problem(address: -1, message: "more than one access path")) }
@@ -151,6 +153,8 @@ public enum ProgramVerifier {
             fits = (targetColumn ?? 0) >= 0
         case (.filterMatches, .pattern): fits = true
         case (.countSubquery, .program(let nested, _)): fits = verify(nested).isEmpty
+        case (.loadGroups, .groupOperand(let operand, _)): fits = operand.isWellFormed
+        case (.compareGroups, .groupComparison): fits = true
         default: fits = false
         }
         return fits ? nil : "P4 holds the wrong kind of constant"

@@ -54,6 +54,8 @@ extension Generator {
                 emit(test, into: register, comment: Self.summary(predicate))
             } else if let count = subqueryCount(for: comparison) {
                 emit(count, into: register, comment: Self.summary(predicate))
+            } else if let groups = groupCompared(for: comparison) {
+                emit(groups, into: register, comment: Self.summary(predicate))
             }
         case .fullText, .geoWithin, .matches:
             if let test = searchTest(for: predicate) { emit(test, into: register, comment: Self.summary(predicate)) }
@@ -78,6 +80,7 @@ extension Generator {
         case .comparison(let comparison):
             kernel(for: comparison) != nil || gathered(for: comparison) != nil || compared(for: comparison) != nil
                 || typeTest(for: comparison) != nil || subqueryCount(for: comparison) != nil
+                || groupCompared(for: comparison) != nil
         case .fullText, .geoWithin, .matches: searchTest(for: predicate) != nil
         case .constant: true
         }

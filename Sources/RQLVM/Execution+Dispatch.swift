@@ -210,6 +210,16 @@ extension Execution {
             guard let block else { return .halt }
             countSubquery(instruction, at: pc, block: block)
             return .next
+        case .loadGroups:
+            guard let block, case .groupOperand(let operand, let sequences)? = constant(instruction.p4) else {
+                return .halt
+            }
+            loadGroups(instruction, operand, sequences: sequences, block: block)
+            return .next
+        case .compareGroups:
+            guard block != nil, case .groupComparison(let comparison)? = constant(instruction.p4) else { return .halt }
+            compareGroups(instruction, comparison)
+            return .next
         }
     }
 

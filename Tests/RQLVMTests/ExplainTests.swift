@@ -101,17 +101,19 @@ struct ExplainTests {
         #expect(VirtualMachine().count(program, on: store) == count)
     }
 
-    @Test("shapes without instructions of their own keep a row-at-a-time filter")
-    func rowFilter() throws {
+    @Test("two list paths compared load their groups and compare them, beside a null test")
+    func groupComparison() throws {
         let (program, store, bound) = try Self.program(
             "dogs.age == dogs.age OR nickname == nil",
             optimized: false
         )
         let ops = Self.opcodes(program)
-        // The OR mixes a row filter with a null test: both branches, then the union.
-        #expect(ops.contains(.filterRow) && ops.contains(.filterNull) && ops.contains(.selectUnion))
+        // The OR mixes the group comparison with a null test: both branches, then the union.
+        #expect(!ops.contains(.filterRow))
+        #expect(ops.contains(.loadGroups) && ops.contains(.compareGroups))
+        #expect(ops.contains(.filterNull) && ops.contains(.selectUnion))
         #expect(VirtualMachine().run(program, on: store) == ReferenceEvaluator(store: store).run(bound))
-        // Two list paths compared row by row: every row, Bob's empty list too, equals itself.
+        // Two list paths compared element by element: every row, Bob's empty list too, equals itself.
         #expect(VirtualMachine().count(program, on: store) == 3)
     }
 

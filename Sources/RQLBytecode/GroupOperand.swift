@@ -1,0 +1,97 @@
+import RQLCore
+
+/// One side of a comparison of two multi-valued operands, as `LoadGroups` computes it for each
+/// row: the values, split into the groups realm-core quantifies separately (one per owner of a
+/// collection of values, one per mixed list or dictionary a `[*]`, `@keys` or `@values` opens;
+/// links flatten). Every operand other than a grouped path is one group.
+///
+///     // items.price * 2 from Person: one group, each price doubled
+///     GroupOperand.arithmetic(.multiply, .path(itemsPrice, grouped: false), .constant(.int(2)))
+///     // value[*][*] = dict[*][*]: one group per inner list
+///     GroupOperand.path(valueAllAll, grouped: true)
+public indirect enum GroupOperand: Hashable, Sendable {
+    /// One value.
+    case constant(Value)
+    /// A constant list (`{1, 2, 3}`): its values, in order.
+    case values([Value])
+    /// `obj('dog', 'pluto')`: a link to the object of `className` with that primary key, or null
+    /// when there is none (looked up once a run).
+    case object(className: String, primaryKey: Value)
+    /// A list literal with elements other than constants (`{obj('dog', 'a'), NULL}`): the values
+    /// of its elements, one after another.
+    case list([GroupOperand])
+    /// The values a key path reaches from the row; with `grouped`, in the groups quantifiers
+    /// apply to, otherwise all in one group (a path inside arithmetic or a list).
+    case path(RowPath, grouped: Bool)
+    /// `lhs op rhs` for every pair of their values (`ValueArithmetic`); a pair without a result
+    /// (a non-number, integer division by zero) gives nothing.
+    case arithmetic(ArithmeticOperator, GroupOperand, GroupOperand)
+
+    /// `items.price * 2`, for EXPLAIN.
+    public var text: String {
+        switch self {
+        case .constant(let value): value.description
+        case .values(let values): "{" + values.prefix(6).map(\.description).joined(separator: ", ") + "}"
+        case .object(let className, let primaryKey): "obj(\(className), \(primaryKey))"
+        case .list(let elements): "{" + elements.map(\.text).joined(separator: ", ") + "}"
+        case .path(let path, _): path.dottedName
+        case .arithmetic(let op, let lhs, let rhs): "\(lhs.text) \(op.rawValue) \(rhs.text)"
+        }
+    }
+}
+
+/// How `CompareGroups` decides a comparison of two operands' groups, as the reference evaluator
+/// does (`ReferenceEvaluator.holds(_:in:)`, with `Quantifier.holds(over:)` and
+/// `ComparisonOperator.holdsElementwise`): the comparison holds when it holds for some group of
+/// the left side and some group of the right side.
+///
+///     // ALL items.price IN ANY items.price
+///     GroupComparison(.equal, form: .quantified(lhs: .all, rhs: .any))
+public struct GroupComparison: Hashable, Sendable {
+    public enum Form: Hashable, Sendable {
+        /// `lhs` quantifies the left group's values `l`, and for each, `rhs` the right group's
+        /// values `r` in `l op r` (an unquantified single value is ANY over its one value).
+        case quantified(lhs: Quantifier, rhs: Quantifier)
+        /// Two unquantified multi-valued sides, element by element in order (`items.price !=
+        /// items.price`, `value[*][*] = {3, 2, 1}`).
+        case elementwise
+        /// `==` against a constant list or list literal under ANY: the other side's values,
+        /// under `quantifier`, are members of the list (`EqualityKey.isMember`: Realm equality,
+        /// NaN never a member); the list is the right side with `listOnRight`.
+        case membership(Quantifier, listOnRight: Bool)
+    }
+
+    public var op: ComparisonOperator
+    public var options: StringOptions
+    public var form: Form
+
+    public init(_ op: ComparisonOperator, options: StringOptions = [], form: Form) {
+        self.op = op
+        self.options = options
+        self.form = form
+    }
+
+    /// `ALL l == ANY r`, for EXPLAIN.
+    public var text: String {
+        let op = self.op.rawValue + (options.isEmpty ? "" : "[opts]")
+        switch form {
+        case .quantified(let lhs, let rhs): return "\(lhs.rawValue) l \(op) \(rhs.rawValue) r"
+        case .elementwise: return "l \(op) r element-wise"
+        case .membership(let quantifier, let listOnRight):
+            return listOnRight ? "\(quantifier.rawValue) l IN r" : "\(quantifier.rawValue) r IN l"
+        }
+    }
+}
+
+extension GroupOperand {
+    /// Whether `LoadGroups` can compute the operand: its paths start at the row's object (there
+    /// is no SUBQUERY element to start from).
+    public var isWellFormed: Bool {
+        switch self {
+        case .constant, .values, .object: true
+        case .list(let elements): elements.allSatisfy(\.isWellFormed)
+        case .path(let path, _): path.root == .object
+        case .arithmetic(_, let lhs, let rhs): lhs.isWellFormed && rhs.isWellFormed
+        }
+    }
+}

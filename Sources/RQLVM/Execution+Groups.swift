@@ -1,0 +1,413 @@
+import RQLBytecode
+import RQLCore
+
+/// `LoadGroups` and `CompareGroups`: comparisons of two multi-valued operands
+/// (`items.price != items.price`, `ALL items.price * 2 > ANY items.price`, `value[*][*] =
+/// dict[*][*]`, `pets.@values == obj('dog', 'pluto')`, `link[0].list = {4, 5, 6}`). Each side's
+/// values are computed per row into a value register as a list of groups (`.list` of `.list`s),
+/// walking key paths step by step the way the reference evaluator does
+/// (`ReferenceEvaluator.weightedGroups`, `walk`); the comparison then quantifies over the groups.
+extension Execution {
+    /// Something a path has reached so far.
+    enum GroupItem {
+        /// An object: its table and position.
+        case object(Store.Table, Int)
+        /// A scalar, or a mixed value (which may itself be a nested list or dictionary).
+        case value(Value)
+        /// A list, set, dictionary or backlinks property of one owner, not yet split into its
+        /// elements; `holdsLinks` when its elements are links to objects.
+        case collection(Value, holdsLinks: Bool)
+        /// A null or dangling to-one link: null in a single-valued path, nothing in a
+        /// multi-valued one; it stays a null link through the remaining steps.
+        case nullLink
+    }
+
+    /// Collects reached things, folding an object met again (and null links) into its first
+    /// occurrence when `folding`; values and collections are never folded.
+    struct GroupMerger {
+        let folding: Bool
+        var items: [GroupItem] = []
+        private var objects: Set<ObjectSlot> = []
+        private var hasNullLink = false
+
+        init(folding: Bool) { self.folding = folding }
+
+        mutating func add(_ item: GroupItem) {
+            if folding {
+                switch item {
+                case .object(let table, let position):
+                    guard objects.insert(ObjectSlot(className: table.objectSchema.name, position: position)).inserted
+                    else { return }
+                case .nullLink:
+                    guard !hasNullLink else { return }
+                    hasNullLink = true
+                case .value, .collection:
+                    break
+                }
+            }
+            items.append(item)
+        }
+    }
+
+    /// An object's identity for folding: its class and position in the snapshot.
+    struct ObjectSlot: Hashable {
+        let className: String
+        let position: Int
+    }
+
+    /// `LoadGroups`: v[P3] := the groups of the operand at every row of r[P1]. An operand without
+    /// a path is the same for every row: computed once a batch.
+    func loadGroups(_ instruction: Op, _ operand: GroupOperand, sequences: Bool, block: TableBlock) {
+        let r = Int(instruction.p1)
+        let out = gathers.values(Int(instruction.p3))
+        let rows = registers.ready(r)
+        let count = registers.counts[r]
+        guard count > 0 else { return }
+        guard let table else {
+            for j in 0..<count { out[Int(rows[j])] = .list([.list([])]) }
+            return
+        }
+        if !operand.readsRow {
+            let shared = Self.encode(groups(of: operand, at: .nullLink, sequences: sequences))
+            for j in 0..<count { out[Int(rows[j])] = shared }
+            return
+        }
+        let start = block.positions.lowerBound
+        for j in 0..<count {
+            let object = GroupItem.object(table, start + Int(rows[j]))
+            out[Int(rows[j])] = Self.encode(groups(of: operand, at: object, sequences: sequences))
+        }
+    }
+
+    /// `CompareGroups`: keeps the rows of r[P1] whose groups in v[P2] and v[P5] compare.
+    func compareGroups(_ instruction: Op, _ comparison: GroupComparison) {
+        let lhs = gathers.values(Int(instruction.p2))
+        let rhs = gathers.values(Int(instruction.p5))
+        registers.keep(Int(instruction.p1)) { row in
+            comparison.holds(Self.decode(lhs[Int(row)]), Self.decode(rhs[Int(row)]))
+        }
+    }
+
+    /// Groups as one value: a list of lists.
+    static func encode(_ groups: [[Value]]) -> Value { .list(groups.map { .list($0) }) }
+
+    static func decode(_ value: Value) -> [[Value]] {
+        guard case .list(let groups) = value else { return [[value]] }
+        return groups.map { group in
+            if case .list(let values) = group { values } else { [group] }
+        }
+    }
+
+    // MARK: Operands
+
+    /// The groups of `operand` from `object`: a grouped path's groups, else one group.
+    func groups(of operand: GroupOperand, at object: GroupItem, sequences: Bool) -> [[Value]] {
+        guard case .path(let path, true) = operand, path.isMultiValued else {
+            return [values(of: operand, at: object, sequences: sequences)]
+        }
+        return groups(of: path, from: object, folding: !sequences)
+    }
+
+    /// The values of `operand` from `object`, in one list.
+    func values(of operand: GroupOperand, at object: GroupItem, sequences: Bool) -> [Value] {
+        switch operand {
+        case .constant(let value):
+            return [value]
+        case .values(let values):
+            return values
+        case .object(let className, let primaryKey):
+            guard let table = store.table(named: className), let position = table.position(ofPrimaryKey: primaryKey)
+            else { return [.null] }
+            return [.link(ObjectLink(className: className, key: table.rowKey(at: position)))]
+        case .list(let elements):
+            return elements.flatMap { values(of: $0, at: object, sequences: sequences) }
+        case .path(let path, _):
+            // Quantifiers see sets: objects met again are folded unless the order matters.
+            let folding = path.isMultiValued && !sequences
+            return flatten(walk(path, from: object, folding: folding), isMultiValued: path.isMultiValued)
+        case .arithmetic(let op, let lhs, let rhs):
+            let left = values(of: lhs, at: object, sequences: sequences)
+            let right = values(of: rhs, at: object, sequences: sequences)
+            var result: [Value] = []
+            for l in left {
+                for r in right {
+                    if let value = ValueArithmetic.apply(op, l, r) { result.append(value) }
+                }
+            }
+            return result
+        }
+    }
+
+    // MARK: Paths
+
+    /// Everything `path` reaches from `object`, before flattening (`ReferenceEvaluator.walk`):
+    /// object steps open link collections first, so that with `folding` the objects in them merge.
+    func walk(_ path: RowPath, from object: GroupItem, folding: Bool) -> [GroupItem] {
+        var items = [object]
+        for step in path.steps {
+            var inputs = items
+            if Self.isObjectStep(step) {
+                var expanded = GroupMerger(folding: folding)
+                for input in items { for element in elements(of: input) { expanded.add(element) } }
+                inputs = expanded.items
+            }
+            var next = GroupMerger(folding: folding)
+            for input in inputs { for reached in apply(step, to: input) { next.add(reached) } }
+            items = next.items
+        }
+        return items
+    }
+
+    /// The values `path` reaches in the groups quantifiers apply to
+    /// (`ReferenceEvaluator.weightedGroups`): a collection of values read from an object opens
+    /// a group of its own, and so does a mixed list or dictionary opened by `[*]`, `@keys` or
+    /// `@values`; links flatten. An owner with an empty collection is an empty group; a path
+    /// that reaches nothing is one empty group.
+    func groups(of path: RowPath, from object: GroupItem, folding: Bool) -> [[Value]] {
+        var groups = [[object]]
+        for step in path.steps {
+            var next: [[GroupItem]] = []
+            for group in groups {
+                var kept = GroupMerger(folding: folding)
+                var opened: [[GroupItem]] = []
+                var inputs = group
+                if Self.isObjectStep(step) {
+                    var expanded = GroupMerger(folding: folding)
+                    for input in group { for element in elements(of: input) { expanded.add(element) } }
+                    inputs = expanded.items
+                }
+                for input in inputs {
+                    let result = apply(step, to: input)
+                    switch (step, input) {
+                    case (.property, _), (.backlinks, _):
+                        if result.count == 1, case .collection(_, false) = result[0] {
+                            opened.append(result)
+                        } else {
+                            for reached in result { kept.add(reached) }
+                        }
+                    case (.all, .value(.list)), (.all, .value(.map)), (.keys, .value(.map)), (.values, .value(.map)):
+                        opened.append(result)
+                    case (.all, _), (.keys, _), (.values, _), (.index, _), (.first, _), (.last, _), (.key, _):
+                        for reached in result { kept.add(reached) }
+                    }
+                }
+                if !kept.items.isEmpty || opened.isEmpty { next.append(kept.items) }
+                next += opened
+            }
+            groups = next
+        }
+        return groups.map { flatten($0, isMultiValued: path.isMultiValued) }
+    }
+
+    private static func isObjectStep(_ step: RowStep) -> Bool {
+        switch step {
+        case .property, .backlinks: true
+        case .index, .first, .last, .all, .key, .keys, .values: false
+        }
+    }
+
+    /// Objects become links, collections their elements; a null link is null only in a
+    /// single-valued path.
+    func flatten(_ items: [GroupItem], isMultiValued: Bool) -> [Value] {
+        var result: [Value] = []
+        for item in items {
+            switch item {
+            case .object(let table, let position):
+                result.append(.link(ObjectLink(className: table.objectSchema.name, key: table.rowKey(at: position))))
+            case .value(let value): result.append(value)
+            case .collection(let contents, _): result.append(contentsOf: Self.rawElements(of: contents))
+            case .nullLink: if !isMultiValued { result.append(.null) }
+            }
+        }
+        return result
+    }
+
+    /// A list's items, a dictionary's values.
+    private static func rawElements(of contents: Value) -> [Value] {
+        switch contents {
+        case .list(let items): items
+        case .map(let map): map.values
+        default: []
+        }
+    }
+
+    /// The elements of a collection (links resolved to objects), the target of a mixed link;
+    /// anything else is its own single element.
+    private func elements(of item: GroupItem) -> [GroupItem] {
+        switch item {
+        case .collection(let contents, let holdsLinks):
+            return Self.rawElements(of: contents).map { element(from: $0, holdsLinks: holdsLinks) }
+        case .value(.link(let link)):
+            return [resolve(link)]
+        case .object, .value, .nullLink:
+            return [item]
+        }
+    }
+
+    /// A link in a collection of links is its object; a null in a dictionary of links stays a
+    /// null value (`pets.@values == NULL` sees it).
+    private func element(from value: Value, holdsLinks: Bool) -> GroupItem {
+        guard holdsLinks, case .link(let link) = value else { return .value(value) }
+        return resolve(link)
+    }
+
+    private func resolve(_ link: ObjectLink) -> GroupItem {
+        guard let (table, position) = store.resolve(link) else { return .nullLink }
+        return .object(table, position)
+    }
+
+    /// What one step leads to from one reached thing.
+    private func apply(_ step: RowStep, to item: GroupItem) -> [GroupItem] {
+        if case .nullLink = item { return [.nullLink] }
+        switch step {
+        case .property(let className, let index, let name):
+            return onObjects(item) { table, position in
+                read(className: className, index: index, name: name, table: table, position: position).map { [$0] }
+                    ?? []
+            }
+        case .backlinks(let className, let property):
+            return onObjects(item) { table, position in
+                let keys = table.backlinks(at: position, fromClass: className, property: property)
+                let links = keys.map { Value.link(ObjectLink(className: className, key: $0)) }
+                return [.collection(.list(links), holdsLinks: true)]
+            }
+        case .index(let n):
+            return positional(item) { n >= 0 && n < $0.count ? $0[n] : nil }
+        case .first:
+            return positional(item) { $0.first }
+        case .last:
+            return positional(item) { $0.last }
+        case .all:
+            switch item {
+            case .collection: return elements(of: item)
+            case .value(.list(let items)): return items.map { .value($0) }
+            case .value(.map(let map)): return map.values.map { .value($0) }
+            case .object, .value, .nullLink: return []
+            }
+        case .key(let key):
+            switch item {
+            case .collection(let contents, let holdsLinks):
+                guard case .map(let map) = contents else { return [] }
+                guard let value = map[key] else { return [holdsLinks ? .nullLink : .value(.null)] }
+                if holdsLinks && value.isNull { return [.nullLink] }
+                return [element(from: value, holdsLinks: holdsLinks)]
+            case .value(.map(let map)):
+                return [.value(map[key] ?? .null)]
+            case .object, .value(.link):
+                // `.name` after a mixed value that holds a link reads the linked object's property.
+                return onObjects(item) { table, position in
+                    guard let column = table.objectSchema.propertyIndex(named: key) else { return [] }
+                    return read(
+                        className: table.objectSchema.name,
+                        index: column,
+                        name: key,
+                        table: table,
+                        position: position
+                    ).map { [$0] } ?? []
+                }
+            case .value, .nullLink:
+                return []
+            }
+        case .keys:
+            switch item {
+            case .collection(.map(let map), _), .value(.map(let map)): return map.keys.map { .value(.string($0)) }
+            case .collection, .object, .value, .nullLink: return []
+            }
+        case .values:
+            switch item {
+            case .collection(.map, _): return elements(of: item)
+            case .value(.map(let map)): return map.values.map { .value($0) }
+            case .collection, .object, .value, .nullLink: return []
+            }
+        }
+    }
+
+    /// An object step on every object `item` stands for: the elements of a collection, the
+    /// target of a mixed link; plain values have no properties.
+    private func onObjects(_ item: GroupItem, _ body: (Store.Table, Int) -> [GroupItem]) -> [GroupItem] {
+        switch item {
+        case .object(let table, let position): return body(table, position)
+        case .nullLink: return [.nullLink]
+        case .collection, .value(.link):
+            return elements(of: item).flatMap { element -> [GroupItem] in
+                switch element {
+                case .object(let table, let position): return body(table, position)
+                case .nullLink: return [.nullLink]
+                case .value, .collection: return []
+                }
+            }
+        case .value: return []
+        }
+    }
+
+    /// `[n]`, `[FIRST]`, `[LAST]` of a list or a nested mixed list; nothing when out of range or
+    /// applied to something unordered.
+    private func positional(_ item: GroupItem, _ pick: ([Value]) -> Value?) -> [GroupItem] {
+        switch item {
+        case .collection(let contents, let holdsLinks):
+            guard case .list(let items) = contents, let chosen = pick(items) else { return [] }
+            return [element(from: chosen, holdsLinks: holdsLinks)]
+        case .value(.list(let items)):
+            return pick(items).map { [.value($0)] } ?? []
+        case .object, .value, .nullLink:
+            return []
+        }
+    }
+
+    /// One property of one object. The index is trusted when the object is of the class the
+    /// step names; otherwise (a mixed link to another class) the property is found by name, and
+    /// an object without it reaches nothing.
+    private func read(className: String, index: Int, name: String, table: Store.Table, position: Int) -> GroupItem? {
+        let schema = table.objectSchema
+        let column: Int
+        if schema.name == className, index >= 0, index < schema.properties.count {
+            column = index
+        } else if let byName = schema.propertyIndex(named: name) {
+            column = byName
+        } else {
+            return nil
+        }
+        let property = schema.properties[column]
+        let value = table.value(at: position, property: column)
+        if property.isToMany || property.isBacklink { return .collection(value, holdsLinks: property.isLink) }
+        if property.isLink {
+            guard case .link(let link) = value else { return .nullLink }
+            return resolve(link)
+        }
+        return .value(value)
+    }
+}
+
+extension GroupOperand {
+    /// Whether the operand depends on the row (has a key path).
+    var readsRow: Bool {
+        switch self {
+        case .constant, .values, .object: false
+        case .list(let elements): elements.contains { $0.readsRow }
+        case .path: true
+        case .arithmetic(_, let lhs, let rhs): lhs.readsRow || rhs.readsRow
+        }
+    }
+}
+
+extension GroupComparison {
+    /// Whether the comparison holds for some group of `lhs` and some group of `rhs`, as the
+    /// reference evaluator decides it.
+    func holds(_ lhs: [[Value]], _ rhs: [[Value]]) -> Bool {
+        let op = self.op
+        let options = self.options
+        let pair = { (l: Value, r: Value) in ValueComparison.evaluate(l, op, r, options: options) }
+        switch form {
+        case .quantified(let lq, let rq):
+            return lhs.contains { l in
+                rhs.contains { r in lq.holds(over: l) { a in rq.holds(over: r) { b in pair(a, b) } } }
+            }
+        case .elementwise:
+            return lhs.contains { l in rhs.contains { r in op.holdsElementwise(l, r, pair) } }
+        case .membership(let quantifier, let listOnRight):
+            let (list, other) = listOnRight ? (rhs, lhs) : (lhs, rhs)
+            let set = Set(list.joined().map(EqualityKey.init))
+            return other.contains { group in quantifier.holds(over: group) { EqualityKey.isMember($0, of: set) } }
+        }
+    }
+}
