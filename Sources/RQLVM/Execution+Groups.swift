@@ -68,14 +68,15 @@ extension Execution {
             return
         }
         if !operand.readsRow {
-            let shared = Self.encode(groups(of: operand, at: .nullLink, sequences: sequences))
+            let shared = Self.encode(groups(of: operand, at: .nullLink, row: 0, sequences: sequences))
             for j in 0..<count { out[Int(rows[j])] = shared }
             return
         }
         let start = block.positions.lowerBound
         for j in 0..<count {
-            let object = GroupItem.object(table, start + Int(rows[j]))
-            out[Int(rows[j])] = Self.encode(groups(of: operand, at: object, sequences: sequences))
+            let row = Int(rows[j])
+            let object = GroupItem.object(table, start + row)
+            out[row] = Self.encode(groups(of: operand, at: object, row: row, sequences: sequences))
         }
     }
 
@@ -100,16 +101,17 @@ extension Execution {
 
     // MARK: Operands
 
-    /// The groups of `operand` from `object`: a grouped path's groups, else one group.
-    func groups(of operand: GroupOperand, at object: GroupItem, sequences: Bool) -> [[Value]] {
+    /// The groups of `operand` from `object` (in-block row `row`): a grouped path's groups, else
+    /// one group.
+    func groups(of operand: GroupOperand, at object: GroupItem, row: Int, sequences: Bool) -> [[Value]] {
         guard case .path(let path, true) = operand, path.isMultiValued else {
-            return [values(of: operand, at: object, sequences: sequences)]
+            return [values(of: operand, at: object, row: row, sequences: sequences)]
         }
         return groups(of: path, from: object, folding: !sequences)
     }
 
     /// The values of `operand` from `object`, in one list.
-    func values(of operand: GroupOperand, at object: GroupItem, sequences: Bool) -> [Value] {
+    func values(of operand: GroupOperand, at object: GroupItem, row: Int, sequences: Bool) -> [Value] {
         switch operand {
         case .constant(let value):
             return [value]
@@ -120,14 +122,14 @@ extension Execution {
             else { return [.null] }
             return [.link(ObjectLink(className: className, key: table.rowKey(at: position)))]
         case .list(let elements):
-            return elements.flatMap { values(of: $0, at: object, sequences: sequences) }
+            return elements.flatMap { values(of: $0, at: object, row: row, sequences: sequences) }
         case .path(let path, _):
             // Quantifiers see sets: objects met again are folded unless the order matters.
             let folding = path.isMultiValued && !sequences
             return flatten(walk(path, from: object, folding: folding), isMultiValued: path.isMultiValued)
         case .arithmetic(let op, let lhs, let rhs):
-            let left = values(of: lhs, at: object, sequences: sequences)
-            let right = values(of: rhs, at: object, sequences: sequences)
+            let left = values(of: lhs, at: object, row: row, sequences: sequences)
+            let right = values(of: rhs, at: object, row: row, sequences: sequences)
             var result: [Value] = []
             for l in left {
                 for r in right {
@@ -135,6 +137,8 @@ extension Execution {
                 }
             }
             return result
+        case .valueRegister(let v):
+            return [gathers.values(v)[row]]
         }
     }
 
@@ -384,7 +388,7 @@ extension GroupOperand {
         switch self {
         case .constant, .values, .object: false
         case .list(let elements): elements.contains { $0.readsRow }
-        case .path: true
+        case .path, .valueRegister: true
         case .arithmetic(_, let lhs, let rhs): lhs.readsRow || rhs.readsRow
         }
     }
@@ -395,8 +399,7 @@ extension GroupComparison {
     /// reference evaluator decides it.
     func holds(_ lhs: [[Value]], _ rhs: [[Value]]) -> Bool {
         let op = self.op
-        let options = self.options
-        let pair = { (l: Value, r: Value) in ValueComparison.evaluate(l, op, r, options: options) }
+        let pair = { (l: Value, r: Value) in self.pair(l, r) }
         switch form {
         case .quantified(let lq, let rq):
             return lhs.contains { l in
