@@ -29,6 +29,13 @@ public indirect enum GroupOperand: Hashable, Sendable {
     /// The row's value in value register N, loaded by an earlier instruction (`items.@sum.price`,
     /// `dogs.@count`): one value.
     case valueRegister(Int)
+    /// `@count` / `@size` of what a path reaches, as the reference evaluator counts
+    /// (`ReferenceEvaluator.counts`): the links a path of links reaches, as one total; otherwise
+    /// one count per collection (`friends.scores.@count`), a string's or mixed value's size.
+    case count(RowPath)
+    /// `@min/@max/@sum/@avg` per owner of the path's last collection (`friends.scores.@max`),
+    /// as the reference evaluator aggregates (`ReferenceEvaluator.aggregates`).
+    case aggregate(AggregateFunction, RowPath)
 
     /// `items.price * 2`, for EXPLAIN.
     public var text: String {
@@ -40,6 +47,8 @@ public indirect enum GroupOperand: Hashable, Sendable {
         case .path(let path, _): path.dottedName
         case .arithmetic(let op, let lhs, let rhs): "\(lhs.text) \(op.rawValue) \(rhs.text)"
         case .valueRegister(let v): "v\(v)"
+        case .count(let path): path.dottedName + ".@count"
+        case .aggregate(let function, let path): path.dottedName + "." + function.rawValue
         }
     }
 }
@@ -128,7 +137,7 @@ extension GroupOperand {
         switch self {
         case .constant, .values, .object: true
         case .list(let elements): elements.allSatisfy(\.isWellFormed)
-        case .path(let path, _): path.root == .object
+        case .path(let path, _), .count(let path), .aggregate(_, let path): path.root == .object
         case .arithmetic(_, let lhs, let rhs): lhs.isWellFormed && rhs.isWellFormed
         case .valueRegister(let v): v >= 0
         }
@@ -137,7 +146,7 @@ extension GroupOperand {
     /// The value registers the operand reads.
     public var valueRegisters: [Int] {
         switch self {
-        case .constant, .values, .object, .path: []
+        case .constant, .values, .object, .path, .count, .aggregate: []
         case .list(let elements): elements.flatMap(\.valueRegisters)
         case .arithmetic(_, let lhs, let rhs): lhs.valueRegisters + rhs.valueRegisters
         case .valueRegister(let v): [v]

@@ -161,10 +161,19 @@ extension Generator {
         case .object(let className, let primaryKey):
             return .object(className: className, primaryKey: primaryKey)
         case .count(let path):
-            // `name.@size` of one string (a `ValueSize`) is not a count of elements.
-            if let (_, _, property) = linkPath(path), property.collection == .single { return nil }
-            return loaded(expression, &loads, loading: loading)
-        case .aggregate, .backlinkCount:
+            if loading {
+                // `name.@size` of one string (a `ValueSize`) is not a count of elements.
+                if let (_, _, property) = linkPath(path), property.collection == .single { return nil }
+                return loaded(expression, &loads, loading: loading)
+            }
+            // Counted per row: links are counted along every path, so one to-many hop at most.
+            guard path.root == .object, fansOutAtMostOnce(.path(path)) else { return nil }
+            return .count(Lowering.path(path))
+        case .aggregate(let function, let path):
+            if loading { return loaded(expression, &loads, loading: loading) }
+            guard path.root == .object else { return nil }
+            return .aggregate(function, Lowering.path(path))
+        case .backlinkCount:
             return loaded(expression, &loads, loading: loading)
         case .type, .subqueryCount:
             return nil
@@ -202,7 +211,7 @@ extension Generator {
             return elements.allSatisfy(fansOutAtMostOnce)
         case .arithmetic(_, let lhs, let rhs):
             return fansOutAtMostOnce(lhs) && fansOutAtMostOnce(rhs)
-        case .path(let path), .type(let path):
+        case .path(let path), .type(let path), .count(let path), .aggregate(_, let path):
             var toMany = 0
             for (i, step) in path.steps.enumerated() {
                 switch step {
@@ -227,7 +236,7 @@ extension Generator {
                 }
             }
             return toMany <= 1
-        case .count, .aggregate, .subqueryCount, .backlinkCount:
+        case .subqueryCount, .backlinkCount:
             return false
         }
     }
@@ -237,7 +246,7 @@ extension GroupOperand {
     /// The operand with each `.valueRegister(i)` placeholder replaced by `registers[i]`.
     fileprivate func replacingRegisters(_ registers: [Int]) -> GroupOperand {
         switch self {
-        case .constant, .values, .object, .path: self
+        case .constant, .values, .object, .path, .count, .aggregate: self
         case .list(let elements): .list(elements.map { $0.replacingRegisters(registers) })
         case .arithmetic(let op, let lhs, let rhs):
             .arithmetic(op, lhs.replacingRegisters(registers), rhs.replacingRegisters(registers))

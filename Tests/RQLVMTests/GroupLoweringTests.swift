@@ -165,7 +165,9 @@ struct GroupLoweringTests {
             "items.@sum.price * 2 > ANY items.price", "ANY items.price * 2 > items.@max.price",
             "ANY list * 2 > list.@count + 1", "items.@count + 1 == ANY list",
             "ANY {1, 2, 3} == @links.Person.link.@count",
-            "ALL items.price < items.@avg.price * 2",
+            "ALL items.price < items.@avg.price * 2", "ANY link.list.@count == link.n",
+            "ALL link.list.@max > ANY list", "link.list.@count == {3, 3}", "ANY items.tags.@count == ALL list",
+            "NONE link.items.@sum.price < ANY items.price", "ANY value[*].@size == {3}",
         ]
     )
     func typesAndLoads(text: String) throws {
@@ -237,7 +239,8 @@ struct GroupDifferentialTests {
         "obj('Item', 'a')", "value[*]", "props[0][*]", "list + n", "{}", "link[LAST].items.price", "dict.@values",
         "fav.price", "items.price - items.price", "items.@sum.price", "list.@count * 2", "items.@count",
         "props.@type", "value.@type", "dict.@values.@type", "items.price.@type", "'int'", "{'double', 'null'}",
-        "items.@max.price + 1", "@links.Person.link.@count",
+        "items.@max.price + 1", "@links.Person.link.@count", "link.list.@count", "link.list.@max",
+        "items.tags.@count", "link.items.@count", "link.items.@sum.price", "value[*].@size",
     ]
     static let quantifiers = ["", "ANY ", "ALL ", "NONE "]
     static let operators = ["==", "!=", "<", ">=", "IN", "==[c]"]
