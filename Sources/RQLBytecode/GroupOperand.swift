@@ -26,6 +26,16 @@ public indirect enum GroupOperand: Hashable, Sendable {
     /// `lhs op rhs` for every pair of their values (`ValueArithmetic`); a pair without a result
     /// (a non-number, integer division by zero) gives nothing.
     case arithmetic(ArithmeticOperator, GroupOperand, GroupOperand)
+    /// The row's value in value register N, loaded by an earlier instruction (`items.@sum.price`,
+    /// `dogs.@count`): one value.
+    case valueRegister(Int)
+    /// `@count` / `@size` of what a path reaches, as the reference evaluator counts
+    /// (`ReferenceEvaluator.counts`): the links a path of links reaches, as one total; otherwise
+    /// one count per collection (`friends.scores.@count`), a string's or mixed value's size.
+    case count(RowPath)
+    /// `@min/@max/@sum/@avg` per owner of the path's last collection (`friends.scores.@max`),
+    /// as the reference evaluator aggregates (`ReferenceEvaluator.aggregates`).
+    case aggregate(AggregateFunction, RowPath)
 
     /// `items.price * 2`, for EXPLAIN.
     public var text: String {
@@ -36,6 +46,9 @@ public indirect enum GroupOperand: Hashable, Sendable {
         case .list(let elements): "{" + elements.map(\.text).joined(separator: ", ") + "}"
         case .path(let path, _): path.dottedName
         case .arithmetic(let op, let lhs, let rhs): "\(lhs.text) \(op.rawValue) \(rhs.text)"
+        case .valueRegister(let v): "v\(v)"
+        case .count(let path): path.dottedName + ".@count"
+        case .aggregate(let function, let path): path.dottedName + "." + function.rawValue
         }
     }
 }
@@ -64,19 +77,53 @@ public struct GroupComparison: Hashable, Sendable {
     public var op: ComparisonOperator
     public var options: StringOptions
     public var form: Form
+    /// Whether the left (right) side is `@type` of its values: such a side is compared by type
+    /// with the other side's type names or, both being `@type`, with its values' types; only
+    /// `==` and `!=` can hold then.
+    public var lhsIsType: Bool
+    public var rhsIsType: Bool
 
-    public init(_ op: ComparisonOperator, options: StringOptions = [], form: Form) {
+    public init(
+        _ op: ComparisonOperator,
+        options: StringOptions = [],
+        form: Form,
+        lhsIsType: Bool = false,
+        rhsIsType: Bool = false
+    ) {
         self.op = op
         self.options = options
         self.form = form
+        self.lhsIsType = lhsIsType
+        self.rhsIsType = rhsIsType
+    }
+
+    /// One pair of values, as the reference evaluator compares them (`ReferenceEvaluator.compare`):
+    /// by `ValueComparison`, or by `TypeAttribute` when a side is `@type` (an unknown type name
+    /// matches nothing).
+    @inlinable
+    public func pair(_ lhs: Value, _ rhs: Value) -> Bool {
+        guard lhsIsType || rhsIsType else { return ValueComparison.evaluate(lhs, op, rhs, options: options) }
+        let same: Bool
+        switch (lhsIsType, rhsIsType) {
+        case (true, true): same = TypeAttribute.sameType(lhs, rhs)
+        case (true, false): same = TypeAttribute(naming: rhs)?.matches(lhs) ?? false
+        case (false, _): same = TypeAttribute(naming: lhs)?.matches(rhs) ?? false
+        }
+        switch op {
+        case .equal: return same
+        case .notEqual: return !same
+        case .less, .lessOrEqual, .greater, .greaterOrEqual, .beginsWith, .endsWith, .contains, .like: return false
+        }
     }
 
     /// `ALL l == ANY r`, for EXPLAIN.
     public var text: String {
         let op = self.op.rawValue + (options.isEmpty ? "" : "[opts]")
+        let l = lhsIsType ? "l.@type" : "l"
+        let r = rhsIsType ? "r.@type" : "r"
         switch form {
-        case .quantified(let lhs, let rhs): return "\(lhs.rawValue) l \(op) \(rhs.rawValue) r"
-        case .elementwise: return "l \(op) r element-wise"
+        case .quantified(let lhs, let rhs): return "\(lhs.rawValue) \(l) \(op) \(rhs.rawValue) \(r)"
+        case .elementwise: return "\(l) \(op) \(r) element-wise"
         case .membership(let quantifier, let listOnRight):
             return listOnRight ? "\(quantifier.rawValue) l IN r" : "\(quantifier.rawValue) r IN l"
         }
@@ -90,8 +137,19 @@ extension GroupOperand {
         switch self {
         case .constant, .values, .object: true
         case .list(let elements): elements.allSatisfy(\.isWellFormed)
-        case .path(let path, _): path.root == .object
+        case .path(let path, _), .count(let path), .aggregate(_, let path): path.root == .object
         case .arithmetic(_, let lhs, let rhs): lhs.isWellFormed && rhs.isWellFormed
+        case .valueRegister(let v): v >= 0
+        }
+    }
+
+    /// The value registers the operand reads.
+    public var valueRegisters: [Int] {
+        switch self {
+        case .constant, .values, .object, .path, .count, .aggregate: []
+        case .list(let elements): elements.flatMap(\.valueRegisters)
+        case .arithmetic(_, let lhs, let rhs): lhs.valueRegisters + rhs.valueRegisters
+        case .valueRegister(let v): [v]
         }
     }
 }

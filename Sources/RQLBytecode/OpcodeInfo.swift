@@ -604,8 +604,11 @@ extension OpcodeInfo {
                 + "the operand K[P4] in the groups the reference evaluator quantifies separately: a key path "
                 + "walked from the row (links flatten; a collection of values opens one group per owner, a "
                 + "mixed list or dictionary one per `[*]`, `@keys` or `@values`), a constant or constant list, "
-                + "`obj(class, key)` (null when no object has that key), a list literal, or arithmetic over "
-                + "every pair of two operands' values (one group). With K[P4]'s `sequences`, paths are "
+                + "`obj(class, key)` (null when no object has that key), a list literal, the row's value in a "
+                + "value register loaded before (a count or aggregate of a single-valued side), `@count` or an "
+                + "aggregate per owner of a collection (`friends.scores.@max`, as the reference counts and "
+                + "aggregates: one value each), or arithmetic "
+                + "over every pair of two operands' values (one group). With K[P4]'s `sequences`, paths are "
                 + "followed one by one, in order (element-wise comparisons); otherwise an object reached "
                 + "along several paths is read once."
         ),
@@ -620,7 +623,9 @@ extension OpcodeInfo {
                 + "left group's values, nesting the right one over the right group's, `Quantifier.holds`), "
                 + "element by element in order (`ComparisonOperator.holdsElementwise`), or as membership of "
                 + "the one side's values in the other's list (`EqualityKey.isMember`). Pairs compare by "
-                + "`ValueComparison` under K[P4]'s operator and string options."
+                + "`ValueComparison` under K[P4]'s operator and string options, or, for a side K[P4] marks "
+                + "`@type`, by type (`TypeAttribute`: type names, or the other side's types; only `==` and "
+                + "`!=` hold)."
         ),
     ]
 }

@@ -100,7 +100,17 @@ public enum ProgramVerifier {
                 break
             case .filterText, .filterGeoWithin, .filterMatches, .countSubquery:
                 break
-            case .loadGroups, .compareGroups:
+            case .loadGroups:
+                // The value registers an operand reads must have been written before.
+                if program.constants.contains(instruction.p4),
+                    case .groupOperand(let operand, _) = program.constants[instruction.p4]
+                {
+                    for v in operand.valueRegisters
+                    where v >= program.valueRegisterCount || !written.contains(Int64(v)) {
+                        report("K[P4] reads value register \(v) before any instruction writes it")
+                    }
+                }
+            case .compareGroups:
                 break
             }
         }

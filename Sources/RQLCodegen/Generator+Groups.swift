@@ -14,18 +14,25 @@ import RQLIR
 extension Generator {
     /// Two `LoadGroups` operands and how they compare.
     struct GroupCompared {
+        /// The operands; `.valueRegister(i)` in them stands for `loads[i]` until emitted.
         var lhs: GroupOperand
         var rhs: GroupOperand
         var comparison: GroupComparison
         /// Whether every path is followed separately, in order (element-wise comparisons).
         var sequences: Bool
+        /// Single values loaded by the existing instructions before the groups (`@count`,
+        /// aggregates, `@links.@count` of a single-valued side).
+        var loads: [Gathered] = []
     }
 
     /// The register form of a comparison through `LoadGroups` and `CompareGroups`, or nil when
     /// a side is something else (`@type`, `@count`, an aggregate, a SUBQUERY count, a path
     /// from a SUBQUERY element).
     func groupCompared(for comparison: BoundComparison) -> GroupCompared? {
-        guard let lhs = groupOperand(comparison.lhs), let rhs = groupOperand(comparison.rhs) else { return nil }
+        var loads: [Gathered] = []
+        guard let (lhs, lhsIsType) = groupOperand(comparison.lhs, &loads),
+            let (rhs, rhsIsType) = groupOperand(comparison.rhs, &loads)
+        else { return nil }
         let elementwise =
             comparison.lhs.isMultiValued && comparison.rhs.isMultiValued && comparison.lhs.quantifier == nil
             && comparison.rhs.quantifier == nil
@@ -35,25 +42,35 @@ extension Generator {
             guard fansOutAtMostOnce(comparison.lhs.expression), fansOutAtMostOnce(comparison.rhs.expression) else {
                 return nil
             }
-            return GroupCompared(
-                lhs: lhs,
-                rhs: rhs,
-                comparison: GroupComparison(comparison.op, options: comparison.options, form: .elementwise),
-                sequences: true
+            let form = GroupComparison(
+                comparison.op,
+                options: comparison.options,
+                form: .elementwise,
+                lhsIsType: lhsIsType,
+                rhsIsType: rhsIsType
             )
+            return GroupCompared(lhs: lhs, rhs: rhs, comparison: form, sequences: true, loads: loads)
         }
         let form: GroupComparison.Form =
-            membership(comparison)
+            membership(comparison, typed: lhsIsType || rhsIsType)
             ?? .quantified(lhs: comparison.lhs.quantifier ?? .any, rhs: comparison.rhs.quantifier ?? .any)
-        return GroupCompared(
-            lhs: lhs,
-            rhs: rhs,
-            comparison: GroupComparison(comparison.op, options: comparison.options, form: form),
-            sequences: false
+        let compared = GroupComparison(
+            comparison.op,
+            options: comparison.options,
+            form: form,
+            lhsIsType: lhsIsType,
+            rhsIsType: rhsIsType
         )
+        return GroupCompared(lhs: lhs, rhs: rhs, comparison: compared, sequences: false, loads: loads)
     }
 
     mutating func emit(_ compared: GroupCompared, into register: Int32, comment: String) {
+        var compared = compared
+        if !compared.loads.isEmpty {
+            let registers = compared.loads.map { Int(emitLoad($0, into: register)) }
+            compared.lhs = compared.lhs.replacingRegisters(registers)
+            compared.rhs = compared.rhs.replacingRegisters(registers)
+        }
         let lhs = builder.makeValueRegister()
         builder.emit(
             .loadGroups,
@@ -81,8 +98,8 @@ extension Generator {
     /// `x IN {…}`, `x == ANY {…}`, `ANY {…} == path`: `==` without options against a constant
     /// list or list literal under ANY, the other side not `@type` (the reference evaluator's
     /// `membership`, which tests `EqualityKey`s: NaN is never a member).
-    private func membership(_ comparison: BoundComparison) -> GroupComparison.Form? {
-        guard comparison.op == .equal, comparison.options.isEmpty else { return nil }
+    private func membership(_ comparison: BoundComparison, typed: Bool) -> GroupComparison.Form? {
+        guard comparison.op == .equal, comparison.options.isEmpty, !typed else { return nil }
         func isList(_ operand: BoundOperand) -> Bool {
             switch operand.expression {
             case .constantList, .list: true
@@ -102,14 +119,25 @@ extension Generator {
         return .membership(other.quantifier ?? .any, listOnRight: listOnRight)
     }
 
-    /// The `LoadGroups` form of one side, or nil.
-    private func groupOperand(_ operand: BoundOperand) -> GroupOperand? {
-        guard let expression = groupOperand(operand.expression) else { return nil }
-        if case .path(let path, _) = expression { return .path(path, grouped: operand.isMultiValued) }
-        return expression
+    /// The `LoadGroups` form of one side and whether it is `@type` of its values, or nil. A
+    /// single-valued side may hold counts and aggregates, loaded into value registers first.
+    private func groupOperand(_ operand: BoundOperand, _ loads: inout [Gathered]) -> (GroupOperand, Bool)? {
+        if case .type(let path) = operand.expression {
+            guard path.root == .object else { return nil }
+            return (.path(Lowering.path(path), grouped: operand.isMultiValued), true)
+        }
+        guard let expression = groupOperand(operand.expression, &loads, loading: !operand.isMultiValued) else {
+            return nil
+        }
+        if case .path(let path, _) = expression { return (.path(path, grouped: operand.isMultiValued), false) }
+        return (expression, false)
     }
 
-    private func groupOperand(_ expression: BoundExpression) -> GroupOperand? {
+    private func groupOperand(
+        _ expression: BoundExpression,
+        _ loads: inout [Gathered],
+        loading: Bool
+    ) -> GroupOperand? {
         switch expression {
         case .constant(let value):
             return .constant(value)
@@ -118,7 +146,7 @@ extension Generator {
         case .list(let elements):
             var operands: [GroupOperand] = []
             for element in elements {
-                guard let operand = groupOperand(element) else { return nil }
+                guard let operand = groupOperand(element, &loads, loading: loading) else { return nil }
                 operands.append(operand)
             }
             return .list(operands)
@@ -126,13 +154,52 @@ extension Generator {
             guard path.root == .object else { return nil }
             return .path(Lowering.path(path), grouped: false)
         case .arithmetic(let op, let lhs, let rhs):
-            guard let l = groupOperand(lhs), let r = groupOperand(rhs) else { return nil }
+            guard let l = groupOperand(lhs, &loads, loading: loading),
+                let r = groupOperand(rhs, &loads, loading: loading)
+            else { return nil }
             return .arithmetic(op, l, r)
         case .object(let className, let primaryKey):
             return .object(className: className, primaryKey: primaryKey)
-        case .count, .type, .aggregate, .subqueryCount, .backlinkCount:
+        case .count(let path):
+            if loading {
+                // `name.@size` of one string (a `ValueSize`) is not a count of elements.
+                if let (_, _, property) = linkPath(path), property.collection == .single { return nil }
+                return loaded(expression, &loads, loading: loading)
+            }
+            // Counted per row: links are counted along every path, so one to-many hop at most.
+            guard path.root == .object, fansOutAtMostOnce(.path(path)) else { return nil }
+            return .count(Lowering.path(path))
+        case .aggregate(let function, let path):
+            if loading { return loaded(expression, &loads, loading: loading) }
+            guard path.root == .object else { return nil }
+            return .aggregate(function, Lowering.path(path))
+        case .backlinkCount:
+            return loaded(expression, &loads, loading: loading)
+        case .type, .subqueryCount:
             return nil
         }
+    }
+
+    /// A count or aggregate of a single-valued side, loaded as `compared(for:)` loads it: only
+    /// loads that always give a value (a row dropped for want of one would change what ALL and
+    /// NONE see).
+    private func loaded(_ expression: BoundExpression, _ loads: inout [Gathered], loading: Bool) -> GroupOperand? {
+        guard loading,
+            let gathered = gathered(
+                BoundOperand(expression, isMultiValued: false),
+                .equal,
+                .null,
+                [],
+                quantified: false
+            ),
+            gathered.links.allSatisfy({ $0.selector == nil })
+        else { return nil }
+        switch gathered.load {
+        case .count, .aggregate, .backlinks, .walk: break
+        case .column, .element, .matching, .walkAgainst: return nil
+        }
+        loads.append(gathered)
+        return .valueRegister(loads.count - 1)
     }
 
     /// Whether the paths in `expression` each cross at most one to-many link or backlinks.
@@ -144,7 +211,7 @@ extension Generator {
             return elements.allSatisfy(fansOutAtMostOnce)
         case .arithmetic(_, let lhs, let rhs):
             return fansOutAtMostOnce(lhs) && fansOutAtMostOnce(rhs)
-        case .path(let path):
+        case .path(let path), .type(let path), .count(let path), .aggregate(_, let path):
             var toMany = 0
             for (i, step) in path.steps.enumerated() {
                 switch step {
@@ -169,8 +236,21 @@ extension Generator {
                 }
             }
             return toMany <= 1
-        case .count, .type, .aggregate, .subqueryCount, .backlinkCount:
+        case .subqueryCount, .backlinkCount:
             return false
+        }
+    }
+}
+
+extension GroupOperand {
+    /// The operand with each `.valueRegister(i)` placeholder replaced by `registers[i]`.
+    fileprivate func replacingRegisters(_ registers: [Int]) -> GroupOperand {
+        switch self {
+        case .constant, .values, .object, .path, .count, .aggregate: self
+        case .list(let elements): .list(elements.map { $0.replacingRegisters(registers) })
+        case .arithmetic(let op, let lhs, let rhs):
+            .arithmetic(op, lhs.replacingRegisters(registers), rhs.replacingRegisters(registers))
+        case .valueRegister(let i): .valueRegister(registers[i])
         }
     }
 }

@@ -68,14 +68,15 @@ extension Execution {
             return
         }
         if !operand.readsRow {
-            let shared = Self.encode(groups(of: operand, at: .nullLink, sequences: sequences))
+            let shared = Self.encode(groups(of: operand, at: .nullLink, row: 0, sequences: sequences))
             for j in 0..<count { out[Int(rows[j])] = shared }
             return
         }
         let start = block.positions.lowerBound
         for j in 0..<count {
-            let object = GroupItem.object(table, start + Int(rows[j]))
-            out[Int(rows[j])] = Self.encode(groups(of: operand, at: object, sequences: sequences))
+            let row = Int(rows[j])
+            let object = GroupItem.object(table, start + row)
+            out[row] = Self.encode(groups(of: operand, at: object, row: row, sequences: sequences))
         }
     }
 
@@ -100,16 +101,17 @@ extension Execution {
 
     // MARK: Operands
 
-    /// The groups of `operand` from `object`: a grouped path's groups, else one group.
-    func groups(of operand: GroupOperand, at object: GroupItem, sequences: Bool) -> [[Value]] {
+    /// The groups of `operand` from `object` (in-block row `row`): a grouped path's groups, else
+    /// one group.
+    func groups(of operand: GroupOperand, at object: GroupItem, row: Int, sequences: Bool) -> [[Value]] {
         guard case .path(let path, true) = operand, path.isMultiValued else {
-            return [values(of: operand, at: object, sequences: sequences)]
+            return [values(of: operand, at: object, row: row, sequences: sequences)]
         }
         return groups(of: path, from: object, folding: !sequences)
     }
 
     /// The values of `operand` from `object`, in one list.
-    func values(of operand: GroupOperand, at object: GroupItem, sequences: Bool) -> [Value] {
+    func values(of operand: GroupOperand, at object: GroupItem, row: Int, sequences: Bool) -> [Value] {
         switch operand {
         case .constant(let value):
             return [value]
@@ -120,14 +122,14 @@ extension Execution {
             else { return [.null] }
             return [.link(ObjectLink(className: className, key: table.rowKey(at: position)))]
         case .list(let elements):
-            return elements.flatMap { values(of: $0, at: object, sequences: sequences) }
+            return elements.flatMap { values(of: $0, at: object, row: row, sequences: sequences) }
         case .path(let path, _):
             // Quantifiers see sets: objects met again are folded unless the order matters.
             let folding = path.isMultiValued && !sequences
             return flatten(walk(path, from: object, folding: folding), isMultiValued: path.isMultiValued)
         case .arithmetic(let op, let lhs, let rhs):
-            let left = values(of: lhs, at: object, sequences: sequences)
-            let right = values(of: rhs, at: object, sequences: sequences)
+            let left = values(of: lhs, at: object, row: row, sequences: sequences)
+            let right = values(of: rhs, at: object, row: row, sequences: sequences)
             var result: [Value] = []
             for l in left {
                 for r in right {
@@ -135,7 +137,110 @@ extension Execution {
                 }
             }
             return result
+        case .valueRegister(let v):
+            return [gathers.values(v)[row]]
+        case .count(let path):
+            return counts(of: path, from: object, sequences: sequences)
+        case .aggregate(let function, let path):
+            return aggregates(function, path, from: object, sequences: sequences)
         }
+    }
+
+    /// What `path` reaches: with `folding` when it is multi-valued and the order does not matter.
+    private func reach(_ path: RowPath, from object: GroupItem, sequences: Bool) -> [GroupItem] {
+        walk(path, from: object, folding: path.isMultiValued && !sequences)
+    }
+
+    /// `@count` / `@size` (`ReferenceEvaluator.counts`): a path of links counts the links it
+    /// reaches, repeats included, as one value; otherwise each collection reached gives its size,
+    /// a string, binary or mixed value its size, null and a null link 0, an object nothing.
+    private func counts(of path: RowPath, from object: GroupItem, sequences: Bool) -> [Value] {
+        if countsLinks(path) {
+            // Every path followed (codegen allows one to-many hop at most): repeats count.
+            var total = 0
+            for item in walk(path, from: object, folding: false) {
+                switch item {
+                case .object: total = Folder.sum(total, 1)
+                case .collection(let contents, true):
+                    total = Folder.sum(total, ValueAggregation.size(of: contents) ?? 0)
+                case .collection, .value, .nullLink: break
+                }
+            }
+            return [.int(Int64(total))]
+        }
+        var result: [Value] = []
+        for item in reach(path, from: object, sequences: sequences) {
+            switch item {
+            case .collection(let contents, _): result.append(.int(Int64(ValueAggregation.size(of: contents) ?? 0)))
+            case .value(.null), .nullLink: result.append(.int(0))
+            case .value(let value):
+                if let size = ValueAggregation.size(of: value) { result.append(.int(Int64(size))) }
+            case .object: break
+            }
+        }
+        return result
+    }
+
+    /// Whether `@count` of the path counts links: its values are links and its last step is not
+    /// a dictionary of links (whose size is per owner).
+    private func countsLinks(_ path: RowPath) -> Bool {
+        guard path.valueType.targetClassName != nil else { return false }
+        guard case .property(let className, let column, _)? = path.steps.last else { return true }
+        guard let properties = store.schema[className]?.properties, column >= 0, column < properties.count else {
+            return false
+        }
+        return properties[column].collection != .map
+    }
+
+    /// `@min/@max/@sum/@avg` per owner of the path's last collection
+    /// (`ReferenceEvaluator.aggregates`): a null link before it gives the aggregate of nothing;
+    /// a path without a collection property aggregates everything it reaches.
+    private func aggregates(
+        _ function: AggregateFunction,
+        _ path: RowPath,
+        from object: GroupItem,
+        sequences: Bool
+    ) -> [Value] {
+        let overMixed = path.valueType == .mixed
+        guard let split = lastCollectionStep(of: path) else {
+            let values = flatten(reach(path, from: object, sequences: sequences), isMultiValued: path.isMultiValued)
+            return [function.apply(to: values, overMixed: overMixed)]
+        }
+        var owners = path
+        owners.steps = Array(path.steps[...split])
+        let rest = path.steps[(split + 1)...]
+        var result: [Value] = []
+        for owner in reach(owners, from: object, sequences: sequences) {
+            switch owner {
+            case .collection:
+                var items = elements(of: owner)
+                for step in rest { items = items.flatMap { apply(step, to: $0) } }
+                result.append(function.apply(to: flatten(items, isMultiValued: true), overMixed: overMixed))
+            case .nullLink:
+                result.append(function.apply(to: [], overMixed: overMixed))
+            case .object, .value:
+                result.append(function.apply(to: flatten([owner], isMultiValued: true), overMixed: overMixed))
+            }
+        }
+        return result
+    }
+
+    /// The index of the last step that reads a collection property or backlinks.
+    private func lastCollectionStep(of path: RowPath) -> Int? {
+        var last: Int?
+        for (index, step) in path.steps.enumerated() {
+            switch step {
+            case .property(let className, let column, _):
+                guard let properties = store.schema[className]?.properties, column >= 0, column < properties.count
+                else { continue }
+                if properties[column].isToMany || properties[column].isBacklink { last = index }
+            case .backlinks:
+                last = index
+            case .index, .first, .last, .all, .key, .keys, .values:
+                continue
+            }
+        }
+        return last
     }
 
     // MARK: Paths
@@ -384,7 +489,7 @@ extension GroupOperand {
         switch self {
         case .constant, .values, .object: false
         case .list(let elements): elements.contains { $0.readsRow }
-        case .path: true
+        case .path, .valueRegister, .count, .aggregate: true
         case .arithmetic(_, let lhs, let rhs): lhs.readsRow || rhs.readsRow
         }
     }
@@ -395,8 +500,7 @@ extension GroupComparison {
     /// reference evaluator decides it.
     func holds(_ lhs: [[Value]], _ rhs: [[Value]]) -> Bool {
         let op = self.op
-        let options = self.options
-        let pair = { (l: Value, r: Value) in ValueComparison.evaluate(l, op, r, options: options) }
+        let pair = { (l: Value, r: Value) in self.pair(l, r) }
         switch form {
         case .quantified(let lq, let rq):
             return lhs.contains { l in

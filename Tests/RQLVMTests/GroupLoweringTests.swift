@@ -157,6 +157,23 @@ struct GroupLoweringTests {
         try Self.lowers(text)
     }
 
+    @Test(
+        "@type of multi-valued paths, and counts and aggregates of a single-valued side",
+        arguments: [
+            "ANY props.@type == value.@type", "ALL props.@type == ANY dict.@values.@type",
+            "value.@type != props.@type", "props.@type == {'int', 'dictionary'}", "NONE props.@type == value.@type",
+            "items.@sum.price * 2 > ANY items.price", "ANY items.price * 2 > items.@max.price",
+            "ANY list * 2 > list.@count + 1", "items.@count + 1 == ANY list",
+            "ANY {1, 2, 3} == @links.Person.link.@count",
+            "ALL items.price < items.@avg.price * 2", "ANY link.list.@count == link.n",
+            "ALL link.list.@max > ANY list", "link.list.@count == {3, 3}", "ANY items.tags.@count == ALL list",
+            "NONE link.items.@sum.price < ANY items.price", "ANY value[*].@size == {3}",
+        ]
+    )
+    func typesAndLoads(text: String) throws {
+        try Self.lowers(text)
+    }
+
     @Test("the verifier rejects group instructions with the wrong constants or registers")
     func rejects() throws {
         let store = try DatasetLoader.load(json: Self.json)
@@ -178,6 +195,19 @@ struct GroupLoweringTests {
         #expect(rejected { $0.instructions[compare].p2 = 40 })
         #expect(rejected { $0.instructions[load].p3 = 40 })
         #expect(rejected { $0.instructions[load].p2 = 1 })
+        // An operand that reads a value register nothing wrote before it.
+        let loaded = try VMHarness.compile(
+            try LoweringTests.bind("items.@sum.price * 2 > ANY items.price", store),
+            store: store,
+            optimized: true
+        )
+        #expect(ProgramVerifier.verify(loaded).isEmpty)
+        let aggregate = try #require(loaded.instructions.firstIndex { $0.opcode == .aggregateElements })
+        let compared = try #require(loaded.instructions.firstIndex { $0.opcode == .compareGroups })
+        var late = loaded
+        // The aggregate moved after the groups that read it (no jump target moves).
+        late.instructions.insert(late.instructions.remove(at: aggregate), at: compared)
+        #expect(!ProgramVerifier.verify(late).isEmpty)
     }
 
     @Test("element-wise comparisons through two to-many hops are not followed path by path")
@@ -207,7 +237,10 @@ struct GroupDifferentialTests {
         "items.price", "pets.@values.price", "link.n", "list", "value[*][*]", "dict[*][*]", "props[*].one",
         "link[0].list", "{1, 2, 3}", "{5.5, 4}", "items.price * 2", "{8, 10} / 2", "n", "5", "pets.@values",
         "obj('Item', 'a')", "value[*]", "props[0][*]", "list + n", "{}", "link[LAST].items.price", "dict.@values",
-        "fav.price", "items.price - items.price",
+        "fav.price", "items.price - items.price", "items.@sum.price", "list.@count * 2", "items.@count",
+        "props.@type", "value.@type", "dict.@values.@type", "items.price.@type", "'int'", "{'double', 'null'}",
+        "items.@max.price + 1", "@links.Person.link.@count", "link.list.@count", "link.list.@max",
+        "items.tags.@count", "link.items.@count", "link.items.@sum.price", "value[*].@size",
     ]
     static let quantifiers = ["", "ANY ", "ALL ", "NONE "]
     static let operators = ["==", "!=", "<", ">=", "IN", "==[c]"]
@@ -222,7 +255,7 @@ struct GroupDifferentialTests {
         }
         var checked = 0
         var lowered = 0
-        for _ in 0..<700 {
+        for _ in 0..<1_200 {
             let text =
                 Self.quantifiers[next(4)] + Self.operands[next(Self.operands.count)] + " "
                 + Self.operators[next(Self.operators.count)] + " " + Self.quantifiers[next(4)]
