@@ -42,6 +42,12 @@ public enum Constant: Hashable, Sendable {
     /// `backlinkProperty` when the elements are the objects of that class linking to the row
     /// through that property (`@links.Person.items`, a `linkingObjects` property).
     case program(Program, backlinkProperty: String? = nil)
+    /// A SUBQUERY (`CountSubquery`) whose elements are what `hops` reach from the row (to-one
+    /// links, lists, sets and dictionaries of links, backlinks: `SUBQUERY(owners.dogs, $d, …)`),
+    /// with the predicate compiled over the last hop's class; `parameters` are the value
+    /// registers holding the row's values the predicate reads (a correlated subquery:
+    /// `SUBQUERY(dogs, $d, $d.age > age)`), which the program reads with `LoadParameter`.
+    case subquery(Program, hops: [PathWalk.Hop], parameters: [Int32])
 }
 
 /// `element op value` (with string options), or its negation: the per-element test of a

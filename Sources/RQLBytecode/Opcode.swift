@@ -114,6 +114,8 @@ public enum Opcode: UInt8, CaseIterable, Hashable, Sendable {
     case filterMatches
     /// v[P3] := the number of elements of link collection P2 (source P5) passing the program K[P4].
     case countSubquery
+    /// v[P3] := parameter P2 of the run (an outer row's value a correlated SUBQUERY passes in) at r[P1].
+    case loadParameter
 }
 
 extension Opcode {

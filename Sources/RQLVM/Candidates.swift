@@ -83,6 +83,8 @@ extension Execution {
         case .loadElement, .reducePath, .gatherElement, .filterValueList, .reducePathAgainst,
             .filterText, .filterGeoWithin, .filterMatches, .countSubquery:
             return .all
+        case .loadParameter:
+            return .all
         }
     }
 

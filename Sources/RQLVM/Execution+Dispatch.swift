@@ -210,6 +210,10 @@ extension Execution {
             guard let block else { return .halt }
             countSubquery(instruction, at: pc, block: block)
             return .next
+        case .loadParameter:
+            guard block != nil else { return .halt }
+            loadParameter(instruction)
+            return .next
         }
     }
 
