@@ -116,6 +116,8 @@ public enum Opcode: UInt8, CaseIterable, Hashable, Sendable {
     case countSubquery
     /// v[P3] := parameter P2 of the run (an outer row's value a correlated SUBQUERY passes in) at r[P1].
     case loadParameter
+    /// v[P3] := the link to each row of r[P1] (`$t` itself in a SUBQUERY's program).
+    case loadObjectLink
 }
 
 extension Opcode {

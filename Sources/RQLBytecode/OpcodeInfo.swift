@@ -608,5 +608,15 @@ extension OpcodeInfo {
                 + "`CountSubquery` passes in, compared by `CompareValues` or `FilterValue`. A parameter the run "
                 + "was not given reads as null."
         ),
+        OpcodeInfo(
+            .loadObjectLink,
+            "LoadObjectLink",
+            [.register, .unused, .valueRegister, .unused, .unused],
+            [],
+            "v[P3] := link to the row at r[P1]",
+            "Stores in value register P3, for each row of r[P1], the link to that row's object: the object "
+                + "itself as a value, as a SUBQUERY's program compares its element (`SUBQUERY(toys, $t, "
+                + "$t == best)`) with `CompareValues`."
+        ),
     ]
 }

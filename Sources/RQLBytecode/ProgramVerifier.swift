@@ -100,7 +100,7 @@ public enum ProgramVerifier {
                 break
             case .filterText, .filterGeoWithin, .filterMatches, .countSubquery:
                 break
-            case .loadParameter:
+            case .loadParameter, .loadObjectLink:
                 break
             }
             // A correlated SUBQUERY's parameters are value registers written before it.

@@ -20,6 +20,8 @@ extension Generator {
         case subquery(WalkedSubquery)
         /// Parameter `n` of a correlated SUBQUERY's program (`LoadParameter`).
         case parameter(Int)
+        /// The link to the row itself (`LoadObjectLink`): `$t` in `SUBQUERY(toys, $t, $t == best)`.
+        case objectLink
 
         var isConstant: Bool {
             if case .constant = self { true } else { false }
@@ -65,8 +67,16 @@ extension Generator {
                     )
                 )
             }
-            return gathered(BoundOperand(expression, isMultiValued: false), .equal, .null, [], quantified: false)
-                .map { .load($0) }
+            if let loaded = gathered(BoundOperand(expression, isMultiValued: false), .equal, .null, [], quantified: false) {
+                return .load(loaded)
+            }
+            // `children[*].@count` counts the links that resolve, repeats included: a SUBQUERY
+            // keeping every element.
+            guard path.steps.last == .all else { return nil }
+            return walkedSubquery(path, .constant(true)).map { .subquery($0) }
+        case .path(let path) where path.root == .object && path.steps.isEmpty:
+            // `$d` itself inside a SUBQUERY's program: the object's link (`LoadObjectLink`).
+            return .objectLink
         case .path, .aggregate, .backlinkCount:
             guard
                 let gathered = gathered(
@@ -152,6 +162,10 @@ extension Generator {
         case .parameter(let n):
             let v = builder.makeValueRegister()
             builder.emit(.loadParameter, p1: register, p2: Int32(n), p3: v)
+            return v
+        case .objectLink:
+            let v = builder.makeValueRegister()
+            builder.emit(.loadObjectLink, p1: register, p3: v)
             return v
         }
     }

@@ -61,6 +61,7 @@ extension Generator {
     private func parameter(_ expression: BoundExpression) -> ValueExpression? {
         guard case .path(let path) = expression, !path.isMultiValued else { return nil }
         if let n = Self.parameterIndex(path) { return .parameter(n) }
+        if path.root == .object && path.steps.isEmpty { return .objectLink }
         guard
             let gathered = gathered(
                 BoundOperand(expression, isMultiValued: false),

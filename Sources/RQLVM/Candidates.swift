@@ -83,7 +83,7 @@ extension Execution {
         case .loadElement, .reducePath, .gatherElement, .filterValueList, .reducePathAgainst,
             .filterText, .filterGeoWithin, .filterMatches, .countSubquery:
             return .all
-        case .loadParameter:
+        case .loadParameter, .loadObjectLink:
             return .all
         }
     }

@@ -214,6 +214,10 @@ extension Execution {
             guard block != nil else { return .halt }
             loadParameter(instruction)
             return .next
+        case .loadObjectLink:
+            guard let block else { return .halt }
+            loadObjectLink(instruction, block: block)
+            return .next
         }
     }
 

@@ -120,6 +120,19 @@ extension Execution {
         return level
     }
 
+    /// `LoadObjectLink`: v[P3] := the link to each row of r[P1].
+    func loadObjectLink(_ instruction: Op, block: TableBlock) {
+        let r = Int(instruction.p1)
+        let out = gathers.values(Int(instruction.p3))
+        let rows = registers.ready(r)
+        guard let table else { return }
+        let className = table.objectSchema.name
+        for j in 0..<registers.counts[r] {
+            let row = Int(rows[j])
+            out[row] = .link(ObjectLink(className: className, key: block.rowKeys[row]))
+        }
+    }
+
     /// `LoadParameter`: v[P3] := parameter P2 of the run (null when the run has none) at r[P1].
     func loadParameter(_ instruction: Op) {
         let r = Int(instruction.p1)

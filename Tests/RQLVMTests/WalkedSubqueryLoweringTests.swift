@@ -128,6 +128,30 @@ struct WalkedSubqueryLoweringTests {
     }
 
     @Test(
+        "an element compared with a link as itself (LoadObjectLink)",
+        arguments: [
+            ("Dog", Dialect.nsPredicate, "SUBQUERY(toys, $t, $t == best).@count > 0"),
+            ("Dog", .nsPredicate, "SUBQUERY(toys, $t, $t != best AND $t.price > 1).@count >= 1"),
+            ("Person", .rql, "SUBQUERY(dogs, $d, SUBQUERY($d.toys, $t, $t == $d.best).@count == 0).@count > 0"),
+            ("Person", .rql, "SUBQUERY(dogs, $d, SUBQUERY($d.toys, $t, $t == $d.best).@count > 0).@count > 1"),
+        ]
+    )
+    func objectLinks(className: String, dialect: Dialect, query: String) throws {
+        try Self.lowers(query, className: className, dialect: dialect, expecting: .loadObjectLink)
+    }
+
+    @Test(
+        "`[*].@count` of links counts the links that resolve, as a SUBQUERY keeping every element",
+        arguments: [
+            ("Toy", "parts[*].@count > 1"), ("Person", "dogs[*].@count > 2"), ("Person", "partner.dogs[*].@count == 1"),
+            ("Dog", "toys[*].@count == toys.@count"), ("Person", "dogs.toys[*].@count > 3"),
+        ]
+    )
+    func resolvedLinkCounts(className: String, query: String) throws {
+        try Self.lowers(query, className: className)
+    }
+
+    @Test(
         "SORT and DISTINCT through to-one links agree with the reference",
         arguments: [
             "TRUEPREDICATE SORT(partner.name ASC)", "age > 0 SORT(partner.age DESC, name ASC)",
