@@ -67,9 +67,8 @@ extension Generator {
                     )
                 )
             }
-            if let loaded = gathered(BoundOperand(expression, isMultiValued: false), .equal, .null, [], quantified: false) {
-                return .load(loaded)
-            }
+            let operand = BoundOperand(expression, isMultiValued: false)
+            if let loaded = gathered(operand, .equal, .null, [], quantified: false) { return .load(loaded) }
             // `children[*].@count` counts the links that resolve, repeats included: a SUBQUERY
             // keeping every element.
             guard path.steps.last == .all else { return nil }
