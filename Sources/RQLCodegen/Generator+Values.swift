@@ -38,6 +38,7 @@ extension Generator {
 
     /// The register form of a comparison of two single values, or nil for other shapes.
     func compared(for comparison: BoundComparison) -> ComparedValues? {
+        if let aggregated = walkedAggregate(comparison) { return aggregated }
         // A SUBQUERY count against a constant keeps its own lowering (`subqueryCount(for:)`).
         if Self.readsSubquery(comparison), subqueryCount(for: comparison) != nil { return nil }
         guard comparison.lhs.quantifier == nil, comparison.rhs.quantifier == nil, Self.isSingle(comparison.lhs),

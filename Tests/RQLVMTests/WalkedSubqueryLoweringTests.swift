@@ -152,6 +152,28 @@ struct WalkedSubqueryLoweringTests {
     }
 
     @Test(
+        "an aggregate over links after two to-many steps, quantified over the owners",
+        arguments: [
+            "dogs.toys.@sum.price > 5", "ANY dogs.toys.@max.price >= 9", "NONE dogs.toys.@sum.price > 3",
+            "ALL dogs.toys.@sum.price >= 0", "partner.dogs.toys.@min.price < 2", "ALL dogs.toys.@avg.price == nil",
+            "5 < dogs.toys.@sum.price", "pals.toys.@max.price > 1 AND age > 20",
+        ]
+    )
+    func aggregatesPerOwner(query: String) throws {
+        try Self.lowers(query)
+    }
+
+    @Test(
+        "an aggregate per owner that a null link on the way could decide keeps the row evaluator and agrees",
+        arguments: ["dogs.toys.@sum.price < 5", "ALL dogs.toys.@sum.price > 1", "NONE dogs.toys.@sum.price < 100"]
+    )
+    func aggregatesDecidedByNulls(query: String) throws {
+        for program in try Self.check(query, className: "Person") {
+            #expect(SubqueryLoweringTests.opcodes(program).contains(.filterRow))
+        }
+    }
+
+    @Test(
         "SORT and DISTINCT through to-one links agree with the reference",
         arguments: [
             "TRUEPREDICATE SORT(partner.name ASC)", "age > 0 SORT(partner.age DESC, name ASC)",
