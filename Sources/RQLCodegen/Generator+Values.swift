@@ -22,6 +22,8 @@ extension Generator {
         case parameter(Int)
         /// The link to the row itself (`LoadObjectLink`): `$t` in `SUBQUERY(toys, $t, $t == best)`.
         case objectLink
+        /// A load, and the value for the rows it drops (`Generator+SubscriptedQuantifiers.swift`).
+        case defaulted(Gathered, Value)
 
         var isConstant: Bool {
             if case .constant = self { true } else { false }
@@ -39,6 +41,7 @@ extension Generator {
     /// The register form of a comparison of two single values, or nil for other shapes.
     func compared(for comparison: BoundComparison) -> ComparedValues? {
         if let aggregated = walkedAggregate(comparison) { return aggregated }
+        if let subscripted = subscriptedQuantified(comparison) { return subscripted }
         // A SUBQUERY count against a constant keeps its own lowering (`subqueryCount(for:)`).
         if Self.readsSubquery(comparison), subqueryCount(for: comparison) != nil { return nil }
         guard comparison.lhs.quantifier == nil, comparison.rhs.quantifier == nil, Self.isSingle(comparison.lhs),
@@ -167,6 +170,8 @@ extension Generator {
             let v = builder.makeValueRegister()
             builder.emit(.loadObjectLink, p1: register, p3: v)
             return v
+        case .defaulted(let gathered, let value):
+            return emitDefaulted(gathered, value, into: register)
         }
     }
 

@@ -16,7 +16,7 @@ struct GeneratedRowFilterCensusTests {
     static let allowed = 0
 
     /// The most of `shapes` that may keep a `FilterRow`.
-    static let allowedShapes = 2
+    static let allowedShapes = 1
 
     /// Shapes neither the corpus nor the generators draw, on the lowering tests' data: the
     /// dataset, the class, whether the text is NSPredicate, the query.

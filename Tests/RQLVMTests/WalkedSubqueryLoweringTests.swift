@@ -174,6 +174,18 @@ struct WalkedSubqueryLoweringTests {
     }
 
     @Test(
+        "a collection of values after a subscripted link, quantified, when the subscript is out of range",
+        arguments: [
+            "ALL dogs[FIRST].scores > 1", "NONE dogs[FIRST].scores == 9", "ANY dogs[LAST].scores >= 5",
+            "ALL dogs[2].scores < 8", "NONE partner.dogs[1].scores > 4", "1 < ALL dogs[0].scores",
+            "NOT ALL dogs[FIRST].scores > 1",
+        ]
+    )
+    func subscriptedQuantifiers(query: String) throws {
+        try Self.lowers(query, expecting: .countMatching)
+    }
+
+    @Test(
         "SORT and DISTINCT through to-one links agree with the reference",
         arguments: [
             "TRUEPREDICATE SORT(partner.name ASC)", "age > 0 SORT(partner.age DESC, name ASC)",
