@@ -74,7 +74,7 @@ extension Generator {
                 // elements are (`CountMatching`), each element tested by the pattern.
                 guard var gathered = gathered(operand, .equal, .null, [], quantified: true),
                     case .matching(var test) = gathered.load, !test.ofSize
-                else { return nil }
+                else { return walkedSearch(predicate) }
                 test.pattern = pattern
                 gathered.load = .matching(test)
                 return .counted(gathered)

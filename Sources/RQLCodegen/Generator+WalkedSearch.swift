@@ -45,7 +45,29 @@ extension Generator {
                 WalkedSubquery(hops: hops, program: program, parameters: []),
                 quantifier == .any ? .greater : .equal
             )
-        case .constant, .and, .or, .not, .comparison, .matches:
+        case .matches(let operand, let pattern):
+            // The strings reached through links form one group: ANY is some object's string
+            // matching, NONE none, ALL none failing.
+            guard case .path(let path) = operand.expression, operand.isMultiValued, path.isMultiValued,
+                let (hops, className, last, property) = walkedOwner(path), property.collection == .single,
+                !property.isLink
+            else { return nil }
+            let inner = BoundPath(
+                root: .object,
+                steps: [last],
+                isMultiValued: false,
+                rootClassName: className,
+                valueType: path.valueType
+            )
+            let test = BoundPredicate.matches(BoundOperand(.path(inner), isMultiValued: false), pattern)
+            let quantifier = operand.quantifier ?? .any
+            let program = subprogram(quantifier == .all ? .not(test) : test, over: className)
+            guard !Self.hasRowFilter(program) else { return nil }
+            return .walked(
+                WalkedSubquery(hops: hops, program: program, parameters: []),
+                quantifier == .any ? .greater : .equal
+            )
+        case .constant, .and, .or, .not, .comparison:
             return nil
         }
     }

@@ -56,23 +56,29 @@ extension Generator {
         return v
     }
 
-    /// How an outer value is loaded per row: a parameter of this program passed on, or a path of
-    /// to-one links to one value (`LoadColumn`, never dropping a row); nil for anything else.
+    /// How an outer value is loaded per row: a parameter of this program passed on, the object
+    /// itself, or a value loaded for every row (a column through to-one links, a count, an
+    /// aggregate, a path walk, a SUBQUERY count); nil for anything that may drop a row (a
+    /// subscript out of range, arithmetic without a result), which would drop the outer row.
     private func parameter(_ expression: BoundExpression) -> ValueExpression? {
-        guard case .path(let path) = expression, !path.isMultiValued else { return nil }
-        if let n = Self.parameterIndex(path) { return .parameter(n) }
-        if path.root == .object && path.steps.isEmpty { return .objectLink }
-        guard
-            let gathered = gathered(
-                BoundOperand(expression, isMultiValued: false),
-                .equal,
-                .null,
-                [],
-                quantified: false
-            ),
-            case .column = gathered.load, gathered.links.allSatisfy({ $0.selector == nil })
-        else { return nil }
-        return .load(gathered)
+        if case .path(let path) = expression {
+            guard !path.isMultiValued else { return nil }
+            if let n = Self.parameterIndex(path) { return .parameter(n) }
+            if path.root == .object && path.steps.isEmpty { return .objectLink }
+        }
+        guard let value = valueExpression(expression) else { return nil }
+        switch value {
+        case .load(let gathered):
+            guard gathered.links.allSatisfy({ $0.selector == nil }) else { return nil }
+            switch gathered.load {
+            case .column, .count, .aggregate, .backlinks, .walk: return value
+            case .matching, .element, .walkAgainst: return nil
+            }
+        case .subquery, .parameter, .objectLink:
+            return value
+        case .constant, .arithmetic, .size, .defaulted:
+            return nil
+        }
     }
 
     /// The class of the objects the last hop reaches (nil for no hops).
@@ -194,6 +200,13 @@ extension Generator {
             result.expression = placeholder(n, for: path)
             return result
         }
+        // A count, aggregate or SUBQUERY of the outside only (`dogs.@count`): one value too.
+        if !operand.isMultiValued, operand.quantifier == nil, let path = outsidePath(operand.expression, level: level) {
+            let n = outer.firstIndex(of: operand.expression) ?? outer.count
+            if n == outer.count { outer.append(operand.expression) }
+            result.expression = placeholder(n, for: path)
+            return result
+        }
         guard
             let expression = parameterized(
                 operand.expression,
@@ -212,6 +225,12 @@ extension Generator {
         outer: inout [BoundExpression],
         single: Bool
     ) -> BoundExpression? {
+        // A count, aggregate or SUBQUERY of the outside only, inside arithmetic: one value.
+        if single, let path = outsidePath(expression, level: level) {
+            let n = outer.firstIndex(of: expression) ?? outer.count
+            if n == outer.count { outer.append(expression) }
+            return placeholder(n, for: path)
+        }
         switch expression {
         case .constant, .constantList, .object:
             return expression
@@ -248,6 +267,57 @@ extension Generator {
             else { return nil }
             return .arithmetic(op, l, r)
         }
+    }
+
+    /// The path of a count, aggregate, backlink count or SUBQUERY count that reads only from
+    /// outside (`dogs.@count`, `SUBQUERY(dogs, $x, $x.age > 2).@count` of the object), or nil.
+    private static func outsidePath(_ expression: BoundExpression, level: Int) -> BoundPath? {
+        switch expression {
+        case .count(let path), .aggregate(_, let path), .backlinkCount(let path):
+            return reads(path, level: level) == .outside ? path : nil
+        case .subqueryCount(let path, let predicate):
+            // Its own element is level 0 of its predicate; the one being lowered, level + 1.
+            guard reads(path, level: level) == .outside, !reads(predicate, from: 1, through: level + 1) else {
+                return nil
+            }
+            return path
+        case .constant, .constantList, .object, .list, .path, .type, .arithmetic:
+            return nil
+        }
+    }
+
+    /// Whether `predicate` reads the element of a SUBQUERY `from` to `through` levels out (its
+    /// own element is level 0); inside a nested SUBQUERY both bounds move one level out.
+    private static func reads(_ predicate: BoundPredicate, from: Int, through: Int) -> Bool {
+        switch predicate {
+        case .constant: return false
+        case .and(let operands), .or(let operands):
+            return operands.contains { reads($0, from: from, through: through) }
+        case .not(let operand): return reads(operand, from: from, through: through)
+        case .comparison(let comparison):
+            return reads(comparison.lhs.expression, from: from, through: through)
+                || reads(comparison.rhs.expression, from: from, through: through)
+        case .fullText(let path, _), .geoWithin(let path, _, _): return reads(path, from: from, through: through)
+        case .matches(let operand, _): return reads(operand.expression, from: from, through: through)
+        }
+    }
+
+    private static func reads(_ expression: BoundExpression, from: Int, through: Int) -> Bool {
+        switch expression {
+        case .constant, .constantList, .object: return false
+        case .list(let elements): return elements.contains { reads($0, from: from, through: through) }
+        case .path(let path), .count(let path), .type(let path), .backlinkCount(let path), .aggregate(_, let path):
+            return reads(path, from: from, through: through)
+        case .subqueryCount(let path, let predicate):
+            return reads(path, from: from, through: through) || reads(predicate, from: from + 1, through: through + 1)
+        case .arithmetic(_, let lhs, let rhs):
+            return reads(lhs, from: from, through: through) || reads(rhs, from: from, through: through)
+        }
+    }
+
+    private static func reads(_ path: BoundPath, from: Int, through: Int) -> Bool {
+        guard case .element(let depth) = path.root else { return false }
+        return depth >= from && depth <= through
     }
 
     /// Where a path starts, seen from `level` levels inside the SUBQUERY being lowered.

@@ -46,6 +46,17 @@ struct WalkedSearchLoweringTests {
         try Self.lowers(query)
     }
 
+    @Test(
+        "MATCHES through two to-many hops or backlinks",
+        arguments: [
+            "ANY friends.friends.title MATCHES 'A.*'", "ALL friends.friends.title MATCHES '[a-zA-Z]+'",
+            "NONE @links.Doc.friends.title MATCHES '.*a'", "friends.parent.friends.m MATCHES 'G.*'",
+        ]
+    )
+    func matches(query: String) throws {
+        try Self.lowers(query)
+    }
+
     @Test("ALL GEOWITHIN through two to-many hops keeps the row evaluator and agrees")
     func allGeoWithin() throws {
         // A null or dangling link anywhere on the way fails ALL; a count of objects cannot see it.

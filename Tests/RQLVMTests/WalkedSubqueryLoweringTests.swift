@@ -91,6 +91,7 @@ struct WalkedSubqueryLoweringTests {
             "SUBQUERY(dogs, $d, SUBQUERY($d.toys, $t, $t.price * 2 > $d.age).@count > 0).@count > 0",
             "SUBQUERY(dogs, $d, SUBQUERY($d.toys, $t, $t.name == $d.name OR $t.price > $d.age).@count > 0).@count > 1",
             "SUBQUERY(pals, $p, SUBQUERY($p.owners, $o, $o.age > $p.age * 10).@count > 1).@count > 0",
+            "SUBQUERY(dogs, $d, SUBQUERY($d.toys, $t, $t.parts.@count < $d.toys.@count).@count > 0).@count > 0",
             "SUBQUERY(dogs, $d, SUBQUERY($d.toys, $t, SUBQUERY($t.parts, $q, $q.price < $d.age).@count > 0).@count > 0).@count > 0",
         ]
     )
@@ -110,6 +111,10 @@ struct WalkedSubqueryLoweringTests {
             "SUBQUERY(dogs, $d, SUBQUERY($d.toys, $t, $t.price * 10 > age).@count > 0).@count > 0",
             "SUBQUERY(dogs, $d, SUBQUERY($d.toys, $t, $t.name == $d.name OR $t.price > age).@count > 0).@count > 0",
             "SUBQUERY(dogs.toys, $t, $t.price * 10 < age).@count > 1",
+            "SUBQUERY(dogs, $d, $d.age > dogs.@count).@count > 0",
+            "SUBQUERY(dogs, $d, $d.toys.@count >= pals.@count).@count > 0",
+            "SUBQUERY(dogs, $d, $d.age * 10 < dogs.@max.age * 5).@count > 0",
+            "SUBQUERY(dogs, $d, $d.age < SUBQUERY(pals, $p, $p.age > 2).@count).@count > 0",
         ]
     )
     func correlated(query: String) throws {
