@@ -48,6 +48,12 @@ public enum Constant: Hashable, Sendable {
     case groupOperand(GroupOperand, sequences: Bool)
     /// How `CompareGroups` compares two operands' groups.
     case groupComparison(GroupComparison)
+    /// A SUBQUERY (`CountSubquery`) whose elements are what `hops` reach from the row (to-one
+    /// links, lists, sets and dictionaries of links, backlinks: `SUBQUERY(owners.dogs, $d, …)`),
+    /// with the predicate compiled over the last hop's class; `parameters` are the value
+    /// registers holding the row's values the predicate reads (a correlated subquery:
+    /// `SUBQUERY(dogs, $d, $d.age > age)`), which the program reads with `LoadParameter`.
+    case subquery(Program, hops: [PathWalk.Hop], parameters: [Int32])
 }
 
 /// `element op value` (with string options), or its negation: the per-element test of a

@@ -68,7 +68,11 @@ public enum ExplainFormatter {
         var text = ""
         for (address, instruction) in program.instructions.enumerated() where program.constants.contains(instruction.p4)
         {
-            guard case .program(let nested, _) = program.constants[instruction.p4] else { continue }
+            let nested: Program
+            switch program.constants[instruction.p4] {
+            case .program(let program, _), .subquery(let program, _, _): nested = program
+            default: continue
+            }
             text +=
                 "\n\nprogram K[\(instruction.p4)] of addr \(address) (over \(nested.className)):\n" + listing(nested)
         }
@@ -149,6 +153,11 @@ public enum ExplainFormatter {
         case .program(let program, let backlinkProperty):
             text =
                 "program over \(program.className)" + (backlinkProperty.map { " linking through \($0)" } ?? "")
+                + " (\(program.instructions.count) ops)"
+        case .subquery(let program, let hops, let parameters):
+            text =
+                "program over \(program.className) via \(hops.count) hops"
+                + (parameters.isEmpty ? "" : " with " + parameters.map { "v[\($0)]" }.joined(separator: ", "))
                 + " (\(program.instructions.count) ops)"
         case .range(let lower, let lowerInclusive, let upper, let upperInclusive):
             text =

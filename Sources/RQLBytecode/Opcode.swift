@@ -118,6 +118,10 @@ public enum Opcode: UInt8, CaseIterable, Hashable, Sendable {
     case loadGroups
     /// Keeps the rows of r[P1] whose groups v[P2] compare with the groups v[P5] as K[P4] says.
     case compareGroups
+    /// v[P3] := parameter P2 of the run (an outer row's value a correlated SUBQUERY passes in) at r[P1].
+    case loadParameter
+    /// v[P3] := the link to each row of r[P1] (`$t` itself in a SUBQUERY's program).
+    case loadObjectLink
 }
 
 extension Opcode {

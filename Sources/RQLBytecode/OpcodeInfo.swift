@@ -590,7 +590,33 @@ extension OpcodeInfo {
                 + "P2 (source P5) of every row of r[P1] are gathered, each distinct one once, and the program "
                 + "K[P4] (the subquery's predicate compiled over the target class, `$d` its object) runs over "
                 + "them batch by batch; value register P3 gets, per row, the number of its elements that "
-                + "matched, an element linked twice counted twice. Dangling links count nothing."
+                + "matched, an element linked twice counted twice. Dangling links count nothing. With K[P4] a "
+                + "walking SUBQUERY (P2 and P5 0), the elements are what its hops reach from each row (to-one "
+                + "links, lists, sets and dictionaries of links, backlinks: `SUBQUERY(owners.dogs, $d, ...)`), "
+                + "each counted once per path reaching it; when it names parameter registers (a correlated "
+                + "subquery, `SUBQUERY(dogs, $d, $d.age > age)`), the program runs once per row with that row's "
+                + "values as its parameters."
+        ),
+        OpcodeInfo(
+            .loadParameter,
+            "LoadParameter",
+            [.register, .count, .valueRegister, .unused, .unused],
+            [],
+            "v[P3] := parameter P2 at r[P1]",
+            "Stores parameter P2 of the run in value register P3 for each row of r[P1]: in the program of a "
+                + "correlated SUBQUERY (`SUBQUERY(dogs, $d, $d.age > age)`), the outer row's value (`age`) that "
+                + "`CountSubquery` passes in, compared by `CompareValues` or `FilterValue`. A parameter the run "
+                + "was not given reads as null."
+        ),
+        OpcodeInfo(
+            .loadObjectLink,
+            "LoadObjectLink",
+            [.register, .unused, .valueRegister, .unused, .unused],
+            [],
+            "v[P3] := link to the row at r[P1]",
+            "Stores in value register P3, for each row of r[P1], the link to that row's object: the object "
+                + "itself as a value, as a SUBQUERY's program compares its element (`SUBQUERY(toys, $t, "
+                + "$t == best)`) with `CompareValues`."
         ),
         OpcodeInfo(
             .loadGroups,

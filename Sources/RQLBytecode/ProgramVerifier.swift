@@ -112,6 +112,15 @@ public enum ProgramVerifier {
                 }
             case .compareGroups:
                 break
+            case .loadParameter, .loadObjectLink:
+                break
+            }
+            // A correlated SUBQUERY's parameters are value registers written before it.
+            if instruction.opcode == .countSubquery, program.constants.contains(instruction.p4),
+                case .subquery(_, _, let parameters) = program.constants[instruction.p4],
+                let unwritten = parameters.first(where: { !written.contains(Int64($0)) || $0 == instruction.p3 })
+            {
+                report("parameter v[\(unwritten)] is not written before")
             }
         }
         if accessPaths > 1 { problems.append(Problem(address: -1, message: "more than one access path")) }
@@ -165,6 +174,9 @@ public enum ProgramVerifier {
         case (.countSubquery, .program(let nested, _)): fits = verify(nested).isEmpty
         case (.loadGroups, .groupOperand(let operand, _)): fits = operand.isWellFormed
         case (.compareGroups, .groupComparison): fits = true
+        case (.countSubquery, .subquery(let nested, _, _)):
+            // The parameters are value registers this program wrote before (checked by `verify`).
+            fits = verify(nested).isEmpty && instruction.p2 == 0 && instruction.p5 == 0
         default: fits = false
         }
         return fits ? nil : "P4 holds the wrong kind of constant"

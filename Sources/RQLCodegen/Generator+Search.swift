@@ -27,6 +27,9 @@ extension Generator {
         case matches(Gathered, RegexPattern)
         /// A collection's elements counted by a pattern test (`CountMatching`, then `FilterValue`).
         case counted(Gathered)
+        /// The objects reached through to-many hops, tested by a program over their class and
+        /// counted (`CountSubquery`), the count compared with 0 (`Generator+WalkedSearch.swift`).
+        case walked(WalkedSubquery, ComparisonOperator)
     }
 
     /// The register form of a TEXT, GEOWITHIN or MATCHES predicate, or nil for other shapes
@@ -49,7 +52,7 @@ extension Generator {
             // `links.text`: ANY string of the live targets of a list or set of links.
             guard path.isMultiValued, let (links, column, target, property) = linkCollectionPath(path),
                 property.collection == .single, property.type == .string
-            else { return nil }
+            else { return walkedSearch(predicate) }
             return .text(links: links, column: column, search: search, targetColumn: target)
         case .geoWithin(let path, let quantifier, let region):
             if let (links, column, property) = linkPath(path, endingInLink: true), property.isLink,
@@ -62,7 +65,7 @@ extension Generator {
             guard path.isMultiValued, let (links, column, target, property) = linkCollectionPath(path),
                 property.isLink, property.collection == .single,
                 let pointClass = property.type.targetClassName, schema[pointClass] != nil
-            else { return nil }
+            else { return walkedSearch(predicate) }
             return .geoWithin(links: links, column: column, region: region, quantifier, targetColumn: target)
         case .matches(let operand, let pattern):
             guard case .path = operand.expression else { return nil }
@@ -71,7 +74,7 @@ extension Generator {
                 // elements are (`CountMatching`), each element tested by the pattern.
                 guard var gathered = gathered(operand, .equal, .null, [], quantified: true),
                     case .matching(var test) = gathered.load, !test.ofSize
-                else { return nil }
+                else { return walkedSearch(predicate) }
                 test.pattern = pattern
                 gathered.load = .matching(test)
                 return .counted(gathered)
@@ -114,6 +117,16 @@ extension Generator {
             builder.emit(.filterMatches, p1: register, p2: v, p4: builder.constant(.pattern(pattern)), comment: comment)
         case .counted(let gathered):
             emit(gathered, into: register, comment: comment)
+        case .walked(let subquery, let op):
+            let v = emit(subquery, into: register)
+            builder.emit(
+                .filterValue,
+                p1: register,
+                p2: v,
+                p3: ComparisonCode.code(op),
+                p4: builder.constant(.value(.int(0))),
+                comment: comment
+            )
         }
     }
 

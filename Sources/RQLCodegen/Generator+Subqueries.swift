@@ -10,7 +10,8 @@ import RQLIR
 ///
 /// The collection is a list or set of links of the object, or of one reached through to-one
 /// links. A predicate that reads anything but its own element (the query's object, an outer
-/// SUBQUERY's element: a correlated subquery) keeps `FilterRow`.
+/// SUBQUERY's element: a correlated subquery), a path with to-many hops, and a count compared
+/// with anything but a constant are lowered by `Generator+WalkedSubqueries.swift` instead.
 extension Generator {
     /// One lowered SUBQUERY count compared with a constant.
     struct SubqueryCount {
@@ -118,7 +119,7 @@ extension Generator {
     }
 
     /// The program testing `predicate` on the objects of `className` it is run over.
-    private func subprogram(_ predicate: BoundPredicate, over className: String) -> Program {
+    func subprogram(_ predicate: BoundPredicate, over className: String) -> Program {
         guard let objectSchema = schema[className] else {
             // subqueryCount(for:) checked the class; a missing one is a bug in this file.
             fatalError("SUBQUERY over unknown class \(className)")
@@ -189,7 +190,8 @@ extension Generator {
     }
 
     private static func rebased(_ path: BoundPath, level: Int) -> BoundPath? {
-        guard case .element(let depth) = path.root, depth <= level else { return nil }
+        // A negative depth is a correlated subquery's parameter (`Generator+WalkedSubqueries.swift`).
+        guard case .element(let depth) = path.root, depth >= 0, depth <= level else { return nil }
         var result = path
         if depth == level { result.root = .object }
         return result

@@ -16,6 +16,14 @@ extension Generator {
         case arithmetic(ArithmeticOperator, ValueExpression, ValueExpression)
         /// `@size` of a string, binary or mixed value (`ValueSize`).
         case size(ValueExpression)
+        /// A SUBQUERY's count by the walking `CountSubquery` (`Generator+WalkedSubqueries.swift`).
+        case subquery(WalkedSubquery)
+        /// Parameter `n` of a correlated SUBQUERY's program (`LoadParameter`).
+        case parameter(Int)
+        /// The link to the row itself (`LoadObjectLink`): `$t` in `SUBQUERY(toys, $t, $t == best)`.
+        case objectLink
+        /// A load, and the value for the rows it drops (`Generator+SubscriptedQuantifiers.swift`).
+        case defaulted(Gathered, Value)
 
         var isConstant: Bool {
             if case .constant = self { true } else { false }
@@ -32,15 +40,23 @@ extension Generator {
 
     /// The register form of a comparison of two single values, or nil for other shapes.
     func compared(for comparison: BoundComparison) -> ComparedValues? {
-        guard comparison.lhs.quantifier == nil, comparison.rhs.quantifier == nil, !comparison.lhs.isMultiValued,
-            !comparison.rhs.isMultiValued, let lhs = valueExpression(comparison.lhs.expression),
+        if let aggregated = walkedAggregate(comparison) { return aggregated }
+        if let subscripted = subscriptedQuantified(comparison) { return subscripted }
+        // A SUBQUERY count against a constant keeps its own lowering (`subqueryCount(for:)`).
+        if Self.readsSubquery(comparison), subqueryCount(for: comparison) != nil { return nil }
+        guard comparison.lhs.quantifier == nil, comparison.rhs.quantifier == nil, Self.isSingle(comparison.lhs),
+            Self.isSingle(comparison.rhs), let lhs = valueExpression(comparison.lhs.expression),
             let rhs = valueExpression(comparison.rhs.expression), !(lhs.isConstant && rhs.isConstant)
         else { return nil }
         return ComparedValues(lhs: lhs, op: comparison.op, rhs: rhs, options: comparison.options)
     }
 
-    private func valueExpression(_ expression: BoundExpression) -> ValueExpression? {
+    func valueExpression(_ expression: BoundExpression) -> ValueExpression? {
         switch expression {
+        case .path(let path) where Self.parameterIndex(path) != nil:
+            return Self.parameterIndex(path).map { .parameter($0) }
+        case .subqueryCount(let path, let predicate):
+            return walkedSubquery(path, predicate).map { .subquery($0) }
         case .constant(let value):
             return .constant(value)
         case .arithmetic(let op, let lhs, let rhs):
@@ -55,8 +71,15 @@ extension Generator {
                     )
                 )
             }
-            return gathered(BoundOperand(expression, isMultiValued: false), .equal, .null, [], quantified: false)
-                .map { .load($0) }
+            let operand = BoundOperand(expression, isMultiValued: false)
+            if let loaded = gathered(operand, .equal, .null, [], quantified: false) { return .load(loaded) }
+            // `children[*].@count` counts the links that resolve, repeats included: a SUBQUERY
+            // keeping every element.
+            guard path.steps.last == .all else { return nil }
+            return walkedSubquery(path, .constant(true)).map { .subquery($0) }
+        case .path(let path) where path.root == .object && path.steps.isEmpty:
+            // `$d` itself inside a SUBQUERY's program: the object's link (`LoadObjectLink`).
+            return .objectLink
         case .path, .aggregate, .backlinkCount:
             guard
                 let gathered = gathered(
@@ -68,7 +91,7 @@ extension Generator {
                 )
             else { return nil }
             return .load(gathered)
-        case .constantList, .list, .type, .subqueryCount, .object:
+        case .constantList, .list, .type, .object:
             return nil
         }
     }
@@ -118,7 +141,7 @@ extension Generator {
 
     /// Emits the instructions computing `expression` for the rows of `register`; returns its value
     /// register. `Arithmetic` drops the rows whose operands have no result.
-    private mutating func emitValue(_ expression: ValueExpression, into register: Int32) -> Int32 {
+    mutating func emitValue(_ expression: ValueExpression, into register: Int32) -> Int32 {
         switch expression {
         case .load(let gathered):
             return emitLoad(gathered, into: register)
@@ -137,6 +160,18 @@ extension Generator {
             let v = builder.makeValueRegister()
             builder.emit(.valueSize, p1: register, p2: loaded, p3: v)
             return v
+        case .subquery(let subquery):
+            return emit(subquery, into: register)
+        case .parameter(let n):
+            let v = builder.makeValueRegister()
+            builder.emit(.loadParameter, p1: register, p2: Int32(n), p3: v)
+            return v
+        case .objectLink:
+            let v = builder.makeValueRegister()
+            builder.emit(.loadObjectLink, p1: register, p3: v)
+            return v
+        case .defaulted(let gathered, let value):
+            return emitDefaulted(gathered, value, into: register)
         }
     }
 

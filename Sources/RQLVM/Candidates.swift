@@ -85,6 +85,8 @@ extension Execution {
             return .all
         case .loadGroups, .compareGroups:
             return .all
+        case .loadParameter, .loadObjectLink:
+            return .all
         }
     }
 

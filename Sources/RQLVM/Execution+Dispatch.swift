@@ -220,6 +220,14 @@ extension Execution {
             guard block != nil, case .groupComparison(let comparison)? = constant(instruction.p4) else { return .halt }
             compareGroups(instruction, comparison)
             return .next
+        case .loadParameter:
+            guard block != nil else { return .halt }
+            loadParameter(instruction)
+            return .next
+        case .loadObjectLink:
+            guard let block else { return .halt }
+            loadObjectLink(instruction, block: block)
+            return .next
         }
     }
 

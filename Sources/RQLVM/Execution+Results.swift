@@ -4,9 +4,9 @@ import RQLCore
 /// The result steps: SORT, top-N, DISTINCT over the matching positions, with the reference
 /// evaluator's key rules (`ValueOrdering`, a crossed null link after every value, `EqualityKey`
 /// for distinctness). Keys of a plain column of the class are read column by column from the
-/// typed view; any other key path is walked by the row evaluator.
+/// typed view; any other key path is walked object by object (`Execution+KeyPaths.swift`).
 extension Execution {
-    typealias KeyValue = SortKeyValue
+    typealias KeyValue = ResultKey
 
     /// Appends the positions and row keys of a batch's `count` surviving rows (in-block
     /// offsets at `rows`) to the result, in bulk: one capacity check per batch, not per row.
@@ -71,9 +71,7 @@ extension Execution {
                 }
                 if let direct { return direct }
             }
-            return positions.map {
-                evaluator.keyValue(of: path, for: RowEvaluator<Store>.ObjectRef(table: table, position: $0))
-            }
+            return positions.map { keyValue(of: path, table: table, position: $0) }
         }
     }
 
@@ -92,7 +90,7 @@ extension Execution {
     @inline(__always)
     private func precedes(_ a: Int, _ b: Int, _ columns: [[KeyValue]], _ keys: [RowSortKey]) -> Bool {
         for (k, key) in keys.enumerated() {
-            var order = SortKeyValue.compare(columns[k][a], columns[k][b], caseInsensitive: key.caseInsensitive)
+            var order = ResultKey.compare(columns[k][a], columns[k][b], caseInsensitive: key.caseInsensitive)
             if !key.ascending { order = -order }
             if order != 0 { return order < 0 }
         }

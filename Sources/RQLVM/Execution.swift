@@ -46,6 +46,8 @@ final class Execution<Store: StoreReader> {
     /// What search and SUBQUERY instructions keep between batches (`Execution+Search.swift`);
     /// made on first use, so a run without them allocates nothing for it.
     lazy var searchState = SearchState<Store>()
+    /// A correlated SUBQUERY's outer values (`LoadParameter`), set by the outer run per row.
+    var parameters: [Value] = []
 
     init(program: Program, store: Store, mode: Mode, positions: [Int]?) {
         self.program = program

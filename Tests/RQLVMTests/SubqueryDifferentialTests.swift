@@ -105,8 +105,9 @@ struct SubqueryDifferentialTests {
     static func nested(_ program: Program) -> [Opcode] {
         var opcodes: [Opcode] = []
         for instruction in program.instructions where program.constants.contains(instruction.p4) {
-            if case .program(let nested, _) = program.constants[instruction.p4] {
-                opcodes += SubqueryLoweringTests.opcodes(nested)
+            switch program.constants[instruction.p4] {
+            case .program(let nested, _), .subquery(let nested, _, _): opcodes += SubqueryLoweringTests.opcodes(nested)
+            default: break
             }
         }
         return opcodes
