@@ -598,27 +598,6 @@ extension OpcodeInfo {
                 + "values as its parameters."
         ),
         OpcodeInfo(
-            .loadParameter,
-            "LoadParameter",
-            [.register, .count, .valueRegister, .unused, .unused],
-            [],
-            "v[P3] := parameter P2 at r[P1]",
-            "Stores parameter P2 of the run in value register P3 for each row of r[P1]: in the program of a "
-                + "correlated SUBQUERY (`SUBQUERY(dogs, $d, $d.age > age)`), the outer row's value (`age`) that "
-                + "`CountSubquery` passes in, compared by `CompareValues` or `FilterValue`. A parameter the run "
-                + "was not given reads as null."
-        ),
-        OpcodeInfo(
-            .loadObjectLink,
-            "LoadObjectLink",
-            [.register, .unused, .valueRegister, .unused, .unused],
-            [],
-            "v[P3] := link to the row at r[P1]",
-            "Stores in value register P3, for each row of r[P1], the link to that row's object: the object "
-                + "itself as a value, as a SUBQUERY's program compares its element (`SUBQUERY(toys, $t, "
-                + "$t == best)`) with `CompareValues`."
-        ),
-        OpcodeInfo(
             .loadGroups,
             "LoadGroups",
             [.register, .unused, .valueRegister, .constant, .unused],
@@ -652,6 +631,27 @@ extension OpcodeInfo {
                 + "`ValueComparison` under K[P4]'s operator and string options, or, for a side K[P4] marks "
                 + "`@type`, by type (`TypeAttribute`: type names, or the other side's types; only `==` and "
                 + "`!=` hold)."
+        ),
+        OpcodeInfo(
+            .loadParameter,
+            "LoadParameter",
+            [.register, .count, .valueRegister, .unused, .unused],
+            [],
+            "v[P3] := parameter P2 at r[P1]",
+            "Stores parameter P2 of the run in value register P3 for each row of r[P1]: in the program of a "
+                + "correlated SUBQUERY (`SUBQUERY(dogs, $d, $d.age > age)`), the outer row's value (`age`) that "
+                + "`CountSubquery` passes in, compared by `CompareValues` or `FilterValue`. A parameter the run "
+                + "was not given reads as null."
+        ),
+        OpcodeInfo(
+            .loadObjectLink,
+            "LoadObjectLink",
+            [.register, .unused, .valueRegister, .unused, .unused],
+            [],
+            "v[P3] := link to the row at r[P1]",
+            "Stores in value register P3, for each row of r[P1], the link to that row's object: the object "
+                + "itself as a value, as a SUBQUERY's program compares its element (`SUBQUERY(toys, $t, "
+                + "$t == best)`) with `CompareValues`."
         ),
     ]
 }
