@@ -186,8 +186,13 @@ extension Value: Hashable {
         case .int(let v): hasher.combine(v)
         case .float(let v): hasher.combine(v.isNaN ? Float.nan.bitPattern : (v == 0 ? 0 : v.bitPattern))
         case .double(let v): hasher.combine(v.isNaN ? Double.nan.bitPattern : (v == 0 ? 0 : v.bitPattern))
-        // Swift's String == is canonical equivalence; Realm strings are bytes, so hash bytes.
-        case .string(let v): for byte in v.utf8 { hasher.combine(byte) }
+        // Swift's String == is canonical equivalence; Realm strings are bytes, so hash bytes,
+        // in one call rather than one a byte (IN lists and `Set<Value>` hash every string);
+        // the length ends the run so that a list's strings cannot run into each other.
+        case .string(let v):
+            var v = v
+            v.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+            hasher.combine(v.utf8.count)
         case .data(let v): hasher.combine(v)
         case .date(let v): hasher.combine(v)
         case .decimal(let v): hasher.combine(v)
