@@ -37,9 +37,10 @@ struct ColumnPath: Hashable {
             // One property read out of its class, the home class without looking it up by name,
             // and nothing else copied (this runs for every comparison of every query).
             let property: Property
-            if let home, home.name == className {
-                guard stepIndex < home.properties.count else { return nil }
-                property = home.properties[stepIndex]
+            if home?.name == className, let count = home?.properties.count {
+                // Read through the optional: binding `home` (`if let`) copied the whole schema.
+                guard stepIndex < count, let found = home?.properties[stepIndex] else { return nil }
+                property = found
             } else {
                 guard let found = schema[className], stepIndex < found.properties.count else { return nil }
                 property = found.properties[stepIndex]

@@ -165,7 +165,7 @@ extension Value: Hashable {
         case (.int(let a), .int(let b)): a == b
         case (.float(let a), .float(let b)): a == b || (a.isNaN && b.isNaN)
         case (.double(let a), .double(let b)): a == b || (a.isNaN && b.isNaN)
-        case (.string(let a), .string(let b)): a.utf8.elementsEqual(b.utf8)
+        case (.string(let a), .string(let b)): sameBytes(a, b)
         case (.data(let a), .data(let b)): a == b
         case (.date(let a), .date(let b)): a == b
         case (.decimal(let a), .decimal(let b)): a == b
@@ -175,6 +175,20 @@ extension Value: Hashable {
         case (.list(let a), .list(let b)): a == b
         case (.map(let a), .map(let b)): a == b
         default: false
+        }
+    }
+
+    /// Whether two strings have the same UTF-8 bytes: lengths first, then one `memcmp`, rather
+    /// than a walk of both UTF-8 views (set and dictionary look-ups compare strings this way).
+    private static func sameBytes(_ a: String, _ b: String) -> Bool {
+        guard a.utf8.count == b.utf8.count else { return false }
+        var a = a
+        var b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                guard let p = x.baseAddress, let q = y.baseAddress, p != q else { return true }
+                return memcmp(p, q, x.count) == 0
+            }
         }
     }
 
