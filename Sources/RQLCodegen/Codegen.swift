@@ -18,16 +18,25 @@ public enum Codegen {
     /// QUERY PLAN row (`PlanRowText`), as SQLite's EXPLAIN programs do (the VM skips them), and
     /// its instructions carry comments. Programs that only run leave both out, because their
     /// text costs more than the rest of code generation.
+    ///
+    /// With `verifies` (the default in debug builds: tests and fuzzing), the program goes
+    /// through `ProgramVerifier` and a rejected one is `CodegenError.invalidProgram`. Release
+    /// builds skip it, as SQLite keeps its VDBE checks to debug builds: it was a quarter of
+    /// generating a one-comparison program, it only ever catches a codegen bug, and the VM ends
+    /// a run early rather than trap on an instruction the verifier would reject.
     public static func generate(
         _ plan: PhysicalPlan,
         schema: Schema,
-        planRows: Bool = false
+        planRows: Bool = false,
+        verifies: Bool = _isDebugAssertConfiguration()
     ) throws(CodegenError) -> Program {
         guard let objectSchema = schema[plan.className] else { throw .unknownClass(plan.className) }
         var generator = Generator(plan: plan, schema: schema, objectSchema: objectSchema, planRows: planRows)
         let program = generator.generate()
-        let problems = ProgramVerifier.verify(program)
-        if !problems.isEmpty { throw .invalidProgram(problems: problems.map(\.description)) }
+        if verifies {
+            let problems = ProgramVerifier.verify(program)
+            if !problems.isEmpty { throw .invalidProgram(problems: problems.map(\.description)) }
+        }
         return program
     }
 }

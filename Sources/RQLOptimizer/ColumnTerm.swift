@@ -27,31 +27,36 @@ struct ColumnPath: Hashable {
             !path.isMultiValued, !path.steps.isEmpty
         else { return nil }
         var currentClass = path.rootClassName
-        var properties: [Property] = []
+        var last: Property?
         var index = 0
-        for (number, step) in path.steps.enumerated() {
-            guard case .property(let className, let stepIndex, let name) = step, className == currentClass else {
-                return nil
-            }
-            // The home class's properties without copying the whole `ObjectSchema` out of `home`.
-            if let homeProperties = home?.name == className ? home?.properties : nil {
-                properties = homeProperties
+        let lastStep = path.steps.count - 1
+        for number in path.steps.indices {
+            guard case .property(let className, let stepIndex, let name) = path.steps[number],
+                className == currentClass, stepIndex >= 0
+            else { return nil }
+            // One property read out of its class, the home class without looking it up by name,
+            // and nothing else copied (this runs for every comparison of every query).
+            let property: Property
+            if home?.name == className, let count = home?.properties.count {
+                // Read through the optional: binding `home` (`if let`) copied the whole schema.
+                guard stepIndex < count, let found = home?.properties[stepIndex] else { return nil }
+                property = found
             } else {
-                guard let found = schema[className]?.properties else { return nil }
-                properties = found
+                guard let found = schema[className], stepIndex < found.properties.count else { return nil }
+                property = found.properties[stepIndex]
             }
-            guard stepIndex >= 0, stepIndex < properties.count else { return nil }
-            index = stepIndex
-            let property = properties[index]
             guard property.name == name, !property.isToMany, !property.isBacklink else { return nil }
-            if number < path.steps.count - 1 {
+            if number < lastStep {
                 // Only a typed to-one link leads on; a mixed value holding a link does not.
                 guard case .object(let target) = property.type else { return nil }
                 currentClass = target
             }
+            last = property
+            index = stepIndex
         }
+        guard let last else { return nil }
         self.path = path
-        self.property = properties[index]
+        self.property = last
         self.propertyIndex = index
     }
 }

@@ -65,14 +65,17 @@ public enum Optimizer {
             return (PhysicalPlan.unoptimized(plan.query), trace)
         }
         // A pass that leaves the plan as it was needs neither verifying nor printing again.
-        var previous = current
+        // Comparing plans costs too, and so does keeping a copy to compare with: both only
+        // when there is something to verify or print.
+        let checks = options.verifiesEachPass || options.recordsPlans
+        var previous = checks ? current : nil
         var previousText = text(current)
-        for pass in passes {
-            if !options.disabledPasses.isEmpty && options.disabledPasses.contains(pass.name) {
+        for index in passes.indices {
+            if !options.disabledPasses.isEmpty && options.disabledPasses.contains(passNames[index]) {
                 trace.steps.append(
                     OptimizerTrace.Step(
-                        name: pass.name,
-                        reason: pass.reason,
+                        name: passNames[index],
+                        reason: passReasons[index],
                         fired: false,
                         disabled: true,
                         planAfter: previousText
@@ -80,22 +83,29 @@ public enum Optimizer {
                 )
                 continue
             }
-            let fired = pass.run(&current, in: context)
-            // Comparing plans costs too; skip it when there is nothing to verify or print.
-            if (options.verifiesEachPass || options.recordsPlans) && current != previous {
+            let fired = passes[index].run(&current, in: context)
+            if checks && current != previous {
                 if options.verifiesEachPass {
                     let problems = verifier.verify(current)
-                    if !problems.isEmpty { throw .verificationFailed(pass: pass.name, problems: problems) }
+                    if !problems.isEmpty { throw .verificationFailed(pass: passNames[index], problems: problems) }
                 }
                 previous = current
                 previousText = text(current)
             }
             trace.steps.append(
-                OptimizerTrace.Step(name: pass.name, reason: pass.reason, fired: fired, planAfter: previousText)
+                OptimizerTrace.Step(
+                    name: passNames[index],
+                    reason: passReasons[index],
+                    fired: fired,
+                    planAfter: previousText
+                )
             )
         }
         return (current.physicalPlan, trace)
     }
+
+    /// The passes' reasons in pipeline order: read once, not through each pass once a query.
+    private static let passReasons: [String] = passes.map(\.reason)
 
     private static func checkPassNames(_ options: OptimizerOptions) throws(OptimizerError) {
         guard !options.disabledPasses.isEmpty else { return }

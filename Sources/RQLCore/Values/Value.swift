@@ -165,7 +165,7 @@ extension Value: Hashable {
         case (.int(let a), .int(let b)): a == b
         case (.float(let a), .float(let b)): a == b || (a.isNaN && b.isNaN)
         case (.double(let a), .double(let b)): a == b || (a.isNaN && b.isNaN)
-        case (.string(let a), .string(let b)): a.utf8.elementsEqual(b.utf8)
+        case (.string(let a), .string(let b)): sameBytes(a, b)
         case (.data(let a), .data(let b)): a == b
         case (.date(let a), .date(let b)): a == b
         case (.decimal(let a), .decimal(let b)): a == b
@@ -178,6 +178,20 @@ extension Value: Hashable {
         }
     }
 
+    /// Whether two strings have the same UTF-8 bytes: lengths first, then one `memcmp`, rather
+    /// than a walk of both UTF-8 views (set and dictionary look-ups compare strings this way).
+    private static func sameBytes(_ a: String, _ b: String) -> Bool {
+        guard a.utf8.count == b.utf8.count else { return false }
+        var a = a
+        var b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                guard let p = x.baseAddress, let q = y.baseAddress, p != q else { return true }
+                return memcmp(p, q, x.count) == 0
+            }
+        }
+    }
+
     public func hash(into hasher: inout Hasher) {
         hasher.combine(kind)
         switch self {
@@ -186,8 +200,13 @@ extension Value: Hashable {
         case .int(let v): hasher.combine(v)
         case .float(let v): hasher.combine(v.isNaN ? Float.nan.bitPattern : (v == 0 ? 0 : v.bitPattern))
         case .double(let v): hasher.combine(v.isNaN ? Double.nan.bitPattern : (v == 0 ? 0 : v.bitPattern))
-        // Swift's String == is canonical equivalence; Realm strings are bytes, so hash bytes.
-        case .string(let v): for byte in v.utf8 { hasher.combine(byte) }
+        // Swift's String == is canonical equivalence; Realm strings are bytes, so hash bytes,
+        // in one call rather than one a byte (IN lists and `Set<Value>` hash every string);
+        // the length ends the run so that a list's strings cannot run into each other.
+        case .string(let v):
+            var v = v
+            v.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+            hasher.combine(v.utf8.count)
         case .data(let v): hasher.combine(v)
         case .date(let v): hasher.combine(v)
         case .decimal(let v): hasher.combine(v)

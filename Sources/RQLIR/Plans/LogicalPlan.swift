@@ -44,6 +44,10 @@ public struct LogicalPlan: Hashable, Sendable {
     /// One query with every filter AND-ed (in chain order) and the clauses in chain order:
     /// realm-core's meaning of a chain. TRUEPREDICATE when there is no filter.
     public var query: BoundQuery {
+        // The usual plan, one query's filter alone, without building the two lists.
+        if operators.count == 1, case .filter(let predicate) = operators[0] {
+            return BoundQuery(className: className, predicate: predicate)
+        }
         var predicates: [BoundPredicate] = []
         var clauses: [BoundClause] = []
         for op in operators {

@@ -108,9 +108,13 @@ public struct AccessPathSelection: Pass {
     static func mayUseIndex(_ terms: [ColumnTerm?], objectSchema: ObjectSchema) -> Bool {
         // Most classes have no primary key; its index is a lookup by name, so skip it then.
         let primaryKey = objectSchema.primaryKey == nil ? nil : objectSchema.primaryKeyIndex
-        for case let term? in terms where term.options.isEmpty && term.column.isDirect {
-            let property = term.column.property
-            if property.isIndexed || property.hasSortedIndex || term.column.propertyIndex == primaryKey { return true }
+        // Read in place: binding each term (`case let term?`) copied the whole term.
+        for index in terms.indices where terms[index]?.options.isEmpty == true && terms[index]!.column.isDirect {
+            if terms[index]!.column.property.isIndexed || terms[index]!.column.property.hasSortedIndex
+                || terms[index]!.column.propertyIndex == primaryKey
+            {
+                return true
+            }
         }
         return false
     }

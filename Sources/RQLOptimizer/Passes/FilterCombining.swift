@@ -48,7 +48,7 @@ public struct FilterCombining: Pass {
         case .and(let operands), .or(let operands):
             // Long connectives are rare and are worth the full pass; short ones are checked pairwise.
             if operands.count > 16 { return true }
-            var paths: [BoundOperand] = []
+            var paths: [PathStep] = []
             for operand in operands {
                 guard case .comparison(let comparison) = operand else {
                     if mayCombine(operand) { return true }
@@ -62,11 +62,15 @@ public struct FilterCombining: Pass {
         }
     }
 
-    /// Whether `side` is a key path already in `paths`; adds it when it is a new one.
-    private static func isRepeatedPath(_ side: BoundOperand, _ paths: inout [BoundOperand]) -> Bool {
-        guard case .path = side.expression else { return false }
-        if paths.contains(side) { return true }
-        paths.append(side)
+    /// Whether `side` is a key path that may repeat one in `paths` (the last steps of the key
+    /// paths seen so far); adds it when it is a new one. Comparing last steps instead of whole
+    /// operands is cheaper and errs only towards running the full pass, which finds nothing
+    /// to combine when the operands differ after all.
+    private static func isRepeatedPath(_ side: BoundOperand, _ paths: inout [PathStep]) -> Bool {
+        guard case .path(let path) = side.expression else { return false }
+        guard let last = path.steps.last else { return true }  // the object itself: let the pass look
+        if paths.contains(last) { return true }
+        paths.append(last)
         return false
     }
 

@@ -99,10 +99,17 @@ public final class StatisticsCache: Sendable {
 }
 
 /// The statistics of one table version, column by column as they are first needed. The
-/// optimizer finds the entry once per query, then each column with a lock and an array index.
+/// optimizer finds the entry once per query, then each column with a lock and an array index
+/// (no hashing: a dictionary look-up here cost more than the rest of estimating a comparison).
 final class TableStatistics: Sendable {
-    /// `columns[p]` is `nil` until column `p` is sampled, then `.some(statistics or nil)`.
-    private let columns = Mutex<[Int: PropertyStatistics?]>([:])
+    /// One column: not sampled yet, or sampled (statistics, or nil for a column without any).
+    enum Slot: Sendable {
+        case unsampled
+        case sampled(PropertyStatistics?)
+    }
+
+    /// `columns[p]` for column `p`; columns past the end are unsampled.
+    private let columns = Mutex<[Slot]>([])
     private let counter: SamplingCounter
 
     init(counter: SamplingCounter) {
@@ -110,16 +117,29 @@ final class TableStatistics: Sendable {
     }
 
     func statistics<Table: TableReader>(of table: Table, property: Int) -> PropertyStatistics? {
-        if let known = columns.withLock({ $0[property] }) { return known }
+        let slot = columns.withLock { columns in
+            property >= 0 && property < columns.count ? columns[property] : .unsampled
+        }
+        if case .sampled(let known) = slot { return known }
         // Sample outside the lock: another thread may sample the same column meanwhile, and the
         // later result simply replaces the earlier, equal one.
         let computed = StatisticsSampler.statistics(of: table, property: property)
-        columns.withLock { $0[property] = .some(computed) }
         counter.count.add(1, ordering: .relaxed)
+        guard property >= 0 else { return computed }  // no such column: nil, not worth a slot
+        columns.withLock { columns in
+            if columns.count <= property { columns += repeatElement(.unsampled, count: property + 1 - columns.count) }
+            columns[property] = .sampled(computed)
+        }
         return computed
     }
 
-    var count: Int { columns.withLock { $0.count } }
+    var count: Int {
+        columns.withLock { columns in
+            columns.reduce(0) { total, slot in
+                if case .sampled = slot { total + 1 } else { total }
+            }
+        }
+    }
 }
 
 /// The number of columns a cache has sampled, shared by its table entries.
