@@ -164,18 +164,26 @@ final class Execution<Store: StoreReader> {
                 known = (blockIndex, block.positions)
                 let rows = registers.rows(register)
                 let lower = block.positions.lowerBound
+                let upper = block.positions.upperBound
+                // Through locals and a buffer: `index` is captured by reference, and each access
+                // to it and to the array went through memory and a bounds check (~32 instructions
+                // a position of Q5 with an index).
                 var n = 0
-                while index < positions.count && n < SelectionRegisters.capacity {
-                    let next = positions[index]
-                    if next < 0 || next >= rowCount {
-                        index += 1
-                        continue
+                var i = index
+                positions.withUnsafeBufferPointer { candidates in
+                    while i < candidates.count && n < SelectionRegisters.capacity {
+                        let next = candidates[i]
+                        if next < 0 || next >= rowCount {
+                            i += 1
+                            continue
+                        }
+                        guard next >= lower && next < upper else { break }
+                        rows[n] = Int32(truncatingIfNeeded: next &- lower)
+                        n += 1
+                        i += 1
                     }
-                    guard block.positions.contains(next) else { break }
-                    rows[n] = Int32(truncatingIfNeeded: next - lower)
-                    n += 1
-                    index += 1
                 }
+                index = i
                 registers.counts[register] = n
                 registers.dense[register] = false
                 registers.pending[register] = false
