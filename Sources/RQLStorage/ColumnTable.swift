@@ -110,35 +110,48 @@ public struct ColumnTable: TableReader {
 
     /// Blocks are fixed slices of the whole-table arrays: block `b` is positions
     /// `b * capacity ..< min((b + 1) * capacity, rowCount)`.
-    public func withBlock<R>(_ index: Int, _ body: (TableBlock) throws -> R) rethrows -> R {
+    public func withBlock<R>(
+        _ index: Int,
+        columns selection: ColumnSelection,
+        _ body: (TableBlock) throws -> R
+    ) rethrows -> R {
         let lower = index * TableBlock.capacity
         let positions = lower..<Swift.min(lower + TableBlock.capacity, rowCount)
+        let count = selection.columnCount(below: columns.count)
         return try rowKeys.withUnsafeBufferPointer { keys in
+            let rowKeys = UnsafeBufferPointer(rebasing: keys[positions])
+            // No column (an index probe whose rows need no test): no array, no view.
+            guard count > 0 else { return try body(TableBlock(positions: positions, rowKeys: rowKeys, columns: [])) }
             // One array for the block's views, filled as the nested `withView` calls open them
             // (a scan calls this once a block: an array per column was measurable).
             var views: [ColumnView] = []
-            views.reserveCapacity(columns.count)
-            return try withColumnViews(from: 0, slicing: positions, into: &views) { views in
-                try body(
-                    TableBlock(positions: positions, rowKeys: UnsafeBufferPointer(rebasing: keys[positions]), columns: views)
-                )
+            views.reserveCapacity(count)
+            return try withColumnViews(from: 0, upTo: count, selection, slicing: positions, into: &views) { views in
+                try body(TableBlock(positions: positions, rowKeys: rowKeys, columns: views))
             }
         }
     }
 
-    /// Opens every column's view from `property` on (each one's buffers are only valid inside
-    /// its own `withView` call, so they nest), appends its slice of `rows` to `views`, and calls
-    /// `body` with all of them.
+    /// Opens the selected columns' views from `property` up to `end` (each one's buffers are only
+    /// valid inside its own `withView` call, so they nest), appends each one's slice of `rows` to
+    /// `views` (`TableBlock.unopened` for the others), and calls `body` with all of them.
     private func withColumnViews<R>(
         from property: Int,
+        upTo end: Int,
+        _ selection: ColumnSelection,
         slicing rows: Range<Int>,
         into views: inout [ColumnView],
         _ body: ([ColumnView]) throws -> R
     ) rethrows -> R {
-        guard property < columns.count else { return try body(views) }
+        var property = property
+        while property < end && !selection.contains(property) {
+            views.append(TableBlock.unopened)
+            property += 1
+        }
+        guard property < end else { return try body(views) }
         return try columns[property].withView { view in
             views.append(view.slice(rows))
-            return try withColumnViews(from: property + 1, slicing: rows, into: &views, body)
+            return try withColumnViews(from: property + 1, upTo: end, selection, slicing: rows, into: &views, body)
         }
     }
 

@@ -109,7 +109,7 @@ struct BlockLocator<Table: TableReader> {
         let blockCount = table.blockCount
         guard blockCount > 0 else { return nil }
         let guess = min(position / TableBlock.capacity, blockCount - 1)
-        let guessed = table.withBlock(guess) { $0.positions }
+        let guessed = table.withBlock(guess, columns: .none) { $0.positions }
         if guessed.contains(position) {
             last = (guess, guessed)
             return (guess, guessed.lowerBound)
@@ -118,7 +118,7 @@ struct BlockLocator<Table: TableReader> {
         var high = blockCount - 1
         while low <= high {
             let mid = (low + high) / 2
-            let range = table.withBlock(mid) { $0.positions }
+            let range = table.withBlock(mid, columns: .none) { $0.positions }
             if range.contains(position) {
                 last = (mid, range)
                 return (mid, range.lowerBound)

@@ -136,10 +136,10 @@ extension Execution {
                 if fusedTop != nil && offerToFusedTop(rows, count, block: block) { return .next }
                 let start = block.positions.lowerBound
                 let limited = instruction.p5 == 1
-                let room = limited ? max(0, Int(instruction.p3) - result.count) : count
+                let room = limited ? max(0, Int(instruction.p3) - resultCount) : count
                 let taken = min(count, room)
                 appendRows(rows, taken, start: start, rowKeys: block.rowKeys)
-                if limited && result.count >= Int(instruction.p3) { return .jump(Int(instruction.p2)) }
+                if limited && resultCount >= Int(instruction.p3) { return .jump(Int(instruction.p2)) }
                 return .next
             }
         case .sort:
@@ -162,13 +162,7 @@ extension Execution {
             reorder(distinct(result, by: paths))
             return .next
         case .limit:
-            if mode == .rows {
-                let kept = max(0, Int(instruction.p1))
-                if result.count > kept {
-                    result.removeSubrange(kept...)
-                    self.keys.removeSubrange(kept...)
-                }
-            }
+            if mode == .rows { keepFirst(max(0, Int(instruction.p1))) }
             return .next
         case .loadElement:
             guard let block, case .element(let selectors)? = constant(instruction.p4) else { return .halt }
@@ -241,6 +235,7 @@ extension Execution {
         let dense = registers.dense[r]
         var kept = 0
         if column >= 0 && column < block.columns.count {
+            assert(openColumns.contains(column), "column \(column) read but not opened (ColumnsRead)")
             switch (instruction.opcode, block.columns[column], operand) {
             case (.filterInt, .int(let view), .int(let k)):
                 kept = Kernels.filterInt(view, op, k, rows, count, dense: dense)

@@ -117,6 +117,10 @@ extension Execution {
         guard let fused = fusedTop else { return false }
         let start = block.positions.lowerBound
         switch fused {
+        case .int(let column, _), .double(let column, _):
+            assert(openColumns.contains(column), "column \(column) read but not opened (ColumnsRead)")
+        }
+        switch fused {
         case .int(let column, var list):
             guard column < block.columns.count, case .int(let view) = block.columns[column],
                 let base = view.values.baseAddress

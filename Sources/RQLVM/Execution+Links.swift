@@ -15,6 +15,7 @@ extension Execution {
     ) -> R {
         if source == 0 {
             guard column >= 0 && column < block.columns.count else { return body(nil, nil) }
+            assert(openColumns.contains(column), "column \(column) read but not opened (ColumnsRead)")
             return body(block.columns[column], nil)
         }
         let p = source - 1

@@ -8,45 +8,62 @@ import RQLCore
 extension Execution {
     typealias KeyValue = ResultKey
 
-    /// Appends the positions and row keys of a batch's `count` surviving rows (in-block
-    /// offsets at `rows`) to the result, in bulk: one capacity check per batch, not per row.
+    /// The number of result rows so far (`keys` is always kept; `result` only when a later
+    /// step reads positions).
+    var resultCount: Int { keys.count }
+
+    /// Keeps the first `count` result rows (`Limit`).
+    func keepFirst(_ count: Int) {
+        if keys.count > count { keys.removeSubrange(count...) }
+        if result.count > count { result.removeSubrange(count...) }
+    }
+
+    /// Appends the row keys of a batch's `count` surviving rows (in-block offsets at `rows`) to
+    /// the result, and their positions when the run keeps them (`keepsPositions`), in bulk: one
+    /// capacity check per batch, not per row.
     func appendRows(_ rows: UnsafeMutablePointer<Int32>, _ count: Int, start: Int, rowKeys: UnsafeBufferPointer<RowKey>)
     {
         guard count > 0 else { return }
         let offsets = UnsafeBufferPointer(start: rows, count: count)
         // Appended through locals: each access to a class's stored array is checked for
-        // exclusivity, which would cost more than the append itself.
-        var positions = result
-        var keys = self.keys
-        result = []
-        self.keys = []
-        // Grown with zeros (a vectorised fill), then written in one loop each: `append` per
-        // row checked capacity and uniqueness every time. Capacity doubles explicitly:
-        // `append(contentsOf:)` of a batch grew the buffer to just the new size, so a scan
-        // copied its whole result again every few batches (~1.7 instructions a row of Q1).
-        let base = positions.count
-        Self.grow(&positions, by: count)
-        Self.grow(&keys, by: count)
-        positions.append(contentsOf: repeatElement(0, count: count))
-        positions.withUnsafeMutableBufferPointer { out in
-            for j in 0..<count { out[base &+ j] = start &+ Int(offsets[j]) }
+        // exclusivity, which would cost more than the append itself. Grown with zeros (a
+        // vectorised fill), then written in one loop each: `append` per row checked capacity
+        // and uniqueness every time.
+        if keepsPositions {
+            var positions = result
+            result = []
+            let base = positions.count
+            Self.grow(&positions, by: count, bound: resultBound)
+            positions.append(contentsOf: repeatElement(0, count: count))
+            positions.withUnsafeMutableBufferPointer { out in
+                for j in 0..<count { out[base &+ j] = start &+ Int(offsets[j]) }
+            }
+            result = positions
         }
         if let first = rowKeys.baseAddress {
-            let keyBase = keys.count
+            var keys = self.keys
+            self.keys = []
+            let base = keys.count
+            Self.grow(&keys, by: count, bound: resultBound)
             keys.append(contentsOf: repeatElement(RowKey(0), count: count))
             keys.withUnsafeMutableBufferPointer { out in
-                for j in 0..<count { out[keyBase &+ j] = first[Int(offsets[j])] }
+                for j in 0..<count { out[base &+ j] = first[Int(offsets[j])] }
             }
+            self.keys = keys
         }
-        result = positions
-        self.keys = keys
     }
 
-    /// Makes room for `count` more elements, at least doubling the capacity when it grows.
+    /// Makes room for `count` more elements. The first time, room for `bound` (the most rows
+    /// the run can emit: the candidates, or the LIMIT): growing by doubling copied the result
+    /// again and again, and at 10M rows, where each new buffer is fresh pages from the kernel,
+    /// emitting 3M rows (Q8) spent 85 % of its run there. Memory the run does not fill is
+    /// reserved, never touched. Past `bound` (not expected), capacity doubles.
     @inline(__always)
-    static func grow<Element>(_ array: inout [Element], by count: Int) {
+    static func grow<Element>(_ array: inout [Element], by count: Int, bound: Int) {
         let needed = array.count &+ count
-        if array.capacity < needed { array.reserveCapacity(Swift.max(needed, 2 &* array.capacity, 1_024)) }
+        if array.capacity < needed {
+            array.reserveCapacity(Swift.max(needed, array.capacity == 0 ? bound : 2 &* array.capacity))
+        }
     }
 
     /// Keeps the result rows at `indices`, in that order.

@@ -11,7 +11,8 @@ final class Execution<Store: StoreReader> {
         case count
     }
 
-    let program: Program
+    /// The program (the plan's: not copied per run).
+    var program: Program { plan.program }
     let store: Store
     let mode: Mode
     /// A caller's positions (`run(_:on:positions:)`), intersected with the access path's candidates.
@@ -29,16 +30,29 @@ final class Execution<Store: StoreReader> {
         positions: program.positionRegisterCount,
         values: program.valueRegisterCount
     )
+    /// What the run takes from its program alone, shared by the program's runs (`RunPlan`).
+    let plan: RunPlan
     /// The instructions without their comments: plain values, copied without reference counting.
     let ops: [Op]
-    /// Per instruction, its constant decoded once for the whole run.
-    var prepared: [PreparedOperand]
+    /// Per instruction, its constant decoded once for all runs.
+    let prepared: [PreparedOperand]
+    /// The columns the batch loop opens in each block: those the program reads (`ColumnsRead`).
+    var openColumns: ColumnSelection { plan.openColumns }
 
     var table: Store.Table?
     var candidates: Candidates = .all
-    /// The matching positions, in order (rows mode), and their row keys.
+    /// The matching positions, in order (rows mode), and their row keys. Positions are kept only
+    /// when a result step or a caller reads them (`keepsPositions`); keys always.
     var result: [Int] = []
     var keys: [RowKey] = []
+    /// Whether `emit` keeps the positions in `result`: a SORT, top-N or DISTINCT reads them, and
+    /// a run over a caller's positions (a SUBQUERY's nested run) returns them.
+    let keepsPositions: Bool
+    /// The most rows this run's batch loop can emit (its candidates, at most its LIMIT): the
+    /// result arrays are sized for it once (`Execution.grow`).
+    var resultBound = 0
+    /// The LIMIT an `emit` stops at, or `Int.max`.
+    private var emitLimit: Int { plan.emitLimit }
     var matchCount = 0
     /// The top-N list `emit` feeds when the program's first result step is a fusable `TopN`.
     var fusedTop: FusedTop?
@@ -50,15 +64,18 @@ final class Execution<Store: StoreReader> {
     var parameters: [Value] = []
 
     init(program: Program, store: Store, mode: Mode, positions: [Int]?) {
-        self.program = program
+        let plan = RunPlan.plan(for: program)
+        self.plan = plan
         self.store = store
         self.mode = mode
         self.callerPositions = positions
-        self.registers = SelectionRegisters(count: program.registerCount)
-        let ops = program.instructions.map(Op.init)
-        self.ops = ops
-        self.prepared = ops.map { PreparedOperand($0, program.constants) }
+        self.registers = plan.takeRegisters()
+        self.ops = plan.ops
+        self.prepared = plan.prepared
+        self.keepsPositions = positions != nil || plan.stepsReadPositions
     }
+
+    deinit { plan.giveBack(registers) }
 
     func constant(_ index: Int32) -> Constant? {
         program.constants.contains(index) ? program.constants[index] : nil
@@ -97,8 +114,9 @@ final class Execution<Store: StoreReader> {
         let positions: [Int]
         switch (candidates, callerPositions) {
         case (.all, nil):
+            resultBound = min(table.rowCount, emitLimit)
             for index in 0..<table.blockCount {
-                let outcome: Int? = table.withBlock(index) { block in
+                let outcome: Int? = table.withBlock(index, columns: openColumns) { block in
                     registers.fill(register, count: block.count)
                     return runBody(block, loop: loop)
                 }
@@ -113,6 +131,7 @@ final class Execution<Store: StoreReader> {
             let allowed = Set(found)
             positions = given.filter { allowed.contains($0) }
         }
+        resultBound = min(positions.count, emitLimit)
         return runBatches(over: positions, table: table, loop: loop, register: register) ?? exit
     }
 
@@ -139,7 +158,7 @@ final class Execution<Store: StoreReader> {
                 blockIndex = min(position / TableBlock.capacity, blockCount - 1)
             }
             var missed = false
-            let outcome: Int? = table.withBlock(blockIndex) { block in
+            let outcome: Int? = table.withBlock(blockIndex, columns: openColumns) { block in
                 guard block.positions.contains(position) else {
                     missed = true
                     return nil
@@ -147,18 +166,26 @@ final class Execution<Store: StoreReader> {
                 known = (blockIndex, block.positions)
                 let rows = registers.rows(register)
                 let lower = block.positions.lowerBound
+                let upper = block.positions.upperBound
+                // Through locals and a buffer: `index` is captured by reference, and each access
+                // to it and to the array went through memory and a bounds check (~32 instructions
+                // a position of Q5 with an index).
                 var n = 0
-                while index < positions.count && n < SelectionRegisters.capacity {
-                    let next = positions[index]
-                    if next < 0 || next >= rowCount {
-                        index += 1
-                        continue
+                var i = index
+                positions.withUnsafeBufferPointer { candidates in
+                    while i < candidates.count && n < SelectionRegisters.capacity {
+                        let next = candidates[i]
+                        if next < 0 || next >= rowCount {
+                            i += 1
+                            continue
+                        }
+                        guard next >= lower && next < upper else { break }
+                        rows[n] = Int32(truncatingIfNeeded: next &- lower)
+                        n += 1
+                        i += 1
                     }
-                    guard block.positions.contains(next) else { break }
-                    rows[n] = Int32(truncatingIfNeeded: next - lower)
-                    n += 1
-                    index += 1
                 }
+                index = i
                 registers.counts[register] = n
                 registers.dense[register] = false
                 registers.pending[register] = false
@@ -170,7 +197,7 @@ final class Execution<Store: StoreReader> {
                     index += 1
                     continue
                 }
-                let range = table.withBlock(found) { $0.positions }
+                let range = table.withBlock(found, columns: .none) { $0.positions }
                 known = (found, range)
                 continue
             }

@@ -6,7 +6,9 @@ import RQLCore
 ///
 /// A register is *dense* when it holds exactly `0 ..< count` in order (a fresh full block):
 /// kernels then read values straight through, which vectorises, instead of gathering.
-final class SelectionRegisters {
+// `@unchecked Sendable`: one run uses a set at a time; between runs it passes through
+// `RunPlan`'s lock (`takeRegisters`, `giveBack`), never shared.
+final class SelectionRegisters: @unchecked Sendable {
     /// Rows one register can hold: a batch is at most one block.
     static let capacity = TableBlock.capacity
 
@@ -40,8 +42,12 @@ final class SelectionRegisters {
         return allocated
     }
 
+    /// The number of registers.
+    let count: Int
+
     init(count: Int) {
         let registers = max(count, 1)
+        self.count = registers
         storage = .allocate(capacity: registers * Self.capacity)
         counts = .allocate(capacity: registers)
         counts.initialize(repeating: 0, count: registers)
@@ -56,6 +62,13 @@ final class SelectionRegisters {
         dense.deallocate()
         marksStorage?.deallocate()
         scratchStorage?.deallocate()
+    }
+
+    /// Clears every register for another run (`RunPlan` keeps one set between runs). The marks
+    /// are already zero: every use clears them.
+    func reset() {
+        counts.update(repeating: 0, count: count)
+        dense.update(repeating: false, count: 2 * count)
     }
 
     /// The offsets of register `r`.

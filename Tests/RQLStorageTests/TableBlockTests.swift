@@ -61,4 +61,48 @@ struct TableBlockTests {
         }
         #expect(next == table.rowCount)
     }
+
+    /// Each column of `block` that `selection` opens, as the values of its rows (via the test
+    /// fixtures' reader of a view), for comparing two openings.
+    static func values(of block: TableBlock, _ selection: ColumnSelection, schema: ObjectSchema) -> [[Value]] {
+        (0..<block.columns.count).filter { selection.contains($0) }.map { c in
+            (0..<block.count).map {
+                Fixtures.value(of: block.columns[c], at: $0, property: schema.properties[c])
+            }
+        }
+    }
+
+    @Test(
+        "a block opened for some columns has those columns' views, the same positions and keys, and ends after the last",
+        arguments: [[], [0], [1], [3], [0, 2], [1, 3], [0, 1, 2, 3]]
+    )
+    func someColumns(properties: [Int]) throws {
+        let memory = try Self.store()
+        let blocks = try BlockStore(importing: memory)
+        Self.checkSomeColumns(try #require(memory.table(named: "Row")), properties)
+        Self.checkSomeColumns(try #require(blocks.snapshot.table(named: "Row")), properties)
+    }
+
+    static func checkSomeColumns(_ table: some TableReader, _ properties: [Int]) {
+        let selection = ColumnSelection(properties)
+        #expect(table.blockCount >= 3)
+        for b in 0..<table.blockCount {
+            let all = table.withBlock(b, columns: .all) { block in
+                (block.positions, Array(block.rowKeys), values(of: block, selection, schema: table.objectSchema))
+            }
+            table.withBlock(b, columns: selection) { block in
+                #expect(block.positions == all.0)
+                #expect(Array(block.rowKeys) == all.1)
+                #expect(block.columns.count == (properties.max().map { $0 + 1 } ?? 0))
+                #expect(values(of: block, selection, schema: table.objectSchema) == all.2)
+                for c in 0..<block.columns.count where !selection.contains(c) {
+                    guard case .mixed(let unopened) = block.columns[c] else {
+                        Issue.record("column \(c) was opened")
+                        continue
+                    }
+                    #expect(unopened.values.isEmpty)
+                }
+            }
+        }
+    }
 }

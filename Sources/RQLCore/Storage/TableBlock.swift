@@ -25,8 +25,18 @@ public struct TableBlock: @unchecked Sendable {
     public let positions: Range<Int>
     /// The stable key of each row, ascending.
     public let rowKeys: UnsafeBufferPointer<RowKey>
-    /// One view per property, numbered like `ObjectSchema.properties`.
+    /// One view per property, numbered like `ObjectSchema.properties`. A block opened for some
+    /// columns only (`TableReader.withBlock(_:columns:_:)`) ends after the last opened one, and
+    /// holds `TableBlock.unopened` (no rows) at the others: read only the columns you asked for.
     public let columns: [ColumnView]
+
+    /// What `columns` holds at a column that was not opened: a view of no rows.
+    public static let unopened = ColumnView.mixed(
+        FixedWidthColumnView(
+            values: UnsafeBufferPointer(start: nil, count: 0),
+            nulls: NullMask(words: UnsafeBufferPointer(start: nil, count: 0))
+        )
+    )
 
     public init(positions: Range<Int>, rowKeys: UnsafeBufferPointer<RowKey>, columns: [ColumnView]) {
         self.positions = positions

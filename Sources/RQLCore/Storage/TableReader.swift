@@ -24,8 +24,10 @@ public protocol TableReader: Sendable {
     /// The number of storage blocks; positions run through them in order (see `TableBlock`).
     var blockCount: Int { get }
     /// Calls `body` with block `index` (`0 ..< blockCount`): its positions, row keys and a view
-    /// of every column; the views are valid only inside `body`. The VM scans through this.
-    func withBlock<R>(_ index: Int, _ body: (TableBlock) throws -> R) rethrows -> R
+    /// of each column in `columns`; the views are valid only inside `body`. The VM scans through
+    /// this, opening only the columns its program reads (`TableBlock.columns` says what an
+    /// unopened column holds). `withBlock(_:_:)` opens every column.
+    func withBlock<R>(_ index: Int, columns: ColumnSelection, _ body: (TableBlock) throws -> R) rethrows -> R
     /// One property of one row as a `Value`: the slow, simple accessor of the reference
     /// evaluator. Lists and sets read as `.list`, maps as `.map`, links (and embedded objects)
     /// as `.link` or `.null`, backlinks as a `.list` of `.link`s.
@@ -82,6 +84,12 @@ extension StoreReader {
 }
 
 extension TableReader {
+    /// Calls `body` with block `index` and a view of every column (see
+    /// `withBlock(_:columns:_:)`).
+    public func withBlock<R>(_ index: Int, _ body: (TableBlock) throws -> R) rethrows -> R {
+        try withBlock(index, columns: .all, body)
+    }
+
     /// No sorted indexes: a store that keeps none inherits this.
     public func indexRange(
         property: Int,

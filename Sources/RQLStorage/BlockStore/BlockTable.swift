@@ -36,12 +36,22 @@ public struct BlockTable: TableReader {
 
     public var blockCount: Int { data.blocks.count }
 
-    public func withBlock<R>(_ index: Int, _ body: (TableBlock) throws -> R) rethrows -> R {
+    public func withBlock<R>(
+        _ index: Int,
+        columns selection: ColumnSelection,
+        _ body: (TableBlock) throws -> R
+    ) rethrows -> R {
         let block = data.blocks[index]
+        let count = selection.columnCount(below: block.columns.count)
         var derived: [BacklinkColumn] = []
         var columns: [ColumnView] = []
-        columns.reserveCapacity(block.columns.count)
-        for (c, segment) in block.columns.enumerated() {
+        columns.reserveCapacity(count)
+        for c in 0..<count {
+            guard selection.contains(c) else {
+                columns.append(TableBlock.unopened)
+                continue
+            }
+            let segment = block.columns[c]
             if case .backlinks = segment {
                 let column = backlinkColumn(block: index, property: c)
                 derived.append(column)
