@@ -21,15 +21,16 @@ extension Generator {
         /// Whether every path is followed separately, in order (element-wise comparisons).
         var sequences: Bool
         /// Single values loaded by the existing instructions before the groups (`@count`,
-        /// aggregates, `@links.@count` of a single-valued side).
-        var loads: [Gathered] = []
+        /// aggregates, `@links.@count` of a single-valued side, a SUBQUERY count).
+        var loads: [ValueExpression] = []
     }
 
     /// The register form of a comparison through `LoadGroups` and `CompareGroups`, or nil when
-    /// a side is something else (`@type`, `@count`, an aggregate, a SUBQUERY count, a path
-    /// from a SUBQUERY element).
+    /// a side is something else (a path from a SUBQUERY element, a SUBQUERY count the walking
+    /// `CountSubquery` cannot load, a load that may drop a row). A SUBQUERY count and
+    /// `@links.@count` are one value a row, loaded first (`SUBQUERY(…).@count IN {1, 2}`).
     func groupCompared(for comparison: BoundComparison) -> GroupCompared? {
-        var loads: [Gathered] = []
+        var loads: [ValueExpression] = []
         guard let (lhs, lhsIsType) = groupOperand(comparison.lhs, &loads),
             let (rhs, rhsIsType) = groupOperand(comparison.rhs, &loads)
         else { return nil }
@@ -67,7 +68,7 @@ extension Generator {
     mutating func emit(_ compared: GroupCompared, into register: Int32, comment: String) {
         var compared = compared
         if !compared.loads.isEmpty {
-            let registers = compared.loads.map { Int(emitLoad($0, into: register)) }
+            let registers = compared.loads.map { Int(emitValue($0, into: register)) }
             compared.lhs = compared.lhs.replacingRegisters(registers)
             compared.rhs = compared.rhs.replacingRegisters(registers)
         }
@@ -121,7 +122,7 @@ extension Generator {
 
     /// The `LoadGroups` form of one side and whether it is `@type` of its values, or nil. A
     /// single-valued side may hold counts and aggregates, loaded into value registers first.
-    private func groupOperand(_ operand: BoundOperand, _ loads: inout [Gathered]) -> (GroupOperand, Bool)? {
+    private func groupOperand(_ operand: BoundOperand, _ loads: inout [ValueExpression]) -> (GroupOperand, Bool)? {
         if case .type(let path) = operand.expression {
             guard path.root == .object else { return nil }
             return (.path(Lowering.path(path), grouped: operand.isMultiValued), true)
@@ -135,7 +136,7 @@ extension Generator {
 
     private func groupOperand(
         _ expression: BoundExpression,
-        _ loads: inout [Gathered],
+        _ loads: inout [ValueExpression],
         loading: Bool
     ) -> GroupOperand? {
         switch expression {
@@ -174,8 +175,15 @@ extension Generator {
             guard path.root == .object else { return nil }
             return .aggregate(function, Lowering.path(path))
         case .backlinkCount:
-            return loaded(expression, &loads, loading: loading)
-        case .type, .subqueryCount:
+            // One total per row even over a multi-valued path (`dogs.@links.@count`).
+            return loaded(expression, &loads, loading: true)
+        case .subqueryCount(let path, let predicate):
+            // One count per row however many elements the path reaches (the walking
+            // `CountSubquery`, which gives a value for every row).
+            guard let subquery = walkedSubquery(path, predicate) else { return nil }
+            loads.append(.subquery(subquery))
+            return .valueRegister(loads.count - 1)
+        case .type:
             return nil
         }
     }
@@ -183,7 +191,11 @@ extension Generator {
     /// A count or aggregate of a single-valued side, loaded as `compared(for:)` loads it: only
     /// loads that always give a value (a row dropped for want of one would change what ALL and
     /// NONE see).
-    private func loaded(_ expression: BoundExpression, _ loads: inout [Gathered], loading: Bool) -> GroupOperand? {
+    private func loaded(
+        _ expression: BoundExpression,
+        _ loads: inout [ValueExpression],
+        loading: Bool
+    ) -> GroupOperand? {
         guard loading,
             let gathered = gathered(
                 BoundOperand(expression, isMultiValued: false),
@@ -198,7 +210,7 @@ extension Generator {
         case .count, .aggregate, .backlinks, .walk: break
         case .column, .element, .matching, .walkAgainst: return nil
         }
-        loads.append(gathered)
+        loads.append(.load(gathered))
         return .valueRegister(loads.count - 1)
     }
 
@@ -206,6 +218,9 @@ extension Generator {
     private func fansOutAtMostOnce(_ expression: BoundExpression) -> Bool {
         switch expression {
         case .constant, .constantList, .object:
+            return true
+        case .subqueryCount, .backlinkCount:
+            // Loaded into a value register first: one value a row.
             return true
         case .list(let elements):
             return elements.allSatisfy(fansOutAtMostOnce)
@@ -236,8 +251,6 @@ extension Generator {
                 }
             }
             return toMany <= 1
-        case .subqueryCount, .backlinkCount:
-            return false
         }
     }
 }

@@ -37,6 +37,15 @@ struct GeneratedRowFilterCensusTests {
         (SearchLoweringTests.json, "Doc", false, "ANY friends.places GEOWITHIN geoBox([0, 0], [1, 1])"),
         (SearchLoweringTests.json, "Doc", false, "NONE friends.friends.place GEOWITHIN geoBox([0, 0], [1, 1])"),
         (SearchLoweringTests.json, "Doc", false, "ALL friends.friends.place GEOWITHIN geoBox([0, 0], [1, 1])"),
+        (SubqueryLoweringTests.json, "Person", false, "SUBQUERY(dogs, $d, $d.age > 2).@count IN {1, 2}"),
+        (SubqueryLoweringTests.json, "Person", false, "SUBQUERY(dogs.toys, $t, $t.price > 2).@count + 1 > 2"),
+        (
+            SubqueryLoweringTests.json, "Person", false,
+            "ANY dogs.scores == SUBQUERY(dogs.toys, $t, $t.price != nil).@count"
+        ),
+        (SubqueryLoweringTests.json, "Person", false, "dogs.@links.@count IN {3, 5, 6}"),
+        (SubqueryLoweringTests.json, "Person", false, "dogs.toys.@sum.price < 5"),
+        (SubqueryLoweringTests.json, "Person", false, "ALL dogs.toys.@sum.price > 1"),
     ]
 
     @Test("hand-picked shapes outside the corpus with a FilterRow stay at most the recorded number")
