@@ -8,31 +8,18 @@ import RQLCore
 /// walking key paths step by step the way the reference evaluator does
 /// (`ReferenceEvaluator.weightedGroups`, `walk`); the comparison then quantifies over the groups.
 extension Execution {
-    /// Something a path has reached so far.
-    enum GroupItem {
-        /// An object: its table and position.
-        case object(Store.Table, Int)
-        /// A scalar, or a mixed value (which may itself be a nested list or dictionary).
-        case value(Value)
-        /// A list, set, dictionary or backlinks property of one owner, not yet split into its
-        /// elements; `holdsLinks` when its elements are links to objects.
-        case collection(Value, holdsLinks: Bool)
-        /// A null or dangling to-one link: null in a single-valued path, nothing in a
-        /// multi-valued one; it stays a null link through the remaining steps.
-        case nullLink
-    }
 
     /// Collects reached things, folding an object met again (and null links) into its first
     /// occurrence when `folding`; values and collections are never folded.
     struct GroupMerger {
         let folding: Bool
-        var items: [GroupItem] = []
+        var items: [PathItem] = []
         private var objects: Set<ObjectSlot> = []
         private var hasNullLink = false
 
         init(folding: Bool) { self.folding = folding }
 
-        mutating func add(_ item: GroupItem) {
+        mutating func add(_ item: PathItem) {
             if folding {
                 switch item {
                 case .object(let table, let position):
@@ -75,7 +62,7 @@ extension Execution {
         let start = block.positions.lowerBound
         for j in 0..<count {
             let row = Int(rows[j])
-            let object = GroupItem.object(table, start + row)
+            let object = PathItem.object(table, start + row)
             out[row] = Self.encode(groups(of: operand, at: object, row: row, sequences: sequences))
         }
     }
@@ -103,7 +90,7 @@ extension Execution {
 
     /// The groups of `operand` from `object` (in-block row `row`): a grouped path's groups, else
     /// one group.
-    func groups(of operand: GroupOperand, at object: GroupItem, row: Int, sequences: Bool) -> [[Value]] {
+    func groups(of operand: GroupOperand, at object: PathItem, row: Int, sequences: Bool) -> [[Value]] {
         guard case .path(let path, true) = operand, path.isMultiValued else {
             return [values(of: operand, at: object, row: row, sequences: sequences)]
         }
@@ -111,7 +98,7 @@ extension Execution {
     }
 
     /// The values of `operand` from `object`, in one list.
-    func values(of operand: GroupOperand, at object: GroupItem, row: Int, sequences: Bool) -> [Value] {
+    func values(of operand: GroupOperand, at object: PathItem, row: Int, sequences: Bool) -> [Value] {
         switch operand {
         case .constant(let value):
             return [value]
@@ -147,14 +134,14 @@ extension Execution {
     }
 
     /// What `path` reaches: with `folding` when it is multi-valued and the order does not matter.
-    private func reach(_ path: RowPath, from object: GroupItem, sequences: Bool) -> [GroupItem] {
+    private func reach(_ path: RowPath, from object: PathItem, sequences: Bool) -> [PathItem] {
         walk(path, from: object, folding: path.isMultiValued && !sequences)
     }
 
     /// `@count` / `@size` (`ReferenceEvaluator.counts`): a path of links counts the links it
     /// reaches, repeats included, as one value; otherwise each collection reached gives its size,
     /// a string, binary or mixed value its size, null and a null link 0, an object nothing.
-    private func counts(of path: RowPath, from object: GroupItem, sequences: Bool) -> [Value] {
+    private func counts(of path: RowPath, from object: PathItem, sequences: Bool) -> [Value] {
         if countsLinks(path) {
             // Every path followed (codegen allows one to-many hop at most): repeats count.
             var total = 0
@@ -198,7 +185,7 @@ extension Execution {
     private func aggregates(
         _ function: AggregateFunction,
         _ path: RowPath,
-        from object: GroupItem,
+        from object: PathItem,
         sequences: Bool
     ) -> [Value] {
         let overMixed = path.valueType == .mixed
@@ -247,7 +234,7 @@ extension Execution {
 
     /// Everything `path` reaches from `object`, before flattening (`ReferenceEvaluator.walk`):
     /// object steps open link collections first, so that with `folding` the objects in them merge.
-    func walk(_ path: RowPath, from object: GroupItem, folding: Bool) -> [GroupItem] {
+    func walk(_ path: RowPath, from object: PathItem, folding: Bool) -> [PathItem] {
         var items = [object]
         for step in path.steps {
             var inputs = items
@@ -268,13 +255,13 @@ extension Execution {
     /// a group of its own, and so does a mixed list or dictionary opened by `[*]`, `@keys` or
     /// `@values`; links flatten. An owner with an empty collection is an empty group; a path
     /// that reaches nothing is one empty group.
-    func groups(of path: RowPath, from object: GroupItem, folding: Bool) -> [[Value]] {
+    func groups(of path: RowPath, from object: PathItem, folding: Bool) -> [[Value]] {
         var groups = [[object]]
         for step in path.steps {
-            var next: [[GroupItem]] = []
+            var next: [[PathItem]] = []
             for group in groups {
                 var kept = GroupMerger(folding: folding)
-                var opened: [[GroupItem]] = []
+                var opened: [[PathItem]] = []
                 var inputs = group
                 if Self.isObjectStep(step) {
                     var expanded = GroupMerger(folding: folding)
@@ -313,7 +300,7 @@ extension Execution {
 
     /// Objects become links, collections their elements; a null link is null only in a
     /// single-valued path.
-    func flatten(_ items: [GroupItem], isMultiValued: Bool) -> [Value] {
+    func flatten(_ items: [PathItem], isMultiValued: Bool) -> [Value] {
         var result: [Value] = []
         for item in items {
             switch item {
@@ -328,158 +315,12 @@ extension Execution {
     }
 
     /// A list's items, a dictionary's values.
-    private static func rawElements(of contents: Value) -> [Value] {
+    static func rawElements(of contents: Value) -> [Value] {
         switch contents {
         case .list(let items): items
         case .map(let map): map.values
         default: []
         }
-    }
-
-    /// The elements of a collection (links resolved to objects), the target of a mixed link;
-    /// anything else is its own single element.
-    private func elements(of item: GroupItem) -> [GroupItem] {
-        switch item {
-        case .collection(let contents, let holdsLinks):
-            return Self.rawElements(of: contents).map { element(from: $0, holdsLinks: holdsLinks) }
-        case .value(.link(let link)):
-            return [resolve(link)]
-        case .object, .value, .nullLink:
-            return [item]
-        }
-    }
-
-    /// A link in a collection of links is its object; a null in a dictionary of links stays a
-    /// null value (`pets.@values == NULL` sees it).
-    private func element(from value: Value, holdsLinks: Bool) -> GroupItem {
-        guard holdsLinks, case .link(let link) = value else { return .value(value) }
-        return resolve(link)
-    }
-
-    private func resolve(_ link: ObjectLink) -> GroupItem {
-        guard let (table, position) = store.resolve(link) else { return .nullLink }
-        return .object(table, position)
-    }
-
-    /// What one step leads to from one reached thing.
-    private func apply(_ step: RowStep, to item: GroupItem) -> [GroupItem] {
-        if case .nullLink = item { return [.nullLink] }
-        switch step {
-        case .property(let className, let index, let name):
-            return onObjects(item) { table, position in
-                read(className: className, index: index, name: name, table: table, position: position).map { [$0] }
-                    ?? []
-            }
-        case .backlinks(let className, let property):
-            return onObjects(item) { table, position in
-                let keys = table.backlinks(at: position, fromClass: className, property: property)
-                let links = keys.map { Value.link(ObjectLink(className: className, key: $0)) }
-                return [.collection(.list(links), holdsLinks: true)]
-            }
-        case .index(let n):
-            return positional(item) { n >= 0 && n < $0.count ? $0[n] : nil }
-        case .first:
-            return positional(item) { $0.first }
-        case .last:
-            return positional(item) { $0.last }
-        case .all:
-            switch item {
-            case .collection: return elements(of: item)
-            case .value(.list(let items)): return items.map { .value($0) }
-            case .value(.map(let map)): return map.values.map { .value($0) }
-            case .object, .value, .nullLink: return []
-            }
-        case .key(let key):
-            switch item {
-            case .collection(let contents, let holdsLinks):
-                guard case .map(let map) = contents else { return [] }
-                guard let value = map[key] else { return [holdsLinks ? .nullLink : .value(.null)] }
-                if holdsLinks && value.isNull { return [.nullLink] }
-                return [element(from: value, holdsLinks: holdsLinks)]
-            case .value(.map(let map)):
-                return [.value(map[key] ?? .null)]
-            case .object, .value(.link):
-                // `.name` after a mixed value that holds a link reads the linked object's property.
-                return onObjects(item) { table, position in
-                    guard let column = table.objectSchema.propertyIndex(named: key) else { return [] }
-                    return read(
-                        className: table.objectSchema.name,
-                        index: column,
-                        name: key,
-                        table: table,
-                        position: position
-                    ).map { [$0] } ?? []
-                }
-            case .value, .nullLink:
-                return []
-            }
-        case .keys:
-            switch item {
-            case .collection(.map(let map), _), .value(.map(let map)): return map.keys.map { .value(.string($0)) }
-            case .collection, .object, .value, .nullLink: return []
-            }
-        case .values:
-            switch item {
-            case .collection(.map, _): return elements(of: item)
-            case .value(.map(let map)): return map.values.map { .value($0) }
-            case .collection, .object, .value, .nullLink: return []
-            }
-        }
-    }
-
-    /// An object step on every object `item` stands for: the elements of a collection, the
-    /// target of a mixed link; plain values have no properties.
-    private func onObjects(_ item: GroupItem, _ body: (Store.Table, Int) -> [GroupItem]) -> [GroupItem] {
-        switch item {
-        case .object(let table, let position): return body(table, position)
-        case .nullLink: return [.nullLink]
-        case .collection, .value(.link):
-            return elements(of: item).flatMap { element -> [GroupItem] in
-                switch element {
-                case .object(let table, let position): return body(table, position)
-                case .nullLink: return [.nullLink]
-                case .value, .collection: return []
-                }
-            }
-        case .value: return []
-        }
-    }
-
-    /// `[n]`, `[FIRST]`, `[LAST]` of a list or a nested mixed list; nothing when out of range or
-    /// applied to something unordered.
-    private func positional(_ item: GroupItem, _ pick: ([Value]) -> Value?) -> [GroupItem] {
-        switch item {
-        case .collection(let contents, let holdsLinks):
-            guard case .list(let items) = contents, let chosen = pick(items) else { return [] }
-            return [element(from: chosen, holdsLinks: holdsLinks)]
-        case .value(.list(let items)):
-            return pick(items).map { [.value($0)] } ?? []
-        case .object, .value, .nullLink:
-            return []
-        }
-    }
-
-    /// One property of one object. The index is trusted when the object is of the class the
-    /// step names; otherwise (a mixed link to another class) the property is found by name, and
-    /// an object without it reaches nothing.
-    private func read(className: String, index: Int, name: String, table: Store.Table, position: Int) -> GroupItem? {
-        let schema = table.objectSchema
-        let column: Int
-        if schema.name == className, index >= 0, index < schema.properties.count {
-            column = index
-        } else if let byName = schema.propertyIndex(named: name) {
-            column = byName
-        } else {
-            return nil
-        }
-        let property = schema.properties[column]
-        let value = table.value(at: position, property: column)
-        if property.isToMany || property.isBacklink { return .collection(value, holdsLinks: property.isLink) }
-        if property.isLink {
-            guard case .link(let link) = value else { return .nullLink }
-            return resolve(link)
-        }
-        return .value(value)
     }
 }
 
