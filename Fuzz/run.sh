@@ -98,7 +98,12 @@ for harness in "${harnesses[@]}"; do
     echo "run.sh: fuzzing $harness for ${SECONDS_TO_FUZZ:-60} s"
 
     status=0
-    "Fuzz/.build/release/$harness" \
+    # No leak check: LeakSanitizer cannot see a pointer Swift keeps in a multi-payload enum (the
+    # case tag rides in the pointer's spare high bits), so objects held only through such an
+    # enum in a global (`TableBlock.unopened`, the VM's `RunPlan` cache of prepared operands)
+    # are reported as leaked at exit although a global still holds them.
+    ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}" "Fuzz/.build/release/$harness" \
+        -detect_leaks=0 \
         -max_total_time="${SECONDS_TO_FUZZ:-60}" \
         -max_len="${MAX_LEN:-$(max_len_for "$harness")}" \
         -timeout="${TIMEOUT:-10}" \
