@@ -36,6 +36,12 @@ public indirect enum GroupOperand: Hashable, Sendable {
     /// `@min/@max/@sum/@avg` per owner of the path's last collection (`friends.scores.@max`),
     /// as the reference evaluator aggregates (`ReferenceEvaluator.aggregates`).
     case aggregate(AggregateFunction, RowPath)
+    /// `path GEOWITHIN region` tested on each thing the path reaches, as the reference evaluator
+    /// tests it (`ReferenceEvaluator.geoWithinHolds`): `true` for a point within the region,
+    /// `false` for a point outside, an object that is not a point, and a null or dangling link
+    /// met anywhere on the way (which is why `ALL … GEOWITHIN` through to-many hops is loaded
+    /// this way: a count of the objects passing cannot see the null links). One group.
+    case withinRegion(RowPath, GeoRegion)
 
     /// `items.price * 2`, for EXPLAIN.
     public var text: String {
@@ -49,6 +55,7 @@ public indirect enum GroupOperand: Hashable, Sendable {
         case .valueRegister(let v): "v\(v)"
         case .count(let path): path.dottedName + ".@count"
         case .aggregate(let function, let path): path.dottedName + "." + function.rawValue
+        case .withinRegion(let path, _): path.dottedName + " GEOWITHIN region"
         }
     }
 }
@@ -137,7 +144,8 @@ extension GroupOperand {
         switch self {
         case .constant, .values, .object: true
         case .list(let elements): elements.allSatisfy(\.isWellFormed)
-        case .path(let path, _), .count(let path), .aggregate(_, let path): path.root == .object
+        case .path(let path, _), .count(let path), .aggregate(_, let path), .withinRegion(let path, _):
+            path.root == .object
         case .arithmetic(_, let lhs, let rhs): lhs.isWellFormed && rhs.isWellFormed
         case .valueRegister(let v): v >= 0
         }
@@ -146,7 +154,7 @@ extension GroupOperand {
     /// The value registers the operand reads.
     public var valueRegisters: [Int] {
         switch self {
-        case .constant, .values, .object, .path, .count, .aggregate: []
+        case .constant, .values, .object, .path, .count, .aggregate, .withinRegion: []
         case .list(let elements): elements.flatMap(\.valueRegisters)
         case .arithmetic(_, let lhs, let rhs): lhs.valueRegisters + rhs.valueRegisters
         case .valueRegister(let v): [v]

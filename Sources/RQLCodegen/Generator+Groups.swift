@@ -38,11 +38,13 @@ extension Generator {
             comparison.lhs.isMultiValued && comparison.rhs.isMultiValued && comparison.lhs.quantifier == nil
             && comparison.rhs.quantifier == nil
         if elementwise {
-            // Every path is followed in order: linear only with at most one to-many hop a path
-            // (`owners.dogs.owners.dogs.name == {…}` would be exponential).
-            guard fansOutAtMostOnce(comparison.lhs.expression), fansOutAtMostOnce(comparison.rhs.expression) else {
-                return nil
-            }
+            // Every path is followed in order, as the reference evaluator follows them when the
+            // lengths do not decide (`ReferenceEvaluator.holds`, `context.sequences`): the cost
+            // grows as the fan-out to the power of the to-many hops, so at most three a side
+            // (`dogs.owners.dogs.age == dogs.age`; `owners.dogs.owners.dogs.name == {…}` is not).
+            guard toManyHops(comparison.lhs.expression) <= Self.elementwiseHops,
+                toManyHops(comparison.rhs.expression) <= Self.elementwiseHops
+            else { return nil }
             let form = GroupComparison(
                 comparison.op,
                 options: comparison.options,
@@ -167,8 +169,9 @@ extension Generator {
                 if let (_, _, property) = linkPath(path), property.collection == .single { return nil }
                 return loaded(expression, &loads, loading: loading)
             }
-            // Counted per row: links are counted along every path, so one to-many hop at most.
-            guard path.root == .object, fansOutAtMostOnce(.path(path)) else { return nil }
+            // Counted per row: links along every path, by the weights of a folding walk (so
+            // `dogs.toys.@count` inside arithmetic over `dogs.age` costs what its objects cost).
+            guard path.root == .object else { return nil }
             return .count(Lowering.path(path))
         case .aggregate(let function, let path):
             if loading { return loaded(expression, &loads, loading: loading) }
@@ -214,18 +217,22 @@ extension Generator {
         return .valueRegister(loads.count - 1)
     }
 
-    /// Whether the paths in `expression` each cross at most one to-many link or backlinks.
-    private func fansOutAtMostOnce(_ expression: BoundExpression) -> Bool {
+    /// The most to-many hops an element-wise comparison follows on one side.
+    static let elementwiseHops = 3
+
+    /// The most to-many links or backlinks one path in `expression` crosses (`Int.max` for a
+    /// step the schema does not know).
+    private func toManyHops(_ expression: BoundExpression) -> Int {
         switch expression {
         case .constant, .constantList, .object:
-            return true
+            return 0
         case .subqueryCount, .backlinkCount:
             // Loaded into a value register first: one value a row.
-            return true
+            return 0
         case .list(let elements):
-            return elements.allSatisfy(fansOutAtMostOnce)
+            return elements.map(toManyHops).max() ?? 0
         case .arithmetic(_, let lhs, let rhs):
-            return fansOutAtMostOnce(lhs) && fansOutAtMostOnce(rhs)
+            return max(toManyHops(lhs), toManyHops(rhs))
         case .path(let path), .type(let path), .count(let path), .aggregate(_, let path):
             var toMany = 0
             for (i, step) in path.steps.enumerated() {
@@ -234,7 +241,7 @@ extension Generator {
                     toMany += 1
                 case .property(let className, let index, _):
                     guard let properties = schema[className]?.properties, index >= 0, index < properties.count else {
-                        return false
+                        return Int.max
                     }
                     let property = properties[index]
                     // A subscript right after a link list picks one link (`link[0].list`).
@@ -250,7 +257,7 @@ extension Generator {
                     continue
                 }
             }
-            return toMany <= 1
+            return toMany
         }
     }
 }
@@ -259,7 +266,7 @@ extension GroupOperand {
     /// The operand with each `.valueRegister(i)` placeholder replaced by `registers[i]`.
     fileprivate func replacingRegisters(_ registers: [Int]) -> GroupOperand {
         switch self {
-        case .constant, .values, .object, .path, .count, .aggregate: self
+        case .constant, .values, .object, .path, .count, .aggregate, .withinRegion: self
         case .list(let elements): .list(elements.map { $0.replacingRegisters(registers) })
         case .arithmetic(let op, let lhs, let rhs):
             .arithmetic(op, lhs.replacingRegisters(registers), rhs.replacingRegisters(registers))

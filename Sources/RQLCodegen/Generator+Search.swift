@@ -30,6 +30,9 @@ extension Generator {
         /// The objects reached through to-many hops, tested by a program over their class and
         /// counted (`CountSubquery`), the count compared with 0 (`Generator+WalkedSearch.swift`).
         case walked(WalkedSubquery, ComparisonOperator)
+        /// `ALL … GEOWITHIN` through to-many hops: each thing reached tested by `LoadGroups`
+        /// (`GroupOperand.withinRegion`), then `CompareGroups` (`Generator+WalkedSearch.swift`).
+        case everyWithin(GroupOperand)
     }
 
     /// The register form of a TEXT, GEOWITHIN or MATCHES predicate, or nil for other shapes
@@ -117,6 +120,8 @@ extension Generator {
             builder.emit(.filterMatches, p1: register, p2: v, p4: builder.constant(.pattern(pattern)), comment: comment)
         case .counted(let gathered):
             emit(gathered, into: register, comment: comment)
+        case .everyWithin(let operand):
+            emitEveryWithin(operand, into: register, comment: comment)
         case .walked(let subquery, let op):
             let v = emit(subquery, into: register)
             builder.emit(

@@ -10,7 +10,10 @@ import RQLIR
 /// 0. This is the reference evaluator's rule: TEXT holds when some string reached matches (a
 /// null or dangling link reaches no string), `ANY … GEOWITHIN` when some point reached is
 /// within, `NONE` when none is. `ALL … GEOWITHIN` also fails on a null or dangling link met
-/// anywhere on the way, which a count of objects cannot see: it is not lowered here.
+/// anywhere on the way, which a count of objects cannot see: each thing the path reaches is
+/// tested by `LoadGroups` instead (`GroupOperand.withinRegion`: a null link is `false`), and
+/// `CompareGroups` keeps the rows where every test is `true` and some test is (ALL is false
+/// when nothing is reached).
 extension Generator {
     /// The walked form of a TEXT or GEOWITHIN predicate, or nil.
     func walkedSearch(_ predicate: BoundPredicate) -> SearchTest? {
@@ -28,8 +31,11 @@ extension Generator {
             )
             let program = subprogram(.fullText(path: inner, query: query), over: className)
             return .walked(WalkedSubquery(hops: hops, program: program, parameters: []), .greater)
+        case .geoWithin(let path, .all, let region):
+            guard path.isMultiValued, path.root == .object else { return nil }
+            return .everyWithin(.withinRegion(Lowering.path(path), region))
         case .geoWithin(let path, let quantifier, let region):
-            guard quantifier != .all, path.isMultiValued, let (hops, className, last, property) = walkedOwner(path),
+            guard path.isMultiValued, let (hops, className, last, property) = walkedOwner(path),
                 property.isLink, property.collection != .map, let pointClass = property.type.targetClassName,
                 schema[pointClass] != nil
             else { return nil }
@@ -69,6 +75,35 @@ extension Generator {
             )
         case .constant, .and, .or, .not, .comparison:
             return nil
+        }
+    }
+
+    /// `ALL path GEOWITHIN region` from the tests `LoadGroups` computes for `operand`: every test
+    /// `true` (which holds of no tests), then some test `true`.
+    mutating func emitEveryWithin(_ operand: GroupOperand, into register: Int32, comment: String) {
+        let tests = builder.makeValueRegister()
+        builder.emit(
+            .loadGroups,
+            p1: register,
+            p3: tests,
+            p4: builder.constant(.groupOperand(operand, sequences: false))
+        )
+        let truth = builder.makeValueRegister()
+        builder.emit(
+            .loadGroups,
+            p1: register,
+            p3: truth,
+            p4: builder.constant(.groupOperand(.constant(.bool(true)), sequences: false))
+        )
+        for quantifier in [Quantifier.all, .any] {
+            builder.emit(
+                .compareGroups,
+                p1: register,
+                p2: tests,
+                p4: builder.constant(.groupComparison(GroupComparison(.equal, form: .quantified(lhs: quantifier, rhs: .any)))),
+                p5: UInt16(clamping: truth),
+                comment: comment
+            )
         }
     }
 

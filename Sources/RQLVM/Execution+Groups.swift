@@ -10,29 +10,40 @@ import RQLCore
 extension Execution {
 
     /// Collects reached things, folding an object met again (and null links) into its first
-    /// occurrence when `folding`; values and collections are never folded.
+    /// occurrence when `folding`, its weight (the number of paths that reached it) added to the
+    /// first's; values and collections are never folded.
     struct GroupMerger {
         let folding: Bool
         var items: [PathItem] = []
-        private var objects: Set<ObjectSlot> = []
-        private var hasNullLink = false
+        /// Parallel to `items`: at least 1, saturating at `Int.max`.
+        var weights: [Int] = []
+        private var objects: [ObjectSlot: Int] = [:]
+        private var nullLink: Int?
 
         init(folding: Bool) { self.folding = folding }
 
-        mutating func add(_ item: PathItem) {
+        mutating func add(_ item: PathItem, weight: Int = 1) {
             if folding {
                 switch item {
                 case .object(let table, let position):
-                    guard objects.insert(ObjectSlot(className: table.objectSchema.name, position: position)).inserted
-                    else { return }
+                    let slot = ObjectSlot(className: table.objectSchema.name, position: position)
+                    if let index = objects[slot] {
+                        weights[index] = Folder.sum(weights[index], weight)
+                        return
+                    }
+                    objects[slot] = items.count
                 case .nullLink:
-                    guard !hasNullLink else { return }
-                    hasNullLink = true
+                    if let index = nullLink {
+                        weights[index] = Folder.sum(weights[index], weight)
+                        return
+                    }
+                    nullLink = items.count
                 case .value, .collection:
                     break
                 }
             }
             items.append(item)
+            weights.append(weight)
         }
     }
 
@@ -130,7 +141,38 @@ extension Execution {
             return counts(of: path, from: object, sequences: sequences)
         case .aggregate(let function, let path):
             return aggregates(function, path, from: object, sequences: sequences)
+        case .withinRegion(let path, let region):
+            return withinRegion(path, region, from: object)
         }
+    }
+
+    /// Whether each thing `path` reaches is a point within `region`
+    /// (`ReferenceEvaluator.geoWithinHolds`): an object that is not a point, a value, and a null
+    /// or dangling link (met at any step: it stays a null link to the end) are not within.
+    /// Objects met again are folded: repeats cannot change a quantifier over these tests.
+    private func withinRegion(_ path: RowPath, _ region: GeoRegion, from object: PathItem) -> [Value] {
+        var result: [Value] = []
+        for item in walk(path, from: object, folding: true) {
+            for element in elements(of: item) {
+                guard case .object(let table, let position) = element else {
+                    result.append(.bool(false))
+                    continue
+                }
+                result.append(.bool(Self.point(in: table, at: position).map(region.contains) ?? false))
+            }
+        }
+        return result
+    }
+
+    /// The point an embedded GeoJSON object holds, read by its `type` and `coordinates`
+    /// properties (`GeoPoint(geoJSONType:coordinates:)`), or nil.
+    private static func point(in table: Store.Table, at position: Int) -> GeoPoint? {
+        let schema = table.objectSchema
+        guard let typeColumn = schema.propertyIndex(named: "type"),
+            let coordinatesColumn = schema.propertyIndex(named: "coordinates"),
+            case .list(let coordinates) = table.value(at: position, property: coordinatesColumn)
+        else { return nil }
+        return GeoPoint(geoJSONType: table.value(at: position, property: typeColumn), coordinates: coordinates)
     }
 
     /// What `path` reaches: with `folding` when it is multi-valued and the order does not matter.
@@ -143,15 +185,17 @@ extension Execution {
     /// a string, binary or mixed value its size, null and a null link 0, an object nothing.
     private func counts(of path: RowPath, from object: PathItem, sequences: Bool) -> [Value] {
         if countsLinks(path) {
-            // Every path followed (codegen allows one to-many hop at most): repeats count.
+            // Every path counts: objects met again are folded, their weights the paths to them.
             var total = 0
-            for item in walk(path, from: object, folding: false) {
+            let reached = weightedWalk(path, from: object, folding: true)
+            for (item, weight) in zip(reached.items, reached.weights) {
+                let links: Int
                 switch item {
-                case .object: total = Folder.sum(total, 1)
-                case .collection(let contents, true):
-                    total = Folder.sum(total, ValueAggregation.size(of: contents) ?? 0)
-                case .collection, .value, .nullLink: break
+                case .object: links = 1
+                case .collection(let contents, true): links = ValueAggregation.size(of: contents) ?? 0
+                case .collection, .value, .nullLink: links = 0
                 }
+                total = Folder.sum(total, Folder.product(links, weight))
             }
             return [.int(Int64(total))]
         }
@@ -235,19 +279,31 @@ extension Execution {
     /// Everything `path` reaches from `object`, before flattening (`ReferenceEvaluator.walk`):
     /// object steps open link collections first, so that with `folding` the objects in them merge.
     func walk(_ path: RowPath, from object: PathItem, folding: Bool) -> [PathItem] {
-        var items = [object]
+        weightedWalk(path, from: object, folding: folding).items
+    }
+
+    /// `walk` with the number of paths that reached each thing (1 each without `folding`): with
+    /// folding a path through to-many links and back costs what its distinct objects cost, and
+    /// the weights still count every path (`@count` of links).
+    func weightedWalk(_ path: RowPath, from object: PathItem, folding: Bool) -> GroupMerger {
+        var reached = GroupMerger(folding: folding)
+        reached.add(object)
         for step in path.steps {
-            var inputs = items
+            var inputs = reached
             if Self.isObjectStep(step) {
                 var expanded = GroupMerger(folding: folding)
-                for input in items { for element in elements(of: input) { expanded.add(element) } }
-                inputs = expanded.items
+                for (input, weight) in zip(reached.items, reached.weights) {
+                    for element in elements(of: input) { expanded.add(element, weight: weight) }
+                }
+                inputs = expanded
             }
             var next = GroupMerger(folding: folding)
-            for input in inputs { for reached in apply(step, to: input) { next.add(reached) } }
-            items = next.items
+            for (input, weight) in zip(inputs.items, inputs.weights) {
+                for result in apply(step, to: input) { next.add(result, weight: weight) }
+            }
+            reached = next
         }
-        return items
+        return reached
     }
 
     /// The values `path` reaches in the groups quantifiers apply to
@@ -330,7 +386,7 @@ extension GroupOperand {
         switch self {
         case .constant, .values, .object: false
         case .list(let elements): elements.contains { $0.readsRow }
-        case .path, .valueRegister, .count, .aggregate: true
+        case .path, .valueRegister, .count, .aggregate, .withinRegion: true
         case .arithmetic(_, let lhs, let rhs): lhs.readsRow || rhs.readsRow
         }
     }

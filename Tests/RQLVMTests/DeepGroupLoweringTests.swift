@@ -1,0 +1,110 @@
+import RQLBytecode
+import RQLCodegen
+import RQLCore
+import RQLIR
+import RQLSema
+import RQLStorage
+import RQLSyntax
+import RQLVM
+import Testing
+
+/// Shapes through two or more to-many hops that `LoadGroups` / `CompareGroups` run instead of
+/// `FilterRow`: `ALL … GEOWITHIN` (each thing reached tested, a null link failing),
+/// element-wise comparisons of sequences (every path followed, in order), and `@count` of a
+/// path of links inside arithmetic over another multi-valued path (counted by the weights of a
+/// folding walk). Each agrees with the reference evaluator, optimized and not, on the stores as
+/// loaded, with objects deleted (dangling links), and on the block store.
+@Suite("Lowering through several to-many hops with LoadGroups")
+struct DeepGroupLoweringTests {
+    /// Checks `text` on `className` three ways on every store, and that no program (nor any
+    /// program nested in it) has a `FilterRow` while the optimized one has `opcode`.
+    static func lowers(
+        _ text: String,
+        className: String,
+        stores: [any StoreReader],
+        emitting opcode: Opcode = .compareGroups
+    ) throws {
+        for store in stores {
+            for (optimized, program) in try check(text, className: className, on: store) {
+                let emitted = SubqueryLoweringTests.opcodes(program)
+                #expect(!emitted.contains(.filterRow), "\(text) still runs row at a time")
+                if optimized { #expect(emitted.contains(opcode), "\(text) does not emit \(opcode.name)") }
+            }
+        }
+    }
+
+    static func check<Store: StoreReader>(
+        _ text: String,
+        className: String,
+        on store: Store
+    ) throws -> [(Bool, Program)] {
+        let bound = try Binder(schema: store.schema).bind(try Parser.parse(text), className: className)
+        let expected = ReferenceEvaluator(store: store).run(bound)
+        var programs: [(Bool, Program)] = []
+        for optimized in [true, false] {
+            let program = try VMHarness.compile(bound, store: store, optimized: optimized)
+            #expect(VirtualMachine().run(program, on: store) == expected, "\(text) optimized \(optimized)")
+            #expect(VirtualMachine().count(program, on: store) == expected.count, "\(text) count")
+            programs.append((optimized, program))
+        }
+        return programs
+    }
+
+    @Test(
+        "ALL … GEOWITHIN through two or more to-many hops: a null or dangling link met fails it",
+        arguments: [
+            "ALL friends.friends.place GEOWITHIN geoBox([0, 0], [1, 1])",
+            "ALL friends.friends.place GEOWITHIN geoBox([-5, -5], [30, 30])",
+            "NOT ALL friends.friends.place GEOWITHIN geoBox([-5, -5], [30, 30])",
+            "ALL friends.friends.places GEOWITHIN geoBox([-5, -5], [30, 30])",
+            "ALL friends.friends.places GEOWITHIN geoBox([0, 0], [1, 1])",
+            "ALL friends.friends.friends.place GEOWITHIN geoBox([-5, -5], [30, 30])",
+            "ALL parent.friends.friends.place GEOWITHIN geoCircle([0.5, 0.5], 0.5)",
+            "ALL @links.Doc.friends.friends.place GEOWITHIN geoBox([-5, -5], [30, 30])",
+            "ALL friends.@links.Doc.parent.place GEOWITHIN geoBox([-5, -5], [30, 30])",
+            "ALL friends.friends.place GEOWITHIN geoBox([-5, -5], [30, 30]) OR title == 'Delta'",
+        ]
+    )
+    func allGeoWithin(query: String) throws {
+        try Self.lowers(query, className: "Doc", stores: try SearchLoweringTests.stores())
+    }
+
+    @Test("ALL … GEOWITHIN holds for some rows and fails for others, so the test can tell")
+    func allGeoWithinDiscriminates() throws {
+        let store = try DatasetLoader.load(json: SearchLoweringTests.json)
+        let text = "ALL friends.friends.places GEOWITHIN geoBox([-5, -5], [30, 30])"
+        let bound = try Binder(schema: store.schema).bind(try Parser.parse(text), className: "Doc")
+        let rows = ReferenceEvaluator(store: store).run(bound)
+        #expect(!rows.isEmpty && rows.count < 5)
+    }
+
+    @Test(
+        "element-wise comparisons of sequences through two or three to-many hops",
+        arguments: [
+            "dogs.owners.dogs.age == dogs.age", "dogs.owners.dogs.age != dogs.age",
+            "dogs.toys.price == dogs.toys.price", "dogs.toys.price != dogs.toys.price",
+            "dogs.toys.parts.price != dogs.toys.price", "dogs.toys.parts.name == dogs.toys.name",
+            "dogs.toys.price > dogs.toys.price", "dogs.owners.name BEGINSWITH dogs.owners.name",
+            "dogs.toys.name == {'ball', 'rope'}", "dogs.toys.price != {2.5, null}",
+            "pals.toys.name == dogs.toys.name", "dogs.owners.dogs.name ==[c] pals.owners.dogs.name",
+            "dogs.toys.parts.price == {2.5}", "NOT dogs.owners.dogs.age == dogs.owners.dogs.age",
+        ]
+    )
+    func elementwise(query: String) throws {
+        try Self.lowers(query, className: "Person", stores: try SubqueryLoweringTests.stores())
+    }
+
+    @Test(
+        "a count of a path of links inside arithmetic over another multi-valued path",
+        arguments: [
+            "dogs.toys.@count + dogs.age > 8", "dogs.toys.@count * 2 < dogs.age",
+            "ALL dogs.age + dogs.toys.@count > 3", "NONE dogs.age - dogs.toys.@count < 0",
+            "dogs.owners.dogs.@count - dogs.age == 5", "dogs.toys.parts.@count + dogs.age >= 4",
+            "dogs.toys.parts.@count + dogs.toys.price > 3", "ANY dogs.age == dogs.toys.@count + 2",
+            "dogs.toys.@count + dogs.scores > 10", "pals.toys.@count + dogs.toys.price < 5",
+        ]
+    )
+    func countInArithmetic(query: String) throws {
+        try Self.lowers(query, className: "Person", stores: try SubqueryLoweringTests.stores())
+    }
+}
