@@ -151,6 +151,16 @@ extension GroupOperand {
         }
     }
 
+    /// Whether `CompareSequences` can compare the operand as a sequence: a key path from the
+    /// row's object or a constant list.
+    public var isSequence: Bool {
+        switch self {
+        case .path(let path, _): path.root == .object
+        case .values: true
+        case .constant, .object, .list, .arithmetic, .valueRegister, .count, .aggregate, .withinRegion: false
+        }
+    }
+
     /// The value registers the operand reads.
     public var valueRegisters: [Int] {
         switch self {

@@ -20,6 +20,9 @@ extension Generator {
         var comparison: GroupComparison
         /// Whether every path is followed separately, in order (element-wise comparisons).
         var sequences: Bool
+        /// Whether `CompareSequences` compares the two sides (key paths and constant lists, one
+        /// through several to-many links), deciding from folded walks where it can.
+        var walksSequences = false
         /// Single values loaded by the existing instructions before the groups (`@count`,
         /// aggregates, `@links.@count` of a single-valued side, a SUBQUERY count).
         var loads: [ValueExpression] = []
@@ -38,13 +41,6 @@ extension Generator {
             comparison.lhs.isMultiValued && comparison.rhs.isMultiValued && comparison.lhs.quantifier == nil
             && comparison.rhs.quantifier == nil
         if elementwise {
-            // Every path is followed in order, as the reference evaluator follows them when the
-            // lengths do not decide (`ReferenceEvaluator.holds`, `context.sequences`): the cost
-            // grows as the fan-out to the power of the to-many hops, so at most three a side
-            // (`dogs.owners.dogs.age == dogs.age`; `owners.dogs.owners.dogs.name == {…}` is not).
-            guard toManyHops(comparison.lhs.expression) <= Self.elementwiseHops,
-                toManyHops(comparison.rhs.expression) <= Self.elementwiseHops
-            else { return nil }
             let form = GroupComparison(
                 comparison.op,
                 options: comparison.options,
@@ -52,6 +48,22 @@ extension Generator {
                 lhsIsType: lhsIsType,
                 rhsIsType: rhsIsType
             )
+            if lhs.isSequence, rhs.isSequence, loads.isEmpty,
+                max(toManyHops(comparison.lhs.expression), toManyHops(comparison.rhs.expression)) > 1
+            {
+                // Sequences of every path, which `CompareSequences` decides without following
+                // every path where the reference evaluator does (`elementwiseByLength`).
+                var compared = GroupCompared(lhs: lhs, rhs: rhs, comparison: form, sequences: true)
+                compared.walksSequences = true
+                return compared
+            }
+            // Every path is followed in order, as the reference evaluator follows them when the
+            // lengths do not decide (`ReferenceEvaluator.holds`, `context.sequences`): the cost
+            // grows as the fan-out to the power of the to-many hops, so at most three a side
+            // (`dogs.owners.dogs.age == dogs.age`; `owners.dogs.owners.dogs.name == {…}` is not).
+            guard toManyHops(comparison.lhs.expression) <= Self.elementwiseHops,
+                toManyHops(comparison.rhs.expression) <= Self.elementwiseHops
+            else { return nil }
             return GroupCompared(lhs: lhs, rhs: rhs, comparison: form, sequences: true, loads: loads)
         }
         let form: GroupComparison.Form =
@@ -68,6 +80,15 @@ extension Generator {
     }
 
     mutating func emit(_ compared: GroupCompared, into register: Int32, comment: String) {
+        if compared.walksSequences {
+            builder.emit(
+                .compareSequences,
+                p1: register,
+                p4: builder.constant(.sequenceComparison(lhs: compared.lhs, rhs: compared.rhs, compared.comparison)),
+                comment: comment
+            )
+            return
+        }
         var compared = compared
         if !compared.loads.isEmpty {
             let registers = compared.loads.map { Int(emitValue($0, into: register)) }

@@ -100,7 +100,9 @@ extension Generator {
                 .compareGroups,
                 p1: register,
                 p2: tests,
-                p4: builder.constant(.groupComparison(GroupComparison(.equal, form: .quantified(lhs: quantifier, rhs: .any)))),
+                p4: builder.constant(
+                    .groupComparison(GroupComparison(.equal, form: .quantified(lhs: quantifier, rhs: .any)))
+                ),
                 p5: UInt16(clamping: truth),
                 comment: comment
             )

@@ -20,6 +20,9 @@ extension Execution {
         private var objects: [ObjectSlot: Int] = [:]
         private var nullLink: Int?
 
+        /// Whether some object was folded into an earlier occurrence (losing order and repeats).
+        private(set) var folded = false
+
         init(folding: Bool) { self.folding = folding }
 
         mutating func add(_ item: PathItem, weight: Int = 1) {
@@ -29,6 +32,7 @@ extension Execution {
                     let slot = ObjectSlot(className: table.objectSchema.name, position: position)
                     if let index = objects[slot] {
                         weights[index] = Folder.sum(weights[index], weight)
+                        folded = true
                         return
                     }
                     objects[slot] = items.count
@@ -312,42 +316,87 @@ extension Execution {
     /// `@values`; links flatten. An owner with an empty collection is an empty group; a path
     /// that reaches nothing is one empty group.
     func groups(of path: RowPath, from object: PathItem, folding: Bool) -> [[Value]] {
-        var groups = [[object]]
+        weightedGroups(of: path, from: object, folding: folding).groups.map {
+            flatten($0.items, isMultiValued: path.isMultiValued)
+        }
+    }
+
+    /// `groups(of:from:folding:)` before flattening, with weights: an item of a group of links
+    /// weighs the number of paths that reach it; a group opened per owner stands for that owner
+    /// however often it is reached, its items weighing 1. `folded` tells whether an object was
+    /// folded (losing order and repeats), `opened` whether a group was opened per owner.
+    func weightedGroups(
+        of path: RowPath,
+        from object: PathItem,
+        folding: Bool
+    ) -> (groups: [GroupMerger], folded: Bool, opened: Bool) {
+        var first = GroupMerger(folding: folding)
+        first.add(object)
+        var groups = [first]
+        var folded = false
+        var anyOpened = false
         for step in path.steps {
-            var next: [[PathItem]] = []
+            var next: [GroupMerger] = []
             for group in groups {
                 var kept = GroupMerger(folding: folding)
-                var opened: [[PathItem]] = []
+                var opened: [GroupMerger] = []
                 var inputs = group
                 if Self.isObjectStep(step) {
                     var expanded = GroupMerger(folding: folding)
-                    for input in group { for element in elements(of: input) { expanded.add(element) } }
-                    inputs = expanded.items
+                    for (input, weight) in zip(group.items, group.weights) {
+                        for element in elements(of: input) { expanded.add(element, weight: weight) }
+                    }
+                    folded = folded || expanded.folded
+                    inputs = expanded
                 }
-                for input in inputs {
+                for (input, weight) in zip(inputs.items, inputs.weights) {
                     let result = apply(step, to: input)
                     switch (step, input) {
                     case (.property, _), (.backlinks, _):
                         if result.count == 1, case .collection(_, false) = result[0] {
-                            opened.append(result)
+                            opened.append(Self.group(result, folding: folding))
                         } else {
-                            for reached in result { kept.add(reached) }
+                            for reached in result { kept.add(reached, weight: weight) }
                         }
                     case (.all, .value(.list)), (.all, .value(.map)), (.keys, .value(.map)), (.values, .value(.map)):
-                        opened.append(result)
+                        opened.append(Self.group(result, folding: folding))
                     case (.all, _), (.keys, _), (.values, _), (.index, _), (.first, _), (.last, _), (.key, _):
-                        for reached in result { kept.add(reached) }
+                        for reached in result { kept.add(reached, weight: weight) }
                     }
                 }
-                if !kept.items.isEmpty || opened.isEmpty { next.append(kept.items) }
+                folded = folded || kept.folded
+                anyOpened = anyOpened || !opened.isEmpty
+                if !kept.items.isEmpty || opened.isEmpty { next.append(kept) }
                 next += opened
             }
             groups = next
         }
-        return groups.map { flatten($0, isMultiValued: path.isMultiValued) }
+        return (groups, folded, anyOpened)
     }
 
-    private static func isObjectStep(_ step: RowStep) -> Bool {
+    /// A group opened per owner: its items (values and collections, never folded), weighing 1.
+    private static func group(_ items: [PathItem], folding: Bool) -> GroupMerger {
+        var group = GroupMerger(folding: folding)
+        for item in items { group.add(item) }
+        return group
+    }
+
+    /// The number of values a weighted group flattens to, repeats included (saturating).
+    func length(of group: GroupMerger, isMultiValued: Bool) -> Int {
+        var total = 0
+        for (item, weight) in zip(group.items, group.weights) {
+            let count: Int
+            switch item {
+            case .object, .value: count = 1
+            case .collection(let contents, _): count = Self.rawElements(of: contents).count
+            case .nullLink: count = isMultiValued ? 0 : 1
+            }
+            total = Folder.sum(total, Folder.product(count, weight))
+        }
+        return total
+    }
+
+    static func isObjectStep(_ step: RowStep) -> Bool {
         switch step {
         case .property, .backlinks: true
         case .index, .first, .last, .all, .key, .keys, .values: false

@@ -79,7 +79,7 @@ struct DeepGroupLoweringTests {
     }
 
     @Test(
-        "element-wise comparisons of sequences through two or three to-many hops",
+        "element-wise comparisons of key paths through two or three to-many hops are CompareSequences",
         arguments: [
             "dogs.owners.dogs.age == dogs.age", "dogs.owners.dogs.age != dogs.age",
             "dogs.toys.price == dogs.toys.price", "dogs.toys.price != dogs.toys.price",
@@ -91,7 +91,68 @@ struct DeepGroupLoweringTests {
         ]
     )
     func elementwise(query: String) throws {
+        try Self.lowers(
+            query,
+            className: "Person",
+            stores: try SubqueryLoweringTests.stores(),
+            emitting: .compareSequences
+        )
+    }
+
+    @Test(
+        "element-wise comparisons of arithmetic through two or three to-many hops follow every path",
+        arguments: [
+            "dogs.toys.price * 2 != dogs.toys.parts.price", "dogs.toys.price + 0 == dogs.toys.price",
+            "dogs.owners.dogs.age - 1 < dogs.owners.dogs.age", "{1, 2} == dogs.owners.dogs.age * 1",
+        ]
+    )
+    func elementwiseArithmetic(query: String) throws {
         try Self.lowers(query, className: "Person", stores: try SubqueryLoweringTests.stores())
+    }
+
+    @Test(
+        "element-wise comparisons of key paths through four or more to-many hops",
+        arguments: [
+            "dogs.owners.dogs.toys.price == dogs.toys.price", "dogs.owners.dogs.toys.price != dogs.toys.price",
+            "dogs.owners.dogs.owners.dogs.age != dogs.age", "dogs.owners.dogs.owners.dogs.age == dogs.age",
+            "dogs.owners.dogs.owners.age == dogs.owners.age", "dogs.owners.dogs.owners.age != dogs.owners.age",
+            "dogs.toys.parts.parts.price == dogs.toys.price", "dogs.owners.dogs.toys.parts.name == {'ball'}",
+            "dogs.owners.dogs.toys.name == {'ball', 'rope', 'bone', 'duck', 'duck'}",
+            "dogs.owners.dogs.age == dogs.owners.dogs.age", "dogs.owners.dogs.age != dogs.owners.dogs.age",
+            "dogs.owners.dogs.age.@type == dogs.owners.dogs.age.@type",
+            "dogs.toys.price.@type != dogs.owners.dogs.age.@type",
+            "dogs.owners.dogs.age <= dogs.owners.dogs.scores", "pals.owners.pals.name BEGINSWITH[c] dogs.owners.name",
+            "{1, 3} == dogs.owners.dogs.age", "NOT dogs.owners.dogs.name == pals.owners.pals.name",
+        ]
+    )
+    func sequences(query: String) throws {
+        try Self.lowers(
+            query,
+            className: "Person",
+            stores: try SubqueryLoweringTests.stores(),
+            emitting: .compareSequences
+        )
+    }
+
+    @Test("sequences whose lengths differ are decided without following every path")
+    func noRunaway() throws {
+        // A person with one dog it owns twice, many times over: 2^16 paths, one object each hop.
+        let dogs = Array(repeating: "0", count: 2).joined(separator: ", ")
+        let json = """
+            {"schema": {
+               "Person": {"properties": {"name": "string", "dogs": "list<Dog>"}},
+               "Dog": {"properties": {"name": "string", "owners": "linkingObjects<Person.dogs>"}}},
+             "objects": {"Dog": [{"name": "Rex"}], "Person": [{"name": "Ann", "dogs": [\(dogs)]}]}}
+            """
+        let store = try DatasetLoader.load(json: json)
+        let path = Array(repeating: "dogs.owners", count: 8).joined(separator: ".") + ".dogs.name"
+        for (text, matches) in [("\(path) == {'Rex'}", 0), ("\(path) != {'Rex'}", 1), ("\(path) != dogs.name", 1)] {
+            let bound = try Binder(schema: store.schema).bind(try Parser.parse(text), className: "Person")
+            #expect(ReferenceEvaluator(store: store).run(bound).count == matches, "\(text)")
+            let program = try VMHarness.compile(bound, store: store, optimized: true)
+            #expect(program.instructions.contains { $0.opcode == .compareSequences })
+            #expect(VirtualMachine().run(program, on: store).count == matches, "\(text)")
+        }
     }
 
     @Test(
