@@ -42,6 +42,9 @@ public indirect enum GroupOperand: Hashable, Sendable {
     /// met anywhere on the way (which is why `ALL … GEOWITHIN` through to-many hops is loaded
     /// this way: a count of the objects passing cannot see the null links). One group.
     case withinRegion(RowPath, GeoRegion)
+    /// Whether each value of the operand is a string the pattern matches (`MATCHES`), in the
+    /// operand's groups: `ANY friends.friends.tags MATCHES 'a.*'` quantifies per owner of `tags`.
+    case matching(GroupOperand, RegexPattern)
 
     /// `items.price * 2`, for EXPLAIN.
     public var text: String {
@@ -56,6 +59,7 @@ public indirect enum GroupOperand: Hashable, Sendable {
         case .count(let path): path.dottedName + ".@count"
         case .aggregate(let function, let path): path.dottedName + "." + function.rawValue
         case .withinRegion(let path, _): path.dottedName + " GEOWITHIN region"
+        case .matching(let operand, let pattern): operand.text + " MATCHES '\(pattern.source)'"
         }
     }
 }
@@ -148,6 +152,7 @@ extension GroupOperand {
             path.root == .object
         case .arithmetic(_, let lhs, let rhs): lhs.isWellFormed && rhs.isWellFormed
         case .valueRegister(let v): v >= 0
+        case .matching(let operand, _): operand.isWellFormed
         }
     }
 
@@ -157,7 +162,8 @@ extension GroupOperand {
         switch self {
         case .path(let path, _): path.root == .object
         case .values: true
-        case .constant, .object, .list, .arithmetic, .valueRegister, .count, .aggregate, .withinRegion: false
+        case .constant, .object, .list, .arithmetic, .valueRegister, .count, .aggregate, .withinRegion, .matching:
+            false
         }
     }
 
@@ -168,6 +174,7 @@ extension GroupOperand {
         case .list(let elements): elements.flatMap(\.valueRegisters)
         case .arithmetic(_, let lhs, let rhs): lhs.valueRegisters + rhs.valueRegisters
         case .valueRegister(let v): [v]
+        case .matching(let operand, _): operand.valueRegisters
         }
     }
 }

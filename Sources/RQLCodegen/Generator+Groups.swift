@@ -145,7 +145,7 @@ extension Generator {
 
     /// The `LoadGroups` form of one side and whether it is `@type` of its values, or nil. A
     /// single-valued side may hold counts and aggregates, loaded into value registers first.
-    private func groupOperand(_ operand: BoundOperand, _ loads: inout [ValueExpression]) -> (GroupOperand, Bool)? {
+    func groupOperand(_ operand: BoundOperand, _ loads: inout [ValueExpression]) -> (GroupOperand, Bool)? {
         if case .type(let path) = operand.expression {
             guard path.root == .object else { return nil }
             return (.path(Lowering.path(path), grouped: operand.isMultiValued), true)
@@ -292,6 +292,7 @@ extension GroupOperand {
         case .arithmetic(let op, let lhs, let rhs):
             .arithmetic(op, lhs.replacingRegisters(registers), rhs.replacingRegisters(registers))
         case .valueRegister(let i): .valueRegister(registers[i])
+        case .matching(let operand, let pattern): .matching(operand.replacingRegisters(registers), pattern)
         }
     }
 }

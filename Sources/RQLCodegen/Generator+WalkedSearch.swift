@@ -33,7 +33,8 @@ extension Generator {
             return .walked(WalkedSubquery(hops: hops, program: program, parameters: []), .greater)
         case .geoWithin(let path, .all, let region):
             guard path.isMultiValued, path.root == .object else { return nil }
-            return .everyWithin(.withinRegion(Lowering.path(path), region))
+            // Every test true, and some test (ALL is false when nothing is reached).
+            return .grouped(.withinRegion(Lowering.path(path), region), [.all, .any])
         case .geoWithin(let path, let quantifier, let region):
             guard path.isMultiValued, let (hops, className, last, property) = walkedOwner(path),
                 property.isLink, property.collection != .map, let pointClass = property.type.targetClassName,
@@ -52,35 +53,52 @@ extension Generator {
                 quantifier == .any ? .greater : .equal
             )
         case .matches(let operand, let pattern):
-            // The strings reached through links form one group: ANY is some object's string
-            // matching, NONE none, ALL none failing.
-            guard case .path(let path) = operand.expression, operand.isMultiValued, path.isMultiValued,
-                let (hops, className, last, property) = walkedOwner(path), property.collection == .single,
-                !property.isLink
+            if let walked = walkedMatches(operand, pattern) { return walked }
+            // Any other path (a list of strings through to-many hops, `friends.friends.tags`):
+            // each value tested in the groups comparisons quantify, as the reference does.
+            var loads: [ValueExpression] = []
+            guard case .path = operand.expression, let (values, isType) = groupOperand(operand, &loads), !isType,
+                loads.isEmpty
             else { return nil }
-            let inner = BoundPath(
-                root: .object,
-                steps: [last],
-                isMultiValued: false,
-                rootClassName: className,
-                valueType: path.valueType
-            )
-            let test = BoundPredicate.matches(BoundOperand(.path(inner), isMultiValued: false), pattern)
-            let quantifier = operand.quantifier ?? .any
-            let program = subprogram(quantifier == .all ? .not(test) : test, over: className)
-            guard !Self.hasRowFilter(program) else { return nil }
-            return .walked(
-                WalkedSubquery(hops: hops, program: program, parameters: []),
-                quantifier == .any ? .greater : .equal
-            )
+            return .grouped(.matching(values, pattern), [operand.quantifier ?? .any])
         case .constant, .and, .or, .not, .comparison:
             return nil
         }
     }
 
-    /// `ALL path GEOWITHIN region` from the tests `LoadGroups` computes for `operand`: every test
-    /// `true` (which holds of no tests), then some test `true`.
-    mutating func emitEveryWithin(_ operand: GroupOperand, into register: Int32, comment: String) {
+    /// `MATCHES` over the strings of a single-valued property reached through to-many hops: the
+    /// strings form one group, so ANY is some object's string matching, NONE none, ALL none
+    /// failing, each object tested by a program over its class (`CountSubquery`).
+    private func walkedMatches(_ operand: BoundOperand, _ pattern: RegexPattern) -> SearchTest? {
+        guard case .path(let path) = operand.expression, operand.isMultiValued, path.isMultiValued,
+            let (hops, className, last, property) = walkedOwner(path), property.collection == .single,
+            !property.isLink
+        else { return nil }
+        let inner = BoundPath(
+            root: .object,
+            steps: [last],
+            isMultiValued: false,
+            rootClassName: className,
+            valueType: path.valueType
+        )
+        let test = BoundPredicate.matches(BoundOperand(.path(inner), isMultiValued: false), pattern)
+        let quantifier = operand.quantifier ?? .any
+        let program = subprogram(quantifier == .all ? .not(test) : test, over: className)
+        guard !Self.hasRowFilter(program) else { return nil }
+        return .walked(
+            WalkedSubquery(hops: hops, program: program, parameters: []),
+            quantifier == .any ? .greater : .equal
+        )
+    }
+
+    /// The tests `LoadGroups` computes for `operand`, then for each quantifier a `CompareGroups`
+    /// keeping the rows where it holds of some group's tests being `true`.
+    mutating func emitGrouped(
+        _ operand: GroupOperand,
+        _ quantifiers: [Quantifier],
+        into register: Int32,
+        comment: String
+    ) {
         let tests = builder.makeValueRegister()
         builder.emit(
             .loadGroups,
@@ -95,7 +113,7 @@ extension Generator {
             p3: truth,
             p4: builder.constant(.groupOperand(.constant(.bool(true)), sequences: false))
         )
-        for quantifier in [Quantifier.all, .any] {
+        for quantifier in quantifiers {
             builder.emit(
                 .compareGroups,
                 p1: register,

@@ -106,6 +106,11 @@ extension Execution {
     /// The groups of `operand` from `object` (in-block row `row`): a grouped path's groups, else
     /// one group.
     func groups(of operand: GroupOperand, at object: PathItem, row: Int, sequences: Bool) -> [[Value]] {
+        if case .matching(let inner, let pattern) = operand {
+            return groups(of: inner, at: object, row: row, sequences: sequences).map { group in
+                group.map { .bool(pattern.matches($0)) }
+            }
+        }
         guard case .path(let path, true) = operand, path.isMultiValued else {
             return [values(of: operand, at: object, row: row, sequences: sequences)]
         }
@@ -147,6 +152,8 @@ extension Execution {
             return aggregates(function, path, from: object, sequences: sequences)
         case .withinRegion(let path, let region):
             return withinRegion(path, region, from: object)
+        case .matching(let inner, let pattern):
+            return values(of: inner, at: object, row: row, sequences: sequences).map { .bool(pattern.matches($0)) }
         }
     }
 
@@ -436,6 +443,7 @@ extension GroupOperand {
         case .constant, .values, .object: false
         case .list(let elements): elements.contains { $0.readsRow }
         case .path, .valueRegister, .count, .aggregate, .withinRegion: true
+        case .matching(let operand, _): operand.readsRow
         case .arithmetic(_, let lhs, let rhs): lhs.readsRow || rhs.readsRow
         }
     }

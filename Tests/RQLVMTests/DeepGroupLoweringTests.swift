@@ -8,11 +8,12 @@ import RQLSyntax
 import RQLVM
 import Testing
 
-/// Shapes through two or more to-many hops that `LoadGroups` / `CompareGroups` run instead of
-/// `FilterRow`: `ALL … GEOWITHIN` (each thing reached tested, a null link failing),
-/// element-wise comparisons of sequences (every path followed, in order), and `@count` of a
-/// path of links inside arithmetic over another multi-valued path (counted by the weights of a
-/// folding walk). Each agrees with the reference evaluator, optimized and not, on the stores as
+/// Shapes through to-many hops that `LoadGroups` / `CompareGroups` and `CompareSequences` run
+/// instead of `FilterRow`: `ALL … GEOWITHIN` (each thing reached tested, a null link failing),
+/// `MATCHES` over lists of strings (each value tested, quantified per group), element-wise
+/// comparisons of sequences (decided from folded walks as the reference decides them), and
+/// `@count` of a path of links inside arithmetic over another multi-valued path (counted by the
+/// weights of a folding walk). Each agrees with the reference evaluator, optimized and not, on the stores as
 /// loaded, with objects deleted (dangling links), and on the block store.
 @Suite("Lowering through several to-many hops with LoadGroups")
 struct DeepGroupLoweringTests {
@@ -76,6 +77,22 @@ struct DeepGroupLoweringTests {
         let bound = try Binder(schema: store.schema).bind(try Parser.parse(text), className: "Doc")
         let rows = ReferenceEvaluator(store: store).run(bound)
         #expect(!rows.isEmpty && rows.count < 5)
+    }
+
+    @Test(
+        "MATCHES over lists of strings through to-many hops, subscripts and [*], quantified per group",
+        arguments: [
+            "ANY friends.friends.tags MATCHES 'a.*'", "ALL friends.friends.tags MATCHES '[a-z]+'",
+            "NONE friends.friends.tags MATCHES 'a.*'", "ANY friends.tags MATCHES 'a.*'",
+            "ALL friends.tags MATCHES 'a.*'", "ANY parent.friends.tags MATCHES '(?i)b.*'",
+            "ANY @links.Doc.parent.tags MATCHES 'a.*'", "ALL @links.Doc.friends.tags MATCHES 'x|gamma|alpha'",
+            "tags[0] MATCHES 'a.*'", "tags[FIRST] MATCHES 'a.*'", "parent.tags[0] MATCHES 'a.*'",
+            "friends[0].tags[0] MATCHES 'a.*'", "ANY friends.tags[0] MATCHES 'a.*'", "m[*] MATCHES 'A.*'",
+            "friends.m[*] MATCHES 'A.*'", "NOT ANY friends.friends.tags MATCHES 'a.*'",
+        ]
+    )
+    func matches(query: String) throws {
+        try Self.lowers(query, className: "Doc", stores: try SearchLoweringTests.stores())
     }
 
     @Test(

@@ -52,6 +52,10 @@ struct GeneratedRowFilterCensusTests {
             "ALL @links.Doc.friends.friends.place GEOWITHIN geoBox([0, 0], [1, 1])"
         ),
         (SearchLoweringTests.json, "Doc", false, "ALL friends.friends.friends.place GEOWITHIN geoBox([0, 0], [1, 1])"),
+        (SearchLoweringTests.json, "Doc", false, "ANY friends.friends.tags MATCHES 'a.*'"),
+        (SearchLoweringTests.json, "Doc", false, "ALL @links.Doc.parent.tags MATCHES 'a.*'"),
+        (SearchLoweringTests.json, "Doc", false, "parent.tags[0] MATCHES 'a.*'"),
+        (SearchLoweringTests.json, "Doc", false, "friends.m[*] MATCHES 'A.*'"),
         (SubqueryLoweringTests.json, "Person", false, "dogs.owners.dogs.age == dogs.age"),
         (SubqueryLoweringTests.json, "Person", false, "dogs.toys.parts.price != dogs.toys.price"),
         (SubqueryLoweringTests.json, "Person", false, "dogs.owners.dogs.name == {'Rex', 'Fido'}"),
