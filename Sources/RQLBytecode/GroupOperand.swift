@@ -45,6 +45,10 @@ public indirect enum GroupOperand: Hashable, Sendable {
     /// Whether each value of the operand is a string the pattern matches (`MATCHES`), in the
     /// operand's groups: `ANY friends.friends.tags MATCHES 'a.*'` quantifies per owner of `tags`.
     case matching(GroupOperand, RegexPattern)
+    /// Whether each value `path` reaches has the full-text terms (`TEXT`, as
+    /// `ReferenceEvaluator.fullTextHolds` reads it: a null string has no tokens, a value that is
+    /// not a string matches nothing), in one group.
+    case searchingText(RowPath, TextSearch)
 
     /// `items.price * 2`, for EXPLAIN.
     public var text: String {
@@ -60,6 +64,7 @@ public indirect enum GroupOperand: Hashable, Sendable {
         case .aggregate(let function, let path): path.dottedName + "." + function.rawValue
         case .withinRegion(let path, _): path.dottedName + " GEOWITHIN region"
         case .matching(let operand, let pattern): operand.text + " MATCHES '\(pattern.source)'"
+        case .searchingText(let path, _): path.dottedName + " TEXT terms"
         }
     }
 }
@@ -148,7 +153,8 @@ extension GroupOperand {
         switch self {
         case .constant, .values, .object: true
         case .list(let elements): elements.allSatisfy(\.isWellFormed)
-        case .path(let path, _), .count(let path), .aggregate(_, let path), .withinRegion(let path, _):
+        case .path(let path, _), .count(let path), .aggregate(_, let path), .withinRegion(let path, _),
+            .searchingText(let path, _):
             path.root == .object
         case .arithmetic(_, let lhs, let rhs): lhs.isWellFormed && rhs.isWellFormed
         case .valueRegister(let v): v >= 0
@@ -162,7 +168,8 @@ extension GroupOperand {
         switch self {
         case .path(let path, _): path.root == .object
         case .values: true
-        case .constant, .object, .list, .arithmetic, .valueRegister, .count, .aggregate, .withinRegion, .matching:
+        case .constant, .object, .list, .arithmetic, .valueRegister, .count, .aggregate, .withinRegion, .matching,
+            .searchingText:
             false
         }
     }
@@ -170,7 +177,7 @@ extension GroupOperand {
     /// The value registers the operand reads.
     public var valueRegisters: [Int] {
         switch self {
-        case .constant, .values, .object, .path, .count, .aggregate, .withinRegion: []
+        case .constant, .values, .object, .path, .count, .aggregate, .withinRegion, .searchingText: []
         case .list(let elements): elements.flatMap(\.valueRegisters)
         case .arithmetic(_, let lhs, let rhs): lhs.valueRegisters + rhs.valueRegisters
         case .valueRegister(let v): [v]

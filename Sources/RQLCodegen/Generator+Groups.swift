@@ -287,7 +287,7 @@ extension GroupOperand {
     /// The operand with each `.valueRegister(i)` placeholder replaced by `registers[i]`.
     fileprivate func replacingRegisters(_ registers: [Int]) -> GroupOperand {
         switch self {
-        case .constant, .values, .object, .path, .count, .aggregate, .withinRegion: self
+        case .constant, .values, .object, .path, .count, .aggregate, .withinRegion, .searchingText: self
         case .list(let elements): .list(elements.map { $0.replacingRegisters(registers) })
         case .arithmetic(let op, let lhs, let rhs):
             .arithmetic(op, lhs.replacingRegisters(registers), rhs.replacingRegisters(registers))

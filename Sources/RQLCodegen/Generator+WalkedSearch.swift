@@ -2,7 +2,7 @@ import RQLBytecode
 import RQLCore
 import RQLIR
 
-/// TEXT and GEOWITHIN through paths with several to-many hops or backlinks
+/// TEXT, GEOWITHIN and MATCHES through paths with several to-many hops or backlinks
 /// (`ANY owners.dogs.bio TEXT 'good'`, `ANY owners.places.location GEOWITHIN …`), which
 /// `FilterText` and `FilterGeoWithin` do not walk, as the walking `CountSubquery`: the objects
 /// the hops reach are tested by a program over their class holding the one-object test
@@ -13,15 +13,29 @@ import RQLIR
 /// anywhere on the way, which a count of objects cannot see: each thing the path reaches is
 /// tested by `LoadGroups` instead (`GroupOperand.withinRegion`: a null link is `false`), and
 /// `CompareGroups` keeps the rows where every test is `true` and some test is (ALL is false
-/// when nothing is reached).
+/// when nothing is reached). Paths the walk does not take (subscripts on the way:
+/// `friends[0].friends.text`, `places[0]`; lists of strings: `friends.tags MATCHES …`) are
+/// tested the same way, value by value in the groups the reference quantifies
+/// (`.searchingText`, `.withinRegion`, `.matching`).
 extension Generator {
-    /// The walked form of a TEXT or GEOWITHIN predicate, or nil.
+    /// The walked or grouped form of a TEXT, GEOWITHIN or MATCHES predicate, or nil.
     func walkedSearch(_ predicate: BoundPredicate) -> SearchTest? {
         switch predicate {
         case .fullText(let path, let query):
             guard path.isMultiValued, let (hops, className, last, property) = walkedOwner(path),
                 property.collection == .single, property.type == .string
-            else { return nil }
+            else {
+                // Any other path (`friends[0].friends.text`): each string reached searched.
+                guard path.root == .object else { return nil }
+                let search = TextSearch(
+                    normalizing: TextSearch(
+                        terms: query.terms.map {
+                            TextSearch.Term(token: $0.token, isPrefix: $0.isPrefix, isExcluded: $0.isExcluded)
+                        }
+                    )
+                )
+                return .grouped(.searchingText(Lowering.path(path), search), [.any])
+            }
             let inner = BoundPath(
                 root: .object,
                 steps: [last],
@@ -31,15 +45,20 @@ extension Generator {
             )
             let program = subprogram(.fullText(path: inner, query: query), over: className)
             return .walked(WalkedSubquery(hops: hops, program: program, parameters: []), .greater)
-        case .geoWithin(let path, .all, let region):
-            guard path.isMultiValued, path.root == .object else { return nil }
-            // Every test true, and some test (ALL is false when nothing is reached).
-            return .grouped(.withinRegion(Lowering.path(path), region), [.all, .any])
         case .geoWithin(let path, let quantifier, let region):
-            guard path.isMultiValued, let (hops, className, last, property) = walkedOwner(path),
+            guard quantifier != .all, path.isMultiValued, let (hops, className, last, property) = walkedOwner(path),
                 property.isLink, property.collection != .map, let pointClass = property.type.targetClassName,
                 schema[pointClass] != nil
-            else { return nil }
+            else {
+                // ALL, and any other path (`friends[0].places`, `places[0]`): each thing reached
+                // tested; ALL is every test true and some test (it is false when nothing is
+                // reached).
+                guard path.root == .object else { return nil }
+                return .grouped(
+                    .withinRegion(Lowering.path(path), region),
+                    quantifier == .all ? [.all, .any] : [quantifier]
+                )
+            }
             let inner = BoundPath(
                 root: .object,
                 steps: [last],

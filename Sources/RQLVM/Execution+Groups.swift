@@ -154,6 +154,15 @@ extension Execution {
             return withinRegion(path, region, from: object)
         case .matching(let inner, let pattern):
             return values(of: inner, at: object, row: row, sequences: sequences).map { .bool(pattern.matches($0)) }
+        case .searchingText(let path, let search):
+            let strings = flatten(reach(path, from: object, sequences: false), isMultiValued: path.isMultiValued)
+            return strings.map { value in
+                switch value {
+                case .string(let text): .bool(search.matches(text))
+                case .null: .bool(search.matches(""))
+                default: .bool(false)
+                }
+            }
         }
     }
 
@@ -442,7 +451,7 @@ extension GroupOperand {
         switch self {
         case .constant, .values, .object: false
         case .list(let elements): elements.contains { $0.readsRow }
-        case .path, .valueRegister, .count, .aggregate, .withinRegion: true
+        case .path, .valueRegister, .count, .aggregate, .withinRegion, .searchingText: true
         case .matching(let operand, _): operand.readsRow
         case .arithmetic(_, let lhs, let rhs): lhs.readsRow || rhs.readsRow
         }

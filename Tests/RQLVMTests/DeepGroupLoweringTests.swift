@@ -80,6 +80,24 @@ struct DeepGroupLoweringTests {
     }
 
     @Test(
+        "TEXT and GEOWITHIN through subscripts test each string or point reached",
+        arguments: [
+            "places[0] GEOWITHIN geoBox([0, 0], [1, 1])", "places[LAST] GEOWITHIN geoBox([-5, -5], [30, 30])",
+            "friends.places[0] GEOWITHIN geoBox([0, 0], [1, 1])",
+            "NONE friends[0].places GEOWITHIN geoBox([0, 0], [1, 1])",
+            "ALL friends[0].places GEOWITHIN geoBox([-5, -5], [30, 30])",
+            "ANY friends[0].friends.places GEOWITHIN geoBox([0, 0], [1, 1])",
+            "NONE friends[FIRST].friends.place GEOWITHIN geoCircle([0.5, 0.5], 0.5)",
+            "friends[0].friends.text TEXT 'object'", "friends.friends[0].text TEXT 'object'",
+            "friends.friends[0].text TEXT '-object'", "friends[LAST].parent.text TEXT 'manage*'",
+            "NOT friends[0].friends.text TEXT 'great'",
+        ]
+    )
+    func subscriptedSearch(query: String) throws {
+        try Self.lowers(query, className: "Doc", stores: try SearchLoweringTests.stores())
+    }
+
+    @Test(
         "MATCHES over lists of strings through to-many hops, subscripts and [*], quantified per group",
         arguments: [
             "ANY friends.friends.tags MATCHES 'a.*'", "ALL friends.friends.tags MATCHES '[a-z]+'",
