@@ -185,17 +185,21 @@ extension Generator {
         case .object(let className, let primaryKey):
             return .object(className: className, primaryKey: primaryKey)
         case .count(let path):
-            if loading {
-                // `name.@size` of one string (a `ValueSize`) is not a count of elements.
-                if let (_, _, property) = linkPath(path), property.collection == .single { return nil }
-                return loaded(expression, &loads, loading: loading)
+            // A single-valued side's count is loaded by the narrower instructions when they can
+            // (`name.@size` of one string is a `ValueSize`, not a count of elements); otherwise,
+            // and on a multi-valued side, it is counted per row as the reference counts: links
+            // along every path, by the weights of a folding walk (so `dogs.toys.@count` inside
+            // arithmetic over `dogs.age` costs what its objects cost), each collection or
+            // value's size (`m.x.@size` of a mixed value).
+            if loading, !(linkPath(path).map { $0.2.collection == .single } ?? false),
+                let operand = loaded(expression, &loads, loading: loading)
+            {
+                return operand
             }
-            // Counted per row: links along every path, by the weights of a folding walk (so
-            // `dogs.toys.@count` inside arithmetic over `dogs.age` costs what its objects cost).
             guard path.root == .object else { return nil }
             return .count(Lowering.path(path))
         case .aggregate(let function, let path):
-            if loading { return loaded(expression, &loads, loading: loading) }
+            if loading, let operand = loaded(expression, &loads, loading: loading) { return operand }
             guard path.root == .object else { return nil }
             return .aggregate(function, Lowering.path(path))
         case .backlinkCount:

@@ -191,6 +191,20 @@ struct DeepGroupLoweringTests {
     }
 
     @Test(
+        "@count / @size of a subscripted mixed value (a nested list or dictionary, a string) per row",
+        arguments: [
+            "value[0].@size == 3", "dict.k3.@size == 3", "dict['k3'].@count + n > 3", "props[0].@size == 2",
+            "link.value[1].@count > 2", "ALL link.value[1].@count > 2", "value[0].@size + 1 == 4",
+            "link.props[0].@size == 2", "ALL link.dict.k3.@size == 3", "NONE link.dict.k1.@size > 0",
+            "dict.k1.@size == n",
+        ]
+    )
+    func mixedSizes(query: String) throws {
+        let stores = try GroupLoweringTests.stores()
+        try Self.lowers(query, className: "Person", stores: stores + [try BlockStore(importing: stores[1]).snapshot])
+    }
+
+    @Test(
         "a count of a path of links inside arithmetic over another multi-valued path",
         arguments: [
             "dogs.toys.@count + dogs.age > 8", "dogs.toys.@count * 2 < dogs.age",
