@@ -57,13 +57,11 @@ extension Generator {
                 compared.walksSequences = true
                 return compared
             }
-            // Every path is followed in order, as the reference evaluator follows them when the
-            // lengths do not decide (`ReferenceEvaluator.holds`, `context.sequences`): the cost
-            // grows as the fan-out to the power of the to-many hops, so at most three a side
-            // (`dogs.owners.dogs.age == dogs.age`; `owners.dogs.owners.dogs.name == {…}` is not).
-            guard toManyHops(comparison.lhs.expression) <= Self.elementwiseHops,
-                toManyHops(comparison.rhs.expression) <= Self.elementwiseHops
-            else { return nil }
+            // Every path is followed in order (`LoadGroups` with `sequences`), as the reference
+            // evaluator follows them for these sides (`ReferenceEvaluator.holds`,
+            // `context.sequences`: its shortcuts take key paths and constant lists only, which
+            // `CompareSequences` takes): `dogs.owners.dogs.toys.price * 2 == dogs.toys.price`
+            // costs the fan-out to the power of the to-many hops there too.
             return GroupCompared(lhs: lhs, rhs: rhs, comparison: form, sequences: true, loads: loads)
         }
         let form: GroupComparison.Form =
@@ -241,9 +239,6 @@ extension Generator {
         loads.append(.load(gathered))
         return .valueRegister(loads.count - 1)
     }
-
-    /// The most to-many hops an element-wise comparison follows on one side.
-    static let elementwiseHops = 3
 
     /// The most to-many links or backlinks one path in `expression` crosses (`Int.max` for a
     /// step the schema does not know).

@@ -135,10 +135,12 @@ struct DeepGroupLoweringTests {
     }
 
     @Test(
-        "element-wise comparisons of arithmetic through two or three to-many hops follow every path",
+        "element-wise comparisons of arithmetic through to-many hops follow every path, as the reference does",
         arguments: [
             "dogs.toys.price * 2 != dogs.toys.parts.price", "dogs.toys.price + 0 == dogs.toys.price",
             "dogs.owners.dogs.age - 1 < dogs.owners.dogs.age", "{1, 2} == dogs.owners.dogs.age * 1",
+            "dogs.owners.dogs.owners.dogs.toys.price * 2 == dogs.toys.price",
+            "dogs.owners.dogs.owners.dogs.owners.dogs.age + 1 != dogs.age",
         ]
     )
     func elementwiseArithmetic(query: String) throws {

@@ -61,6 +61,7 @@ struct GeneratedRowFilterCensusTests {
         (SearchLoweringTests.json, "Doc", false, "friends[0].friends.text TEXT 'object'"),
         (GroupLoweringTests.json, "Person", false, "dict.k3.@size == 3"),
         (GroupLoweringTests.json, "Person", false, "link.value[1].@count > 2"),
+        (SubqueryLoweringTests.json, "Person", false, "dogs.owners.dogs.owners.dogs.toys.price * 2 == dogs.toys.price"),
         (SubqueryLoweringTests.json, "Person", false, "dogs.owners.dogs.age == dogs.age"),
         (SubqueryLoweringTests.json, "Person", false, "dogs.toys.parts.price != dogs.toys.price"),
         (SubqueryLoweringTests.json, "Person", false, "dogs.owners.dogs.name == {'Rex', 'Fido'}"),
