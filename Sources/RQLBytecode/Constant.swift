@@ -48,6 +48,9 @@ public enum Constant: Hashable, Sendable {
     case groupOperand(GroupOperand, sequences: Bool)
     /// How `CompareGroups` compares two operands' groups.
     case groupComparison(GroupComparison)
+    /// The two sides `CompareSequences` compares element-wise (`.path(_, grouped: true)` or
+    /// `.values`), and how (`comparison.form` is `.elementwise`).
+    case sequenceComparison(lhs: GroupOperand, rhs: GroupOperand, GroupComparison)
     /// A SUBQUERY (`CountSubquery`) whose elements are what `hops` reach from the row (to-one
     /// links, lists, sets and dictionaries of links, backlinks: `SUBQUERY(owners.dogs, $d, …)`),
     /// with the predicate compiled over the last hop's class; `parameters` are the value

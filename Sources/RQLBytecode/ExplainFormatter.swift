@@ -169,6 +169,10 @@ public enum ExplainFormatter {
             text = quantifier.rawValue + " {" + values.prefix(8).map(\.description).joined(separator: ", ") + "}"
         case .groupOperand(let operand, let sequences): text = operand.text + (sequences ? " (in order)" : "")
         case .groupComparison(let comparison): text = comparison.text
+        case .sequenceComparison(let lhs, let rhs, let comparison):
+            let l = lhs.text + (comparison.lhsIsType ? ".@type" : "")
+            let r = rhs.text + (comparison.rhsIsType ? ".@type" : "")
+            text = "\(l) \(comparison.op.rawValue) \(r) element-wise"
         }
         return text.count > 60 ? String(text.prefix(57)) + "..." : text
     }

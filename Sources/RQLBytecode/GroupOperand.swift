@@ -36,6 +36,19 @@ public indirect enum GroupOperand: Hashable, Sendable {
     /// `@min/@max/@sum/@avg` per owner of the path's last collection (`friends.scores.@max`),
     /// as the reference evaluator aggregates (`ReferenceEvaluator.aggregates`).
     case aggregate(AggregateFunction, RowPath)
+    /// `path GEOWITHIN region` tested on each thing the path reaches, as the reference evaluator
+    /// tests it (`ReferenceEvaluator.geoWithinHolds`): `true` for a point within the region,
+    /// `false` for a point outside, an object that is not a point, and a null or dangling link
+    /// met anywhere on the way (which is why `ALL … GEOWITHIN` through to-many hops is loaded
+    /// this way: a count of the objects passing cannot see the null links). One group.
+    case withinRegion(RowPath, GeoRegion)
+    /// Whether each value of the operand is a string the pattern matches (`MATCHES`), in the
+    /// operand's groups: `ANY friends.friends.tags MATCHES 'a.*'` quantifies per owner of `tags`.
+    case matching(GroupOperand, RegexPattern)
+    /// Whether each value `path` reaches has the full-text terms (`TEXT`, as
+    /// `ReferenceEvaluator.fullTextHolds` reads it: a null string has no tokens, a value that is
+    /// not a string matches nothing), in one group.
+    case searchingText(RowPath, TextSearch)
 
     /// `items.price * 2`, for EXPLAIN.
     public var text: String {
@@ -49,6 +62,9 @@ public indirect enum GroupOperand: Hashable, Sendable {
         case .valueRegister(let v): "v\(v)"
         case .count(let path): path.dottedName + ".@count"
         case .aggregate(let function, let path): path.dottedName + "." + function.rawValue
+        case .withinRegion(let path, _): path.dottedName + " GEOWITHIN region"
+        case .matching(let operand, let pattern): operand.text + " MATCHES '\(pattern.source)'"
+        case .searchingText(let path, _): path.dottedName + " TEXT terms"
         }
     }
 }
@@ -137,19 +153,35 @@ extension GroupOperand {
         switch self {
         case .constant, .values, .object: true
         case .list(let elements): elements.allSatisfy(\.isWellFormed)
-        case .path(let path, _), .count(let path), .aggregate(_, let path): path.root == .object
+        case .path(let path, _), .count(let path), .aggregate(_, let path), .withinRegion(let path, _),
+            .searchingText(let path, _):
+            path.root == .object
         case .arithmetic(_, let lhs, let rhs): lhs.isWellFormed && rhs.isWellFormed
         case .valueRegister(let v): v >= 0
+        case .matching(let operand, _): operand.isWellFormed
+        }
+    }
+
+    /// Whether `CompareSequences` can compare the operand as a sequence: a key path from the
+    /// row's object or a constant list.
+    public var isSequence: Bool {
+        switch self {
+        case .path(let path, _): path.root == .object
+        case .values: true
+        case .constant, .object, .list, .arithmetic, .valueRegister, .count, .aggregate, .withinRegion, .matching,
+            .searchingText:
+            false
         }
     }
 
     /// The value registers the operand reads.
     public var valueRegisters: [Int] {
         switch self {
-        case .constant, .values, .object, .path, .count, .aggregate: []
+        case .constant, .values, .object, .path, .count, .aggregate, .withinRegion, .searchingText: []
         case .list(let elements): elements.flatMap(\.valueRegisters)
         case .arithmetic(_, let lhs, let rhs): lhs.valueRegisters + rhs.valueRegisters
         case .valueRegister(let v): [v]
+        case .matching(let operand, _): operand.valueRegisters
         }
     }
 }

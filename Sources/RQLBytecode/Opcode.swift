@@ -122,6 +122,8 @@ public enum Opcode: UInt8, CaseIterable, Hashable, Sendable {
     case loadParameter
     /// v[P3] := the link to each row of r[P1] (`$t` itself in a SUBQUERY's program).
     case loadObjectLink
+    /// Keeps the rows of r[P1] whose two sequences K[P4] (key paths, constant lists) compare element-wise.
+    case compareSequences
 }
 
 extension Opcode {

@@ -653,5 +653,21 @@ extension OpcodeInfo {
                 + "itself as a value, as a SUBQUERY's program compares its element (`SUBQUERY(toys, $t, "
                 + "$t == best)`) with `CompareValues`."
         ),
+        OpcodeInfo(
+            .compareSequences,
+            "CompareSequences",
+            [.register, .unused, .unused, .constant, .unused],
+            [.filter],
+            "r[P1] := rows of r[P1] where sequences K[P4] compare element-wise",
+            "Keeps the rows of r[P1] for which the two unquantified sides of K[P4] (key paths, also under "
+                + "`@type`, and constant lists) compare element by element in order "
+                + "(`ComparisonOperator.holdsElementwise`), where a key path through several to-many links "
+                + "(`dogs.owners.dogs.age == dogs.age`) is the sequence of the values of every path, in order. "
+                + "As the reference evaluator does, each side is first walked folding the objects met again "
+                + "(weighted): sequences with nothing folded are compared as they are, `p.x op p.y` object by "
+                + "object, two single sequences of one length value by value, stopping at the first pair that "
+                + "decides, sides whose lengths all differ by their lengths; only otherwise is every path "
+                + "followed."
+        ),
     ]
 }

@@ -112,7 +112,7 @@ public enum ProgramVerifier {
                 }
             case .compareGroups:
                 break
-            case .loadParameter, .loadObjectLink:
+            case .loadParameter, .loadObjectLink, .compareSequences:
                 break
             }
             // A correlated SUBQUERY's parameters are value registers written before it.
@@ -174,6 +174,8 @@ public enum ProgramVerifier {
         case (.countSubquery, .program(let nested, _)): fits = verify(nested).isEmpty
         case (.loadGroups, .groupOperand(let operand, _)): fits = operand.isWellFormed
         case (.compareGroups, .groupComparison): fits = true
+        case (.compareSequences, .sequenceComparison(let lhs, let rhs, let comparison)):
+            fits = lhs.isSequence && rhs.isSequence && comparison.form == .elementwise
         case (.countSubquery, .subquery(let nested, _, _)):
             // The parameters are value registers this program wrote before (checked by `verify`).
             fits = verify(nested).isEmpty && instruction.p2 == 0 && instruction.p5 == 0

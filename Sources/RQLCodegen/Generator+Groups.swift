@@ -20,6 +20,9 @@ extension Generator {
         var comparison: GroupComparison
         /// Whether every path is followed separately, in order (element-wise comparisons).
         var sequences: Bool
+        /// Whether `CompareSequences` compares the two sides (key paths and constant lists, one
+        /// through several to-many links), deciding from folded walks where it can.
+        var walksSequences = false
         /// Single values loaded by the existing instructions before the groups (`@count`,
         /// aggregates, `@links.@count` of a single-valued side, a SUBQUERY count).
         var loads: [ValueExpression] = []
@@ -38,11 +41,6 @@ extension Generator {
             comparison.lhs.isMultiValued && comparison.rhs.isMultiValued && comparison.lhs.quantifier == nil
             && comparison.rhs.quantifier == nil
         if elementwise {
-            // Every path is followed in order: linear only with at most one to-many hop a path
-            // (`owners.dogs.owners.dogs.name == {…}` would be exponential).
-            guard fansOutAtMostOnce(comparison.lhs.expression), fansOutAtMostOnce(comparison.rhs.expression) else {
-                return nil
-            }
             let form = GroupComparison(
                 comparison.op,
                 options: comparison.options,
@@ -50,6 +48,20 @@ extension Generator {
                 lhsIsType: lhsIsType,
                 rhsIsType: rhsIsType
             )
+            if lhs.isSequence, rhs.isSequence, loads.isEmpty,
+                max(toManyHops(comparison.lhs.expression), toManyHops(comparison.rhs.expression)) > 1
+            {
+                // Sequences of every path, which `CompareSequences` decides without following
+                // every path where the reference evaluator does (`elementwiseByLength`).
+                var compared = GroupCompared(lhs: lhs, rhs: rhs, comparison: form, sequences: true)
+                compared.walksSequences = true
+                return compared
+            }
+            // Every path is followed in order (`LoadGroups` with `sequences`), as the reference
+            // evaluator follows them for these sides (`ReferenceEvaluator.holds`,
+            // `context.sequences`: its shortcuts take key paths and constant lists only, which
+            // `CompareSequences` takes): `dogs.owners.dogs.toys.price * 2 == dogs.toys.price`
+            // costs the fan-out to the power of the to-many hops there too.
             return GroupCompared(lhs: lhs, rhs: rhs, comparison: form, sequences: true, loads: loads)
         }
         let form: GroupComparison.Form =
@@ -66,6 +78,15 @@ extension Generator {
     }
 
     mutating func emit(_ compared: GroupCompared, into register: Int32, comment: String) {
+        if compared.walksSequences {
+            builder.emit(
+                .compareSequences,
+                p1: register,
+                p4: builder.constant(.sequenceComparison(lhs: compared.lhs, rhs: compared.rhs, compared.comparison)),
+                comment: comment
+            )
+            return
+        }
         var compared = compared
         if !compared.loads.isEmpty {
             let registers = compared.loads.map { Int(emitValue($0, into: register)) }
@@ -122,7 +143,7 @@ extension Generator {
 
     /// The `LoadGroups` form of one side and whether it is `@type` of its values, or nil. A
     /// single-valued side may hold counts and aggregates, loaded into value registers first.
-    private func groupOperand(_ operand: BoundOperand, _ loads: inout [ValueExpression]) -> (GroupOperand, Bool)? {
+    func groupOperand(_ operand: BoundOperand, _ loads: inout [ValueExpression]) -> (GroupOperand, Bool)? {
         if case .type(let path) = operand.expression {
             guard path.root == .object else { return nil }
             return (.path(Lowering.path(path), grouped: operand.isMultiValued), true)
@@ -162,16 +183,21 @@ extension Generator {
         case .object(let className, let primaryKey):
             return .object(className: className, primaryKey: primaryKey)
         case .count(let path):
-            if loading {
-                // `name.@size` of one string (a `ValueSize`) is not a count of elements.
-                if let (_, _, property) = linkPath(path), property.collection == .single { return nil }
-                return loaded(expression, &loads, loading: loading)
+            // A single-valued side's count is loaded by the narrower instructions when they can
+            // (`name.@size` of one string is a `ValueSize`, not a count of elements); otherwise,
+            // and on a multi-valued side, it is counted per row as the reference counts: links
+            // along every path, by the weights of a folding walk (so `dogs.toys.@count` inside
+            // arithmetic over `dogs.age` costs what its objects cost), each collection or
+            // value's size (`m.x.@size` of a mixed value).
+            if loading, !(linkPath(path).map { $0.2.collection == .single } ?? false),
+                let operand = loaded(expression, &loads, loading: loading)
+            {
+                return operand
             }
-            // Counted per row: links are counted along every path, so one to-many hop at most.
-            guard path.root == .object, fansOutAtMostOnce(.path(path)) else { return nil }
+            guard path.root == .object else { return nil }
             return .count(Lowering.path(path))
         case .aggregate(let function, let path):
-            if loading { return loaded(expression, &loads, loading: loading) }
+            if loading, let operand = loaded(expression, &loads, loading: loading) { return operand }
             guard path.root == .object else { return nil }
             return .aggregate(function, Lowering.path(path))
         case .backlinkCount:
@@ -214,18 +240,19 @@ extension Generator {
         return .valueRegister(loads.count - 1)
     }
 
-    /// Whether the paths in `expression` each cross at most one to-many link or backlinks.
-    private func fansOutAtMostOnce(_ expression: BoundExpression) -> Bool {
+    /// The most to-many links or backlinks one path in `expression` crosses (`Int.max` for a
+    /// step the schema does not know).
+    private func toManyHops(_ expression: BoundExpression) -> Int {
         switch expression {
         case .constant, .constantList, .object:
-            return true
+            return 0
         case .subqueryCount, .backlinkCount:
             // Loaded into a value register first: one value a row.
-            return true
+            return 0
         case .list(let elements):
-            return elements.allSatisfy(fansOutAtMostOnce)
+            return elements.map(toManyHops).max() ?? 0
         case .arithmetic(_, let lhs, let rhs):
-            return fansOutAtMostOnce(lhs) && fansOutAtMostOnce(rhs)
+            return max(toManyHops(lhs), toManyHops(rhs))
         case .path(let path), .type(let path), .count(let path), .aggregate(_, let path):
             var toMany = 0
             for (i, step) in path.steps.enumerated() {
@@ -234,7 +261,7 @@ extension Generator {
                     toMany += 1
                 case .property(let className, let index, _):
                     guard let properties = schema[className]?.properties, index >= 0, index < properties.count else {
-                        return false
+                        return Int.max
                     }
                     let property = properties[index]
                     // A subscript right after a link list picks one link (`link[0].list`).
@@ -250,7 +277,7 @@ extension Generator {
                     continue
                 }
             }
-            return toMany <= 1
+            return toMany
         }
     }
 }
@@ -259,11 +286,12 @@ extension GroupOperand {
     /// The operand with each `.valueRegister(i)` placeholder replaced by `registers[i]`.
     fileprivate func replacingRegisters(_ registers: [Int]) -> GroupOperand {
         switch self {
-        case .constant, .values, .object, .path, .count, .aggregate: self
+        case .constant, .values, .object, .path, .count, .aggregate, .withinRegion, .searchingText: self
         case .list(let elements): .list(elements.map { $0.replacingRegisters(registers) })
         case .arithmetic(let op, let lhs, let rhs):
             .arithmetic(op, lhs.replacingRegisters(registers), rhs.replacingRegisters(registers))
         case .valueRegister(let i): .valueRegister(registers[i])
+        case .matching(let operand, let pattern): .matching(operand.replacingRegisters(registers), pattern)
         }
     }
 }

@@ -30,6 +30,10 @@ extension Generator {
         /// The objects reached through to-many hops, tested by a program over their class and
         /// counted (`CountSubquery`), the count compared with 0 (`Generator+WalkedSearch.swift`).
         case walked(WalkedSubquery, ComparisonOperator)
+        /// A test of each value an operand reaches, in its groups (`LoadGroups`:
+        /// `GroupOperand.withinRegion`, `.matching`), kept where, for each quantifier, some group
+        /// has it hold of the tests being true (`CompareGroups`; `Generator+WalkedSearch.swift`).
+        case grouped(GroupOperand, [Quantifier])
     }
 
     /// The register form of a TEXT, GEOWITHIN or MATCHES predicate, or nil for other shapes
@@ -83,7 +87,7 @@ extension Generator {
             guard operand.quantifier ?? .any != .none,
                 let gathered = gathered(operand, .equal, .null, [], quantified: false),
                 case .column = gathered.load
-            else { return nil }
+            else { return walkedSearch(predicate) }
             return .matches(gathered, pattern)
         case .constant, .and, .or, .not, .comparison:
             return nil
@@ -117,6 +121,8 @@ extension Generator {
             builder.emit(.filterMatches, p1: register, p2: v, p4: builder.constant(.pattern(pattern)), comment: comment)
         case .counted(let gathered):
             emit(gathered, into: register, comment: comment)
+        case .grouped(let operand, let quantifiers):
+            emitGrouped(operand, quantifiers, into: register, comment: comment)
         case .walked(let subquery, let op):
             let v = emit(subquery, into: register)
             builder.emit(

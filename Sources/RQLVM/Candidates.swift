@@ -85,7 +85,7 @@ extension Execution {
             return .all
         case .loadGroups, .compareGroups:
             return .all
-        case .loadParameter, .loadObjectLink:
+        case .loadParameter, .loadObjectLink, .compareSequences:
             return .all
         }
     }

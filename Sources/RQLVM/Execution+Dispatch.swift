@@ -222,6 +222,11 @@ extension Execution {
             guard let block else { return .halt }
             loadObjectLink(instruction, block: block)
             return .next
+        case .compareSequences:
+            guard let block, case .sequenceComparison(let lhs, let rhs, let comparison)? = constant(instruction.p4)
+            else { return .halt }
+            compareSequences(instruction, lhs, rhs, comparison, block: block)
+            return .next
         }
     }
 

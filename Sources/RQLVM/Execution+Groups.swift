@@ -10,29 +10,44 @@ import RQLCore
 extension Execution {
 
     /// Collects reached things, folding an object met again (and null links) into its first
-    /// occurrence when `folding`; values and collections are never folded.
+    /// occurrence when `folding`, its weight (the number of paths that reached it) added to the
+    /// first's; values and collections are never folded.
     struct GroupMerger {
         let folding: Bool
         var items: [PathItem] = []
-        private var objects: Set<ObjectSlot> = []
-        private var hasNullLink = false
+        /// Parallel to `items`: at least 1, saturating at `Int.max`.
+        var weights: [Int] = []
+        private var objects: [ObjectSlot: Int] = [:]
+        private var nullLink: Int?
+
+        /// Whether some object was folded into an earlier occurrence (losing order and repeats).
+        private(set) var folded = false
 
         init(folding: Bool) { self.folding = folding }
 
-        mutating func add(_ item: PathItem) {
+        mutating func add(_ item: PathItem, weight: Int = 1) {
             if folding {
                 switch item {
                 case .object(let table, let position):
-                    guard objects.insert(ObjectSlot(className: table.objectSchema.name, position: position)).inserted
-                    else { return }
+                    let slot = ObjectSlot(className: table.objectSchema.name, position: position)
+                    if let index = objects[slot] {
+                        weights[index] = Folder.sum(weights[index], weight)
+                        folded = true
+                        return
+                    }
+                    objects[slot] = items.count
                 case .nullLink:
-                    guard !hasNullLink else { return }
-                    hasNullLink = true
+                    if let index = nullLink {
+                        weights[index] = Folder.sum(weights[index], weight)
+                        return
+                    }
+                    nullLink = items.count
                 case .value, .collection:
                     break
                 }
             }
             items.append(item)
+            weights.append(weight)
         }
     }
 
@@ -91,6 +106,11 @@ extension Execution {
     /// The groups of `operand` from `object` (in-block row `row`): a grouped path's groups, else
     /// one group.
     func groups(of operand: GroupOperand, at object: PathItem, row: Int, sequences: Bool) -> [[Value]] {
+        if case .matching(let inner, let pattern) = operand {
+            return groups(of: inner, at: object, row: row, sequences: sequences).map { group in
+                group.map { .bool(pattern.matches($0)) }
+            }
+        }
         guard case .path(let path, true) = operand, path.isMultiValued else {
             return [values(of: operand, at: object, row: row, sequences: sequences)]
         }
@@ -130,7 +150,49 @@ extension Execution {
             return counts(of: path, from: object, sequences: sequences)
         case .aggregate(let function, let path):
             return aggregates(function, path, from: object, sequences: sequences)
+        case .withinRegion(let path, let region):
+            return withinRegion(path, region, from: object)
+        case .matching(let inner, let pattern):
+            return values(of: inner, at: object, row: row, sequences: sequences).map { .bool(pattern.matches($0)) }
+        case .searchingText(let path, let search):
+            let strings = flatten(reach(path, from: object, sequences: false), isMultiValued: path.isMultiValued)
+            return strings.map { value in
+                switch value {
+                case .string(let text): .bool(search.matches(text))
+                case .null: .bool(search.matches(""))
+                default: .bool(false)
+                }
+            }
         }
+    }
+
+    /// Whether each thing `path` reaches is a point within `region`
+    /// (`ReferenceEvaluator.geoWithinHolds`): an object that is not a point, a value, and a null
+    /// or dangling link (met at any step: it stays a null link to the end) are not within.
+    /// Objects met again are folded: repeats cannot change a quantifier over these tests.
+    private func withinRegion(_ path: RowPath, _ region: GeoRegion, from object: PathItem) -> [Value] {
+        var result: [Value] = []
+        for item in walk(path, from: object, folding: true) {
+            for element in elements(of: item) {
+                guard case .object(let table, let position) = element else {
+                    result.append(.bool(false))
+                    continue
+                }
+                result.append(.bool(Self.point(in: table, at: position).map(region.contains) ?? false))
+            }
+        }
+        return result
+    }
+
+    /// The point an embedded GeoJSON object holds, read by its `type` and `coordinates`
+    /// properties (`GeoPoint(geoJSONType:coordinates:)`), or nil.
+    private static func point(in table: Store.Table, at position: Int) -> GeoPoint? {
+        let schema = table.objectSchema
+        guard let typeColumn = schema.propertyIndex(named: "type"),
+            let coordinatesColumn = schema.propertyIndex(named: "coordinates"),
+            case .list(let coordinates) = table.value(at: position, property: coordinatesColumn)
+        else { return nil }
+        return GeoPoint(geoJSONType: table.value(at: position, property: typeColumn), coordinates: coordinates)
     }
 
     /// What `path` reaches: with `folding` when it is multi-valued and the order does not matter.
@@ -143,15 +205,17 @@ extension Execution {
     /// a string, binary or mixed value its size, null and a null link 0, an object nothing.
     private func counts(of path: RowPath, from object: PathItem, sequences: Bool) -> [Value] {
         if countsLinks(path) {
-            // Every path followed (codegen allows one to-many hop at most): repeats count.
+            // Every path counts: objects met again are folded, their weights the paths to them.
             var total = 0
-            for item in walk(path, from: object, folding: false) {
+            let reached = weightedWalk(path, from: object, folding: true)
+            for (item, weight) in zip(reached.items, reached.weights) {
+                let links: Int
                 switch item {
-                case .object: total = Folder.sum(total, 1)
-                case .collection(let contents, true):
-                    total = Folder.sum(total, ValueAggregation.size(of: contents) ?? 0)
-                case .collection, .value, .nullLink: break
+                case .object: links = 1
+                case .collection(let contents, true): links = ValueAggregation.size(of: contents) ?? 0
+                case .collection, .value, .nullLink: links = 0
                 }
+                total = Folder.sum(total, Folder.product(links, weight))
             }
             return [.int(Int64(total))]
         }
@@ -235,19 +299,31 @@ extension Execution {
     /// Everything `path` reaches from `object`, before flattening (`ReferenceEvaluator.walk`):
     /// object steps open link collections first, so that with `folding` the objects in them merge.
     func walk(_ path: RowPath, from object: PathItem, folding: Bool) -> [PathItem] {
-        var items = [object]
+        weightedWalk(path, from: object, folding: folding).items
+    }
+
+    /// `walk` with the number of paths that reached each thing (1 each without `folding`): with
+    /// folding a path through to-many links and back costs what its distinct objects cost, and
+    /// the weights still count every path (`@count` of links).
+    func weightedWalk(_ path: RowPath, from object: PathItem, folding: Bool) -> GroupMerger {
+        var reached = GroupMerger(folding: folding)
+        reached.add(object)
         for step in path.steps {
-            var inputs = items
+            var inputs = reached
             if Self.isObjectStep(step) {
                 var expanded = GroupMerger(folding: folding)
-                for input in items { for element in elements(of: input) { expanded.add(element) } }
-                inputs = expanded.items
+                for (input, weight) in zip(reached.items, reached.weights) {
+                    for element in elements(of: input) { expanded.add(element, weight: weight) }
+                }
+                inputs = expanded
             }
             var next = GroupMerger(folding: folding)
-            for input in inputs { for reached in apply(step, to: input) { next.add(reached) } }
-            items = next.items
+            for (input, weight) in zip(inputs.items, inputs.weights) {
+                for result in apply(step, to: input) { next.add(result, weight: weight) }
+            }
+            reached = next
         }
-        return items
+        return reached
     }
 
     /// The values `path` reaches in the groups quantifiers apply to
@@ -256,42 +332,87 @@ extension Execution {
     /// `@values`; links flatten. An owner with an empty collection is an empty group; a path
     /// that reaches nothing is one empty group.
     func groups(of path: RowPath, from object: PathItem, folding: Bool) -> [[Value]] {
-        var groups = [[object]]
+        weightedGroups(of: path, from: object, folding: folding).groups.map {
+            flatten($0.items, isMultiValued: path.isMultiValued)
+        }
+    }
+
+    /// `groups(of:from:folding:)` before flattening, with weights: an item of a group of links
+    /// weighs the number of paths that reach it; a group opened per owner stands for that owner
+    /// however often it is reached, its items weighing 1. `folded` tells whether an object was
+    /// folded (losing order and repeats), `opened` whether a group was opened per owner.
+    func weightedGroups(
+        of path: RowPath,
+        from object: PathItem,
+        folding: Bool
+    ) -> (groups: [GroupMerger], folded: Bool, opened: Bool) {
+        var first = GroupMerger(folding: folding)
+        first.add(object)
+        var groups = [first]
+        var folded = false
+        var anyOpened = false
         for step in path.steps {
-            var next: [[PathItem]] = []
+            var next: [GroupMerger] = []
             for group in groups {
                 var kept = GroupMerger(folding: folding)
-                var opened: [[PathItem]] = []
+                var opened: [GroupMerger] = []
                 var inputs = group
                 if Self.isObjectStep(step) {
                     var expanded = GroupMerger(folding: folding)
-                    for input in group { for element in elements(of: input) { expanded.add(element) } }
-                    inputs = expanded.items
+                    for (input, weight) in zip(group.items, group.weights) {
+                        for element in elements(of: input) { expanded.add(element, weight: weight) }
+                    }
+                    folded = folded || expanded.folded
+                    inputs = expanded
                 }
-                for input in inputs {
+                for (input, weight) in zip(inputs.items, inputs.weights) {
                     let result = apply(step, to: input)
                     switch (step, input) {
                     case (.property, _), (.backlinks, _):
                         if result.count == 1, case .collection(_, false) = result[0] {
-                            opened.append(result)
+                            opened.append(Self.group(result, folding: folding))
                         } else {
-                            for reached in result { kept.add(reached) }
+                            for reached in result { kept.add(reached, weight: weight) }
                         }
                     case (.all, .value(.list)), (.all, .value(.map)), (.keys, .value(.map)), (.values, .value(.map)):
-                        opened.append(result)
+                        opened.append(Self.group(result, folding: folding))
                     case (.all, _), (.keys, _), (.values, _), (.index, _), (.first, _), (.last, _), (.key, _):
-                        for reached in result { kept.add(reached) }
+                        for reached in result { kept.add(reached, weight: weight) }
                     }
                 }
-                if !kept.items.isEmpty || opened.isEmpty { next.append(kept.items) }
+                folded = folded || kept.folded
+                anyOpened = anyOpened || !opened.isEmpty
+                if !kept.items.isEmpty || opened.isEmpty { next.append(kept) }
                 next += opened
             }
             groups = next
         }
-        return groups.map { flatten($0, isMultiValued: path.isMultiValued) }
+        return (groups, folded, anyOpened)
     }
 
-    private static func isObjectStep(_ step: RowStep) -> Bool {
+    /// A group opened per owner: its items (values and collections, never folded), weighing 1.
+    private static func group(_ items: [PathItem], folding: Bool) -> GroupMerger {
+        var group = GroupMerger(folding: folding)
+        for item in items { group.add(item) }
+        return group
+    }
+
+    /// The number of values a weighted group flattens to, repeats included (saturating).
+    func length(of group: GroupMerger, isMultiValued: Bool) -> Int {
+        var total = 0
+        for (item, weight) in zip(group.items, group.weights) {
+            let count: Int
+            switch item {
+            case .object, .value: count = 1
+            case .collection(let contents, _): count = Self.rawElements(of: contents).count
+            case .nullLink: count = isMultiValued ? 0 : 1
+            }
+            total = Folder.sum(total, Folder.product(count, weight))
+        }
+        return total
+    }
+
+    static func isObjectStep(_ step: RowStep) -> Bool {
         switch step {
         case .property, .backlinks: true
         case .index, .first, .last, .all, .key, .keys, .values: false
@@ -330,7 +451,8 @@ extension GroupOperand {
         switch self {
         case .constant, .values, .object: false
         case .list(let elements): elements.contains { $0.readsRow }
-        case .path, .valueRegister, .count, .aggregate: true
+        case .path, .valueRegister, .count, .aggregate, .withinRegion, .searchingText: true
+        case .matching(let operand, _): operand.readsRow
         case .arithmetic(_, let lhs, let rhs): lhs.readsRow || rhs.readsRow
         }
     }
