@@ -120,6 +120,25 @@ struct CorrelatedSubqueryLoweringTests {
         try Self.lowers(query, className: "Dog", dialect: .nsPredicate)
     }
 
+    @Test(
+        "MATCHES of an outside value (FilterMatches on the parameter)",
+        arguments: [
+            (
+                "Person", Dialect.rql,
+                "SUBQUERY(dogs, $d, SUBQUERY($d.toys, $t, $d.name MATCHES 'R.*').@count > 0).@count > 0"
+            ),
+            (
+                "Person", .rql,
+                "SUBQUERY(dogs, $d, SUBQUERY($d.toys, $t, $d.name MATCHES 'R.*' OR $t.price > 2).@count > 1).@count > 0"
+            ),
+            ("Person", .nsPredicate, "SUBQUERY(dogs, $d, name MATCHES '[AC].*' AND $d.age > 2).@count > 0"),
+            ("Dog", .nsPredicate, "SUBQUERY(toys, $t, NOT best.name MATCHES 'b.*').@count > 0"),
+        ]
+    )
+    func matches(className: String, dialect: Dialect, query: String) throws {
+        try Self.lowers(query, className: className, dialect: dialect)
+    }
+
     /// Every pairing of an inner operand and an outer operand that binds, under each operator: a
     /// correlated SUBQUERY of each runs without `FilterRow` and agrees three ways.
     @Test("inner × operator × outer operands, every combination that binds", arguments: ["==", "!=", "<", ">=", "IN"])
