@@ -95,8 +95,12 @@ extension Generator {
     /// `predicate` of the SUBQUERY `level` levels inside the one being lowered, with that
     /// SUBQUERY's element as the object and every part read only from outside it replaced by a
     /// placeholder whose parameter is appended to `outer`; nil when an outside part cannot be a
-    /// parameter (a single value that may not load, inside arithmetic with inside values; a
-    /// TEXT or GEOWITHIN path from outside).
+    /// parameter: inside arithmetic with inside values, an outside part that is not one value
+    /// that always loads (`$t.price + $d.scores > 3`, `$t.price + $d.scores[0] > 3`); a nested
+    /// SUBQUERY over an outside collection whose predicate reads an inside element
+    /// (`SUBQUERY($d.toys, $t, SUBQUERY($d.toys, $x, $x.price > $t.price).@count > 1)`: its
+    /// elements would have to be reached from a parameter, not from the row); MATCHES of an
+    /// outside operand that is not one value; TEXT or GEOWITHIN of an outside path.
     func parameterized(_ predicate: BoundPredicate, level: Int, outer: inout [Parameter]) -> BoundPredicate? {
         switch predicate {
         case .constant:
