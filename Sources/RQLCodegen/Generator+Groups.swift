@@ -173,6 +173,11 @@ extension Generator {
             }
             return .list(operands)
         case .path(let path):
+            if let n = Self.parameterIndex(path), Self.groupsParameterIndex(path) == nil {
+                // A correlated SUBQUERY's parameter of one value (`Generator+SubqueryParameters.swift`).
+                loads.append(.parameter(n))
+                return .valueRegister(loads.count - 1)
+            }
             guard path.root == .object else { return nil }
             return .path(Lowering.path(path), grouped: false)
         case .arithmetic(let op, let lhs, let rhs):
@@ -284,7 +289,7 @@ extension Generator {
 
 extension GroupOperand {
     /// The operand with each `.valueRegister(i)` placeholder replaced by `registers[i]`.
-    fileprivate func replacingRegisters(_ registers: [Int]) -> GroupOperand {
+    func replacingRegisters(_ registers: [Int]) -> GroupOperand {
         switch self {
         case .constant, .values, .object, .path, .count, .aggregate, .withinRegion, .searchingText: self
         case .list(let elements): .list(elements.map { $0.replacingRegisters(registers) })

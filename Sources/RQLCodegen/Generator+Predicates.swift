@@ -95,9 +95,15 @@ extension Generator {
         case subqueryCount(SubqueryCount)
         /// Two multi-valued operands compared group by group (`items.price != items.price`).
         case groups(GroupCompared)
+        /// In a correlated SUBQUERY's program, a side's groups passed as a parameter.
+        case parameterGroups(ParameterGroupsCompared)
     }
 
     func lowering(for comparison: BoundComparison) -> ComparisonLowering? {
+        // Groups passed as a parameter are no single value: only `CompareGroups` reads them.
+        if Self.readsParameterGroups(comparison) {
+            return parameterGroupsCompared(for: comparison).map { .parameterGroups($0) }
+        }
         if let kernel = kernel(for: comparison) { return .kernel(kernel) }
         if let gathered = gathered(for: comparison) { return .gathered(gathered) }
         if let compared = compared(for: comparison) { return .compared(compared) }
@@ -115,6 +121,7 @@ extension Generator {
         case .typeTest(let test): emit(test, into: register, comment: summary(predicate))
         case .subqueryCount(let count): emit(count, into: register, comment: summary(predicate))
         case .groups(let groups): emit(groups, into: register, comment: summary(predicate))
+        case .parameterGroups(let groups): emit(groups, into: register, comment: summary(predicate))
         }
     }
 

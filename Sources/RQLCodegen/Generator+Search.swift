@@ -25,6 +25,9 @@ extension Generator {
         )
         /// `FilterMatches` on the loaded value.
         case matches(Gathered, RegexPattern)
+        /// `FilterMatches` on parameter n of a correlated SUBQUERY's program (`LoadParameter`):
+        /// `$d.name MATCHES 'R.*'` inside `SUBQUERY($d.toys, $t, …)`.
+        case matchesParameter(Int, RegexPattern)
         /// A collection's elements counted by a pattern test (`CountMatching`, then `FilterValue`).
         case counted(Gathered)
         /// The objects reached through to-many hops, tested by a program over their class and
@@ -72,7 +75,12 @@ extension Generator {
             else { return walkedSearch(predicate) }
             return .geoWithin(links: links, column: column, region: region, quantifier, targetColumn: target)
         case .matches(let operand, let pattern):
-            guard case .path = operand.expression else { return nil }
+            guard case .path(let path) = operand.expression else { return nil }
+            if let n = Self.parameterIndex(path) {
+                // One value (`Generator+SubqueryParameters.swift` passes no groups to MATCHES).
+                guard Self.groupsParameterIndex(path) == nil, operand.quantifier ?? .any != .none else { return nil }
+                return .matchesParameter(n, pattern)
+            }
             if operand.isMultiValued {
                 // `ANY tags MATCHES 'a.*'`, `ALL others.nick MATCHES …`: counted as a comparison's
                 // elements are (`CountMatching`), each element tested by the pattern.
@@ -118,6 +126,9 @@ extension Generator {
             )
         case .matches(let gathered, let pattern):
             let v = emitLoad(gathered, into: register)
+            builder.emit(.filterMatches, p1: register, p2: v, p4: builder.constant(.pattern(pattern)), comment: comment)
+        case .matchesParameter(let n, let pattern):
+            let v = emitValue(.parameter(n), into: register)
             builder.emit(.filterMatches, p1: register, p2: v, p4: builder.constant(.pattern(pattern)), comment: comment)
         case .counted(let gathered):
             emit(gathered, into: register, comment: comment)

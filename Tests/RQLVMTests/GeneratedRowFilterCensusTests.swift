@@ -73,6 +73,44 @@ struct GeneratedRowFilterCensusTests {
         (SubqueryLoweringTests.json, "Person", false, "ALL dogs.age + dogs.toys.@count > 3"),
         (SubqueryLoweringTests.json, "Person", false, "dogs.toys.parts.@count + dogs.toys.price > 3"),
         (SubqueryLoweringTests.json, "Person", false, "NONE dogs.age == dogs.owners.dogs.toys.@count"),
+        // Correlated SUBQUERYs reading an outside operand that is not one value.
+        (
+            SubqueryLoweringTests.json, "Person", false,
+            "SUBQUERY(dogs, $d, SUBQUERY($d.toys, $t, $t.price == $d.scores).@count > 0).@count > 0"
+        ),
+        (
+            SubqueryLoweringTests.json, "Person", false,
+            "SUBQUERY(dogs, $d, SUBQUERY($d.toys, $t, $t.price IN $d.scores).@count > 0).@count > 0"
+        ),
+        (
+            SubqueryLoweringTests.json, "Person", false,
+            "SUBQUERY(dogs, $d, SUBQUERY($d.toys, $t, ALL $d.scores > $t.price).@count > 0).@count > 0"
+        ),
+        (
+            SubqueryLoweringTests.json, "Person", false,
+            "SUBQUERY(dogs, $d, SUBQUERY($d.toys, $t, $t.price == $d.scores[0]).@count > 0).@count > 0"
+        ),
+        (
+            SubqueryLoweringTests.json, "Person", false,
+            "SUBQUERY(dogs, $d, SUBQUERY($d.toys, $t, $t.parts.price == $d.age).@count > 0).@count > 0"
+        ),
+        (
+            SubqueryLoweringTests.json, "Person", false,
+            "SUBQUERY(dogs, $d, SUBQUERY($d.toys, $t, $t IN $d.toys).@count > 0).@count > 0"
+        ),
+        (
+            SubqueryLoweringTests.json, "Person", false,
+            "SUBQUERY(dogs, $d, SUBQUERY($d.owners, $o, $o.pals.age == $d.scores).@count > 0).@count > 0"
+        ),
+        (
+            SubqueryLoweringTests.json, "Person", false,
+            "SUBQUERY(dogs, $d, SUBQUERY($d.toys, $t, SUBQUERY($t.parts, $q, $q.price IN $d.scores).@count > 0).@count > 0).@count > 0"
+        ),
+        (SubqueryLoweringTests.json, "Person", true, "SUBQUERY(dogs, $d, $d.age IN pals.age).@count > 0"),
+        (SubqueryLoweringTests.json, "Person", true, "SUBQUERY(dogs, $d, ALL pals.age > $d.age).@count > 0"),
+        (SubqueryLoweringTests.json, "Person", true, "SUBQUERY(dogs, $d, $d.scores == pals.age).@count > 0"),
+        (SubqueryLoweringTests.json, "Person", true, "SUBQUERY(dogs, $d, $d == partner.dogs[0]).@count > 0"),
+        (SubqueryLoweringTests.json, "Dog", true, "SUBQUERY(toys, $t, $t IN owners.dogs.toys).@count > 0"),
     ]
 
     @Test("hand-picked shapes outside the corpus with a FilterRow stay at most the recorded number")
