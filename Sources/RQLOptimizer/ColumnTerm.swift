@@ -42,7 +42,7 @@ struct ColumnPath: Hashable {
                 guard stepIndex < count, let found = home?.properties[stepIndex] else { return nil }
                 property = found
             } else {
-                guard let found = schema[className], stepIndex < found.properties.count else { return nil }
+                guard let found = schema.lookUpClass(className), stepIndex < found.properties.count else { return nil }
                 property = found.properties[stepIndex]
             }
             guard property.name == name, !property.isToMany, !property.isBacklink else { return nil }

@@ -83,7 +83,8 @@ public enum Optimizer {
                 )
                 continue
             }
-            let fired = passes[index].run(&current, in: context)
+            // A pass that cannot apply is not run (`mayApply`): it would leave the plan unfired.
+            let fired = passes[index].mayApply(to: current) && passes[index].run(&current, in: context)
             if checks && current != previous {
                 if options.verifiesEachPass {
                     let problems = verifier.verify(current)
