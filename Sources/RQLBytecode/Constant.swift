@@ -163,7 +163,10 @@ public struct ConstantPool: Hashable, Sendable {
     /// comparison costs less than hashing it into a dictionary.
     private static let searchLimit = 16
 
-    public init() {}
+    public init() {
+        // Room for a typical program's constants: growing from empty reallocated per constant.
+        entries.reserveCapacity(4)
+    }
 
     /// Adds `constant` and returns its index.
     public mutating func add(_ constant: Constant) -> Int32 {

@@ -30,7 +30,7 @@ public enum Codegen {
         planRows: Bool = false,
         verifies: Bool = _isDebugAssertConfiguration()
     ) throws(CodegenError) -> Program {
-        guard let objectSchema = schema[plan.className] else { throw .unknownClass(plan.className) }
+        guard let objectSchema = schema.lookUpClass(plan.className) else { throw .unknownClass(plan.className) }
         var generator = Generator(plan: plan, schema: schema, objectSchema: objectSchema, planRows: planRows)
         let program = generator.generate()
         if verifies {

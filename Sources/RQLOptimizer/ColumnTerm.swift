@@ -23,6 +23,32 @@ struct ColumnPath: Hashable {
     /// The column `operand` reads, when it is a plain single-valued path with no quantifier.
     /// `home`, the class of the query when the caller knows it, saves looking it up by name.
     init?(_ operand: BoundOperand, schema: Schema, home: ObjectSchema? = nil) {
+        self.init(operand) { className, stepIndex in
+            // Read through the optional: binding `home` (`if let`) copied the whole schema.
+            if home?.name == className, let count = home?.properties.count {
+                return stepIndex < count ? home?.properties[stepIndex] : nil
+            }
+            return Self.property(at: stepIndex, of: className, in: schema)
+        }
+    }
+
+    /// The column `operand` reads, `home` being the class of the query. Taking the class as it
+    /// is, not as an optional, spares copying it into one (this runs for every comparison).
+    init?(_ operand: BoundOperand, schema: Schema, home: ObjectSchema) {
+        self.init(operand) { className, stepIndex in
+            guard home.name == className else { return Self.property(at: stepIndex, of: className, in: schema) }
+            return stepIndex < home.properties.count ? home.properties[stepIndex] : nil
+        }
+    }
+
+    /// Property `stepIndex` of the named class, if both exist.
+    private static func property(at stepIndex: Int, of className: String, in schema: Schema) -> Property? {
+        guard let found = schema.lookUpClass(className), stepIndex < found.properties.count else { return nil }
+        return found.properties[stepIndex]
+    }
+
+    /// The column `operand` reads, each step's property found by `property` (class name, column).
+    private init?(_ operand: BoundOperand, property propertyAt: (String, Int) -> Property?) {
         guard operand.quantifier == nil, !operand.isMultiValued, case .path(let path) = operand.expression,
             !path.isMultiValued, !path.steps.isEmpty
         else { return nil }
@@ -32,19 +58,10 @@ struct ColumnPath: Hashable {
         let lastStep = path.steps.count - 1
         for number in path.steps.indices {
             guard case .property(let className, let stepIndex, let name) = path.steps[number],
-                className == currentClass, stepIndex >= 0
+                className == currentClass, stepIndex >= 0,
+                // One property read out of its class, and nothing else copied.
+                let property = propertyAt(className, stepIndex)
             else { return nil }
-            // One property read out of its class, the home class without looking it up by name,
-            // and nothing else copied (this runs for every comparison of every query).
-            let property: Property
-            if home?.name == className, let count = home?.properties.count {
-                // Read through the optional: binding `home` (`if let`) copied the whole schema.
-                guard stepIndex < count, let found = home?.properties[stepIndex] else { return nil }
-                property = found
-            } else {
-                guard let found = schema[className], stepIndex < found.properties.count else { return nil }
-                property = found.properties[stepIndex]
-            }
             guard property.name == name, !property.isToMany, !property.isBacklink else { return nil }
             if number < lastStep {
                 // Only a typed to-one link leads on; a mixed value holding a link does not.
@@ -82,11 +99,19 @@ struct ColumnTerm {
     /// The term `comparison` states, if it compares a column with constants; a constant on the
     /// left is moved to the right (with `<` and `>` exchanged).
     init?(_ comparison: BoundComparison, schema: Schema, home: ObjectSchema? = nil) {
-        if let column = ColumnPath(comparison.lhs, schema: schema, home: home),
-            let test = Self.test(comparison.op, constant: comparison.rhs)
-        {
+        self.init(comparison) { ColumnPath($0, schema: schema, home: home) }
+    }
+
+    /// The term `comparison` states, `home` being the class of the query (taken as it is: see
+    /// `ColumnPath.init(_:schema:home:)`).
+    init?(_ comparison: BoundComparison, schema: Schema, home: ObjectSchema) {
+        self.init(comparison) { ColumnPath($0, schema: schema, home: home) }
+    }
+
+    private init?(_ comparison: BoundComparison, column columnOf: (BoundOperand) -> ColumnPath?) {
+        if let column = columnOf(comparison.lhs), let test = Self.test(comparison.op, constant: comparison.rhs) {
             self.init(column: column, operand: comparison.lhs, test: test, options: comparison.options)
-        } else if let column = ColumnPath(comparison.rhs, schema: schema, home: home),
+        } else if let column = columnOf(comparison.rhs),
             let flipped = comparison.op.flipped,
             // `[c]`/`[d]` equality is only ever written column-first; leave the other way alone.
             comparison.options.isEmpty || comparison.op.isOrdered,

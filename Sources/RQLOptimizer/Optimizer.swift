@@ -48,12 +48,10 @@ public enum Optimizer {
             let problems = verifier.verify(current)
             if !problems.isEmpty { throw .invalidInput(problems: problems) }
         }
-        var trace = OptimizerTrace()
-        trace.steps.reserveCapacity(passes.count)
         let text = { (plan: OptimizerPlan) in options.recordsPlans ? PlanPrinter.print(plan) : "" }
         guard options.isEnabled else {
             let unchanged = text(current)
-            trace.steps = passes.map {
+            let steps = passes.map {
                 OptimizerTrace.Step(
                     name: $0.name,
                     reason: $0.reason,
@@ -62,7 +60,7 @@ public enum Optimizer {
                     planAfter: unchanged
                 )
             }
-            return (PhysicalPlan.unoptimized(plan.query), trace)
+            return (PhysicalPlan.unoptimized(plan.query), OptimizerTrace(steps: steps))
         }
         // A pass that leaves the plan as it was needs neither verifying nor printing again.
         // Comparing plans costs too, and so does keeping a copy to compare with: both only
@@ -70,42 +68,67 @@ public enum Optimizer {
         let checks = options.verifiesEachPass || options.recordsPlans
         var previous = checks ? current : nil
         var previousText = text(current)
-        for index in passes.indices {
-            if !options.disabledPasses.isEmpty && options.disabledPasses.contains(passNames[index]) {
-                trace.steps.append(
-                    OptimizerTrace.Step(
-                        name: passNames[index],
-                        reason: passReasons[index],
-                        fired: false,
-                        disabled: true,
-                        planAfter: previousText
-                    )
-                )
-                continue
-            }
-            let fired = passes[index].run(&current, in: context)
-            if checks && current != previous {
-                if options.verifiesEachPass {
-                    let problems = verifier.verify(current)
-                    if !problems.isEmpty { throw .verificationFailed(pass: passNames[index], problems: problems) }
+        // Without printing, every step's plan text is empty: the trace starts as the template of
+        // unfired steps (one shared array) and is written only where a pass fires or is disabled,
+        // instead of being built step by step.
+        var trace = OptimizerTrace(steps: options.recordsPlans ? [] : unfiredSteps)
+        if options.recordsPlans { trace.steps.reserveCapacity(passes.count) }
+        // The passes are read in place: taking each one out of the list copied its existential.
+        try passes.withUnsafeBufferPointer { (list) throws(OptimizerError) in
+            for index in list.indices {
+                if !options.disabledPasses.isEmpty && options.disabledPasses.contains(passNames[index]) {
+                    if options.recordsPlans {
+                        trace.steps.append(
+                            OptimizerTrace.Step(
+                                name: passNames[index],
+                                reason: passReasons[index],
+                                fired: false,
+                                disabled: true,
+                                planAfter: previousText
+                            )
+                        )
+                    } else {
+                        trace.steps[index].disabled = true
+                    }
+                    continue
                 }
-                previous = current
-                previousText = text(current)
+                // A pass that cannot apply is not run (`mayApply`): it would leave the plan unfired.
+                let fired = list[index].mayApply(to: current) && list[index].run(&current, in: context)
+                if checks && current != previous {
+                    if options.verifiesEachPass {
+                        let problems = verifier.verify(current)
+                        if !problems.isEmpty {
+                            throw .verificationFailed(pass: passNames[index], problems: problems)
+                        }
+                    }
+                    previous = current
+                    previousText = text(current)
+                }
+                if options.recordsPlans {
+                    trace.steps.append(
+                        OptimizerTrace.Step(
+                            name: passNames[index],
+                            reason: passReasons[index],
+                            fired: fired,
+                            planAfter: previousText
+                        )
+                    )
+                } else if fired {
+                    trace.steps[index].fired = true
+                }
             }
-            trace.steps.append(
-                OptimizerTrace.Step(
-                    name: passNames[index],
-                    reason: passReasons[index],
-                    fired: fired,
-                    planAfter: previousText
-                )
-            )
         }
         return (current.physicalPlan, trace)
     }
 
     /// The passes' reasons in pipeline order: read once, not through each pass once a query.
     private static let passReasons: [String] = passes.map(\.reason)
+
+    /// The trace of a run in which no pass fires, without plan texts: what a trace starts from
+    /// when plans are not printed.
+    private static let unfiredSteps: [OptimizerTrace.Step] = passes.map {
+        OptimizerTrace.Step(name: $0.name, reason: $0.reason, fired: false, planAfter: "")
+    }
 
     private static func checkPassNames(_ options: OptimizerOptions) throws(OptimizerError) {
         guard !options.disabledPasses.isEmpty else { return }

@@ -27,6 +27,15 @@ public protocol Pass: Sendable {
     var reason: String { get }
     /// Rewrites `plan`; returns whether anything changed.
     func run(_ plan: inout OptimizerPlan, in context: PassContext) -> Bool
+    /// Whether `run` could change `plan`: a test on the plan's shape, read in place, that lets
+    /// the optimizer skip a pass that cannot apply without calling it (most passes do not apply
+    /// to most queries). `false` promises that `run` would leave the plan as it is and return
+    /// `false`; the default, `true`, promises nothing.
+    func mayApply(to plan: OptimizerPlan) -> Bool
+}
+
+extension Pass {
+    public func mayApply(to plan: OptimizerPlan) -> Bool { true }
 }
 
 /// The plan while it is being optimized: logical until access-path selection lowers it,

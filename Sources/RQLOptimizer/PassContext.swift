@@ -27,7 +27,7 @@ public final class PassContext {
         cache: StatisticsCache = .shared,
         costModel: CostModel = CostModel()
     ) throws(OptimizerError) {
-        guard let objectSchema = store.schema[className], let table = store.table(named: className) else {
+        guard let objectSchema = store.schema.lookUpClass(className), let table = store.table(named: className) else {
             throw .unknownClass(className)
         }
         let entry = cache.entry(className: className, version: store.version, rowCount: table.rowCount)

@@ -33,7 +33,7 @@ struct PlanVerifier {
         var problems = IRVerifier(schema: schema).verify(
             BoundQuery(className: plan.className, predicate: predicate, clauses: clauses)
         )
-        guard let objectSchema = schema[plan.className] else { return problems }
+        guard let objectSchema = schema.lookUpClass(plan.className) else { return problems }
         problems += verify(plan.access, in: objectSchema)
         for condition in plan.residual {
             let text = IRPrinter.print(condition.predicate)

@@ -53,7 +53,7 @@ public struct Binder: Sendable {
         arguments: [QueryArgument] = [],
         variables: [String: QueryArgument] = [:]
     ) throws(BindError) -> BoundQuery {
-        guard let objectSchema = schema[className] else {
+        guard let objectSchema = schema.lookUpClass(className) else {
             var message = "unknown class '\(className)'"
             if let suggestion = NameSuggestion.closest(to: className, among: schema.classes.map(\.name)) {
                 message += "; did you mean '\(suggestion)'?"

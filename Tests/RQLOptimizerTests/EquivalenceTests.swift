@@ -173,4 +173,35 @@ struct EquivalenceTests {
         #expect(plan.access == .fullScan)
         #expect(PlanInterpreter(store: harness.store).difference(between: plan, and: decimal) == nil)
     }
+
+    /// The optimizer skips a pass whose `mayApply` says no, so that answer must never hide a
+    /// rewrite: on generated plans, at every point of the pipeline (some passes left out, so
+    /// that later ones also meet logical plans and unsorted results), every pass that declines
+    /// leaves the plan as it is and reports that it did not fire.
+    @Test("a pass that declines (mayApply) would have left the plan unchanged", arguments: [UInt64(11), 12])
+    func decliningPassesChangeNothing(seed: UInt64) throws {
+        let store = try Generated.store(count: 80, seed: seed, deleting: seed == 12)
+        let binder = Binder(schema: store.schema)
+        let context = try PassContext(store: store, className: "Item", cache: StatisticsCache())
+        var rng = SeededRandom(seed: seed)
+        var declined = 0
+        for attempt in 0..<200 {
+            let text = Generated.predicate(&rng) + Generated.clauses(&rng)
+            guard let syntax = try? Parser.parse(text), let bound = try? binder.bind(syntax, className: "Item") else {
+                continue
+            }
+            var plan = OptimizerPlan.logical(LogicalPlan(bound))
+            for pass in Optimizer.passes {
+                for candidate in Optimizer.passes where !candidate.mayApply(to: plan) {
+                    var copy = plan
+                    let fired = candidate.run(&copy, in: context)
+                    #expect(!fired && copy == plan, "\(candidate.name) declined but rewrites query \(attempt): \(text)")
+                    declined += 1
+                }
+                if rng.chance(80) { _ = pass.run(&plan, in: context) }
+            }
+        }
+        // Enough declines to mean something: most passes do not apply to most plans.
+        #expect(declined >= 400, "only \(declined) declines checked")
+    }
 }

@@ -14,6 +14,11 @@ public struct ChainMerging: Pass {
 
     public init() {}
 
+    public func mayApply(to plan: OptimizerPlan) -> Bool {
+        guard case .logical(let logical) = plan else { return false }
+        return !Self.isMerged(logical)
+    }
+
     public func run(_ plan: inout OptimizerPlan, in context: PassContext) -> Bool {
         guard case .logical(let logical) = plan, !Self.isMerged(logical) else { return false }
         plan = .logical(LogicalPlan(logical.query))

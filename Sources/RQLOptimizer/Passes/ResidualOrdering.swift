@@ -22,6 +22,14 @@ public struct ResidualOrdering: Pass {
 
     public init() {}
 
+    public func mayApply(to plan: OptimizerPlan) -> Bool {
+        // `run`'s first test: at most one condition, estimated and not an AND, stays as it is.
+        guard case .physical(let ready) = plan, ready.residual.count <= 1 else { return true }
+        return !ready.residual.allSatisfy {
+            $0.cost != nil && $0.selectivity != nil && !Self.isConjunction($0.predicate)
+        }
+    }
+
     public func run(_ plan: inout OptimizerPlan, in context: PassContext) -> Bool {
         // The common case after access-path selection: nothing to split or estimate, only to order.
         if case .physical(var ready) = plan,

@@ -24,6 +24,12 @@ public struct ResultSimplification: Pass {
 
     public init() {}
 
+    public func mayApply(to plan: OptimizerPlan) -> Bool {
+        // A logical plan is lowered by `run` (access-path selection was disabled).
+        guard case .physical(let ready) = plan else { return true }
+        return !ready.result.isEmpty
+    }
+
     public func run(_ plan: inout OptimizerPlan, in context: PassContext) -> Bool {
         if case .physical(let ready) = plan, ready.result.isEmpty { return false }
         var physical = plan.physicalPlan

@@ -12,6 +12,12 @@ public struct TopNFusion: Pass {
 
     public init() {}
 
+    public func mayApply(to plan: OptimizerPlan) -> Bool {
+        // A logical plan is lowered by `run` (access-path selection was disabled).
+        guard case .physical(let ready) = plan else { return true }
+        return ready.result.count >= 2
+    }
+
     public func run(_ plan: inout OptimizerPlan, in context: PassContext) -> Bool {
         if case .physical(let ready) = plan, ready.result.count < 2 { return false }
         var physical = plan.physicalPlan
