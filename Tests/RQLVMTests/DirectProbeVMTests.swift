@@ -51,7 +51,9 @@ struct DirectProbeVMTests {
     ]
 
     /// Probes with more to do: a residual test or a result step that reads positions.
-    static let notDirect = ["k == 3 AND e > 4", "k == 3 SORT(e DESC)", "k == 3 SORT(e ASC) LIMIT(4)", "k > 5 AND s == 'v1'"]
+    static let notDirect = [
+        "k == 3 AND e > 4", "k == 3 SORT(e DESC)", "k == 3 SORT(e ASC) LIMIT(4)", "k > 5 AND s == 'v1'",
+    ]
 
     @Test("probe programs run directly, others through the batch loop")
     func shapes() throws {
