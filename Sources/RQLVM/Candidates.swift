@@ -12,16 +12,24 @@ enum Candidates {
 extension Execution {
     /// The candidate positions of an access-path instruction.
     func candidates(for instruction: Op, table: Store.Table) -> Candidates {
+        Candidates.of(instruction, constant(instruction.p4), table: table)
+    }
+}
+
+extension Candidates {
+    /// The candidate positions of an access-path instruction whose P4 constant is `constant`
+    /// (a run's, or a `DirectProbe`'s without a run).
+    static func of<Table: TableReader>(_ instruction: Op, _ constant: Constant?, table: Table) -> Candidates {
         switch instruction.opcode {
         case .scanNothing:
             return .positions([])
         case .seekPrimaryKey:
-            guard case .values(let values)? = constant(instruction.p4) else { return .positions([]) }
+            guard case .values(let values)? = constant else { return .positions([]) }
             let found = values.compactMap { table.position(ofPrimaryKey: $0) }
             if found.count <= 1 { return .positions(found) }
             return .positions(Array(Set(found)).sorted())
         case .seekIndexEqual:
-            guard case .values(let values)? = constant(instruction.p4) else { return .positions([]) }
+            guard case .values(let values)? = constant else { return .positions([]) }
             let column = Int(instruction.p1)
             if values.count == 1, let hits = table.indexLookup(property: column, equalTo: values[0]) {
                 // One value: the index's answer is already ascending and duplicate-free.
@@ -42,7 +50,7 @@ extension Execution {
             }
             return .positions(found.sorted())
         case .seekIndexRange:
-            guard case .range(let lower, let lowerInclusive, let upper, let upperInclusive)? = constant(instruction.p4)
+            guard case .range(let lower, let lowerInclusive, let upper, let upperInclusive)? = constant
             else { return .positions([]) }
             let column = Int(instruction.p1)
             if let hits = table.indexRange(
@@ -90,7 +98,10 @@ extension Execution {
         }
     }
 
-    private func scanPositions(_ table: Store.Table, _ test: @escaping (Value) -> Bool) -> (Int) -> [Int] {
+    private static func scanPositions<Table: TableReader>(
+        _ table: Table,
+        _ test: @escaping (Value) -> Bool
+    ) -> (Int) -> [Int] {
         { column in (0..<table.rowCount).filter { test(table.value(at: $0, property: column)) } }
     }
 

@@ -46,8 +46,19 @@ extension Execution {
             let base = keys.count
             Self.grow(&keys, by: count, bound: resultBound)
             keys.append(contentsOf: repeatElement(RowKey(0), count: count))
+            let firstKey = first[0].rawValue
+            let span = rowKeys.count &- 1
             keys.withUnsafeMutableBufferPointer { out in
-                for j in 0..<count { out[base &+ j] = first[Int(offsets[j])] }
+                if first[span].rawValue &- firstKey == Int64(span) {
+                    // Keys ascend and are distinct, so a block whose last key is its first plus
+                    // its row count less one holds consecutive keys (a store without deletions):
+                    // each key is the first plus the offset, without reading the block's keys.
+                    // Reading them cost a scan its second pass over memory (Q1 at 1M rows reads
+                    // about half of the keys' cache lines for the 9 % of rows it emits).
+                    for j in 0..<count { out[base &+ j] = RowKey(firstKey &+ Int64(offsets[j])) }
+                } else {
+                    for j in 0..<count { out[base &+ j] = first[Int(offsets[j])] }
+                }
             }
             self.keys = keys
         }

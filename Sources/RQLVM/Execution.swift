@@ -63,8 +63,11 @@ final class Execution<Store: StoreReader> {
     /// A correlated SUBQUERY's outer values (`LoadParameter`), set by the outer run per row.
     var parameters: [Value] = []
 
-    init(program: Program, store: Store, mode: Mode, positions: [Int]?) {
-        let plan = RunPlan.plan(for: program)
+    convenience init(program: Program, store: Store, mode: Mode, positions: [Int]?) {
+        self.init(plan: RunPlan.plan(for: program), store: store, mode: mode, positions: positions)
+    }
+
+    init(plan: RunPlan, store: Store, mode: Mode, positions: [Int]?) {
         self.plan = plan
         self.store = store
         self.mode = mode

@@ -21,6 +21,8 @@ final class RunPlan: @unchecked Sendable {
     let stepsReadPositions: Bool
     /// The LIMIT an `emit` stops at, or `Int.max`.
     let emitLimit: Int
+    /// The program's run without the batch loop, when it only emits an access path's candidates.
+    let direct: DirectProbe?
     /// Selection registers a finished run gave back, for the next run to take.
     private let spare = Mutex<SelectionRegisters?>(nil)
 
@@ -41,6 +43,7 @@ final class RunPlan: @unchecked Sendable {
         }
         stepsReadPositions = readsPositions
         self.emitLimit = emitLimit
+        direct = DirectProbe(ops, program)
     }
 
     /// Registers for a run: the spare ones, cleared, or new ones.

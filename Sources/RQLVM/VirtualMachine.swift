@@ -21,7 +21,9 @@ public struct VirtualMachine: Sendable {
     @_specialize(where Store == ColumnStore)
     @_specialize(where Store == BlockSnapshot)
     public func run<Store: StoreReader>(_ program: Program, on store: Store) -> [RowKey] {
-        let execution = Execution(program: program, store: store, mode: .rows, positions: nil)
+        let plan = RunPlan.plan(for: program)
+        if let direct = plan.direct { return direct.rowKeys(on: store) }
+        let execution = Execution(plan: plan, store: store, mode: .rows, positions: nil)
         execution.execute()
         return execution.keys
     }
@@ -33,7 +35,9 @@ public struct VirtualMachine: Sendable {
     @_specialize(where Store == ColumnStore)
     @_specialize(where Store == BlockSnapshot)
     public func count<Store: StoreReader>(_ program: Program, on store: Store) -> Int {
-        let execution = Execution(program: program, store: store, mode: .count, positions: nil)
+        let plan = RunPlan.plan(for: program)
+        if let direct = plan.direct { return direct.count(on: store) }
+        let execution = Execution(plan: plan, store: store, mode: .count, positions: nil)
         execution.execute()
         return execution.matchCount
     }
