@@ -229,6 +229,57 @@ struct CorrelatedSubqueryLoweringTests {
         }
     }
 
+    /// The program (this one or one nested in it) holding a walking `CountSubquery` that starts
+    /// from a value register, and that instruction's address.
+    static func programWalkingFromRegister(_ program: Program) -> (Program, Int)? {
+        for (address, instruction) in program.instructions.enumerated()
+        where instruction.opcode == .countSubquery && program.constants.contains(instruction.p4) {
+            switch program.constants[instruction.p4] {
+            case .subquery(let nested, _, _, let start):
+                if start != nil { return (program, address) }
+                if let found = programWalkingFromRegister(nested) { return found }
+            case .program(let nested, _):
+                if let found = programWalkingFromRegister(nested) { return found }
+            default:
+                continue
+            }
+        }
+        return nil
+    }
+
+    @Test("the verifier rejects a walk's start register not written before, and a start without hops")
+    func verifierChecksTheStart() throws {
+        let store = try DatasetLoader.load(json: SubqueryLoweringTests.json)
+        let text = "SUBQUERY(dogs, $d, SUBQUERY(dogs, $e, $e.age > $d.age).@count == 0).@count > 0"
+        let bound = try Binder(schema: store.schema).bind(
+            try Parser.parse(text, dialect: .nsPredicate),
+            className: "Person"
+        )
+        let (program, address) = try #require(
+            Self.programWalkingFromRegister(try VMHarness.compile(bound, store: store, optimized: true))
+        )
+        #expect(ProgramVerifier.verify(program).isEmpty)
+        let instruction = program.instructions[address]
+        guard case .subquery(let nested, let hops, let parameters, _) = program.constants[instruction.p4] else {
+            Issue.record("no walking SUBQUERY at \(address)")
+            return
+        }
+        /// `program` with the SUBQUERY constant replaced.
+        func replacing(_ constant: Constant) -> Program {
+            var pool = ConstantPool()
+            for (index, entry) in program.constants.entries.enumerated() {
+                _ = pool.add(index == Int(instruction.p4) ? constant : entry)
+            }
+            var changed = program
+            changed.constants = pool
+            return changed
+        }
+        let unwritten = replacing(.subquery(nested, hops: hops, parameters: parameters, start: instruction.p3))
+        #expect(ProgramVerifier.verify(unwritten).contains { $0.message.contains("start v[") })
+        let hopless = replacing(.subquery(nested, hops: [], parameters: parameters, start: instruction.p3 - 1))
+        #expect(ProgramVerifier.verify(hopless).contains { $0.message.contains("wrong kind of constant") })
+    }
+
     /// Every pairing of an inner operand and an outer operand that binds, under each operator: a
     /// correlated SUBQUERY of each runs without `FilterRow` and agrees three ways.
     @Test("inner × operator × outer operands, every combination that binds", arguments: ["==", "!=", "<", ">=", "IN"])
