@@ -56,7 +56,11 @@ public enum Constant: Hashable, Sendable {
     /// with the predicate compiled over the last hop's class; `parameters` are the value
     /// registers holding the row's values the predicate reads (a correlated subquery:
     /// `SUBQUERY(dogs, $d, $d.age > age)`), which the program reads with `LoadParameter`.
-    case subquery(Program, hops: [PathWalk.Hop], parameters: [Int32])
+    /// `start`, when set, is the value register holding per row the link to the object the hops
+    /// start from instead of the row: a SUBQUERY over an outside collection inside a correlated
+    /// SUBQUERY's program (`SUBQUERY(dogs, $e, $e.age > $d.age)` in `SUBQUERY(dogs, $d, …)`, the
+    /// person's link passed in as a parameter).
+    case subquery(Program, hops: [PathWalk.Hop], parameters: [Int32], start: Int32? = nil)
 }
 
 /// `element op value` (with string options), or its negation: the per-element test of a

@@ -70,7 +70,7 @@ public enum ExplainFormatter {
         {
             let nested: Program
             switch program.constants[instruction.p4] {
-            case .program(let program, _), .subquery(let program, _, _): nested = program
+            case .program(let program, _), .subquery(let program, _, _, _): nested = program
             default: continue
             }
             text +=
@@ -154,9 +154,10 @@ public enum ExplainFormatter {
             text =
                 "program over \(program.className)" + (backlinkProperty.map { " linking through \($0)" } ?? "")
                 + " (\(program.instructions.count) ops)"
-        case .subquery(let program, let hops, let parameters):
+        case .subquery(let program, let hops, let parameters, let start):
             text =
                 "program over \(program.className) via \(hops.count) hops"
+                + (start.map { " from v[\($0)]" } ?? "")
                 + (parameters.isEmpty ? "" : " with " + parameters.map { "v[\($0)]" }.joined(separator: ", "))
                 + " (\(program.instructions.count) ops)"
         case .range(let lower, let lowerInclusive, let upper, let upperInclusive):

@@ -595,7 +595,10 @@ extension OpcodeInfo {
                 + "links, lists, sets and dictionaries of links, backlinks: `SUBQUERY(owners.dogs, $d, ...)`), "
                 + "each counted once per path reaching it; when it names parameter registers (a correlated "
                 + "subquery, `SUBQUERY(dogs, $d, $d.age > age)`), the program runs once per row with that row's "
-                + "values as its parameters."
+                + "values as its parameters; when it names a start register, the hops start from the object "
+                + "each row's link in that register names (a null or dangling link reaches nothing) instead of "
+                + "the row: `SUBQUERY(dogs, $e, $e.age > $d.age)` inside `SUBQUERY(dogs, $d, ...)`, the "
+                + "person passed in as a parameter."
         ),
         OpcodeInfo(
             .loadGroups,

@@ -115,12 +115,17 @@ public enum ProgramVerifier {
             case .loadParameter, .loadObjectLink, .compareSequences:
                 break
             }
-            // A correlated SUBQUERY's parameters are value registers written before it.
+            // A correlated SUBQUERY's parameters, and the register its walk starts from, are
+            // value registers written before it.
             if instruction.opcode == .countSubquery, program.constants.contains(instruction.p4),
-                case .subquery(_, _, let parameters) = program.constants[instruction.p4],
-                let unwritten = parameters.first(where: { !written.contains(Int64($0)) || $0 == instruction.p3 })
+                case .subquery(_, _, let parameters, let start) = program.constants[instruction.p4]
             {
-                report("parameter v[\(unwritten)] is not written before")
+                if let unwritten = parameters.first(where: { !written.contains(Int64($0)) || $0 == instruction.p3 }) {
+                    report("parameter v[\(unwritten)] is not written before")
+                }
+                if let start, !written.contains(Int64(start)) || start == instruction.p3 {
+                    report("start v[\(start)] is not written before")
+                }
             }
         }
         if accessPaths > 1 { problems.append(Problem(address: -1, message: "more than one access path")) }
@@ -176,9 +181,11 @@ public enum ProgramVerifier {
         case (.compareGroups, .groupComparison): fits = true
         case (.compareSequences, .sequenceComparison(let lhs, let rhs, let comparison)):
             fits = lhs.isSequence && rhs.isSequence && comparison.form == .elementwise
-        case (.countSubquery, .subquery(let nested, _, _)):
-            // The parameters are value registers this program wrote before (checked by `verify`).
-            fits = verify(nested).isEmpty && instruction.p2 == 0 && instruction.p5 == 0
+        case (.countSubquery, .subquery(let nested, let hops, _, let start)):
+            // The parameters and the start are value registers this program wrote before
+            // (checked by `verify`); a walk from a link in a register has at least one hop.
+            fits =
+                verify(nested).isEmpty && instruction.p2 == 0 && instruction.p5 == 0 && (start == nil || !hops.isEmpty)
         default: fits = false
         }
         return fits ? nil : "P4 holds the wrong kind of constant"

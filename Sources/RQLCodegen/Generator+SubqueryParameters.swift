@@ -96,11 +96,12 @@ extension Generator {
     /// SUBQUERY's element as the object and every part read only from outside it replaced by a
     /// placeholder whose parameter is appended to `outer`; nil when an outside part cannot be a
     /// parameter: inside arithmetic with inside values, an outside part that is not one value
-    /// that always loads (`$t.price + $d.scores > 3`, `$t.price + $d.scores[0] > 3`); a nested
+    /// that always loads (`$t.price + $d.scores > 3`, `$t.price + $d.scores[0] > 3`); MATCHES of
+    /// an outside operand that is not one value; TEXT or GEOWITHIN of an outside path. A nested
     /// SUBQUERY over an outside collection whose predicate reads an inside element
-    /// (`SUBQUERY($d.toys, $t, SUBQUERY($d.toys, $x, $x.price > $t.price).@count > 1)`: its
-    /// elements would have to be reached from a parameter, not from the row); MATCHES of an
-    /// outside operand that is not one value; TEXT or GEOWITHIN of an outside path.
+    /// (`SUBQUERY($d.toys, $t, SUBQUERY($d.toys, $x, $x.price > $t.price).@count > 1)`) walks
+    /// its elements from the link of the collection's owner, passed in as a parameter
+    /// (`startParameterized`).
     func parameterized(_ predicate: BoundPredicate, level: Int, outer: inout [Parameter]) -> BoundPredicate? {
         switch predicate {
         case .constant:
@@ -251,7 +252,9 @@ extension Generator {
         case .aggregate(let function, let path):
             return Self.inner(path, level: level).map { .aggregate(function, $0) }
         case .subqueryCount(let path, let predicate):
-            guard let path = Self.inner(path, level: level),
+            // Over an outside collection (`SUBQUERY(dogs, $e, $e.age > $d.age)` in `SUBQUERY(dogs,
+            // $d, …)`): walked from the link of the path's root, passed in as a parameter.
+            guard let path = Self.inner(path, level: level) ?? startParameterized(path, &outer),
                 let predicate = parameterized(predicate, level: level + 1, outer: &outer)
             else { return nil }
             return .subqueryCount(path: path, predicate: predicate)
@@ -261,6 +264,40 @@ extension Generator {
             else { return nil }
             return .arithmetic(op, l, r)
         }
+    }
+
+    /// A path from outside whose objects a SUBQUERY inside walks, rebased on the link to its root
+    /// object passed in as a parameter: `dogs` of the person in `SUBQUERY(dogs, $d,
+    /// SUBQUERY(dogs, $e, $e.age > $d.age).@count == 0)` becomes the placeholder of the person's
+    /// link (`LoadObjectLink` in the person's program) followed by `dogs`; a placeholder root is
+    /// passed on as itself. Nil for any other root (an element further out has no link here).
+    private func startParameterized(_ path: BoundPath, _ outer: inout [Parameter]) -> BoundPath? {
+        guard !path.steps.isEmpty else { return nil }
+        let root = BoundPath(
+            root: path.root,
+            steps: [],
+            isMultiValued: false,
+            rootClassName: path.rootClassName,
+            valueType: .object(path.rootClassName)
+        )
+        switch path.root {
+        case .object: break
+        case .element where Self.parameterIndex(root) != nil: break
+        case .element: return nil
+        }
+        guard parameter(.path(root)) != nil else { return nil }
+        var rebased = Self.placeholder(for: .value(.path(root)), groups: false, like: root, &outer)
+        rebased.steps = path.steps
+        rebased.isMultiValued = path.isMultiValued
+        rebased.valueType = path.valueType
+        return rebased
+    }
+
+    /// The parameter number of a placeholder followed by steps (the start of a walk from a link
+    /// passed in: `startParameterized`), or nil for any other path.
+    static func startParameterIndex(_ path: BoundPath) -> Int? {
+        guard case .element(let depth) = path.root, depth < 0, !path.steps.isEmpty else { return nil }
+        return -1 - depth
     }
 
     /// What an expression or predicate reads, seen from a SUBQUERY some levels in.

@@ -19,6 +19,10 @@ import RQLIR
 ///   groups, computed by `LoadGroups` as the reference evaluator groups it, which the subquery's
 ///   `CompareGroups` reads (`Generator+ParameterGroups.swift`). A subquery whose program would
 ///   still need `FilterRow` is not lowered (the row evaluator knows no parameters).
+/// - inside a correlated SUBQUERY's program, over an outside collection: `SUBQUERY(dogs, $e,
+///   $e.age > $d.age)` in `SUBQUERY(dogs, $d, …)` ("the dogs of greatest age") walks the person's
+///   dogs from the person's link, passed in as a parameter (`LoadObjectLink` outside,
+///   `LoadParameter` inside) and named as the walk's start register.
 extension Generator {
     /// One lowered SUBQUERY count.
     struct WalkedSubquery {
@@ -27,6 +31,9 @@ extension Generator {
         var program: Program
         /// What the outer program loads per row for `LoadParameter` n (n is the index).
         var parameters: [LoadedParameter]
+        /// The parameter of the program being generated holding the link the hops start from,
+        /// when they do not start from the row (`startParameterized`).
+        var start: Int? = nil
     }
 
     /// How the outer program loads one parameter of a correlated SUBQUERY's program.
@@ -39,8 +46,18 @@ extension Generator {
 
     /// The walking form of `SUBQUERY(path, $x, predicate).@count`, or nil.
     func walkedSubquery(_ path: BoundPath, _ predicate: BoundPredicate) -> WalkedSubquery? {
-        guard let (hops, end, _) = walk(path), end == .objects, let className = Self.className(reachedBy: hops),
-            schema[className] != nil
+        var walker = self
+        var walked = path
+        let start = Self.startParameterIndex(path)
+        if start != nil {
+            // Walked from the link in a parameter: the hops of the path from the link's class.
+            guard let origin = schema[path.rootClassName] else { return nil }
+            let plan = PhysicalPlan(className: origin.name, access: .fullScan, residual: [], result: [])
+            walker = Generator(plan: plan, schema: schema, objectSchema: origin, planRows: false)
+            walked.root = .object
+        }
+        guard let (hops, end, _) = walker.walk(walked), end == .objects, !hops.isEmpty,
+            let className = Self.className(reachedBy: hops), schema[className] != nil
         else { return nil }
         var outer: [Parameter] = []
         guard let rebased = parameterized(predicate, level: 0, outer: &outer) else { return nil }
@@ -52,7 +69,7 @@ extension Generator {
         let program = subprogram(rebased, over: className)
         // The row evaluator would read a parameter's placeholder as a SUBQUERY element.
         if !parameters.isEmpty && Self.hasRowFilter(program) { return nil }
-        return WalkedSubquery(hops: hops, program: program, parameters: parameters)
+        return WalkedSubquery(hops: hops, program: program, parameters: parameters, start: start)
     }
 
     mutating func emit(_ subquery: WalkedSubquery, into register: Int32) -> Int32 {
@@ -62,12 +79,15 @@ extension Generator {
             case .groups(let groups): emitGroups(groups, into: register)
             }
         }
+        let start = subquery.start.map { emitValue(.parameter($0), into: register) }
         let v = builder.makeValueRegister()
         builder.emit(
             .countSubquery,
             p1: register,
             p3: v,
-            p4: builder.constant(.subquery(subquery.program, hops: subquery.hops, parameters: parameters))
+            p4: builder.constant(
+                .subquery(subquery.program, hops: subquery.hops, parameters: parameters, start: start)
+            )
         )
         return v
     }
@@ -129,7 +149,7 @@ extension Generator {
             if instruction.opcode == .filterRow { return true }
             guard instruction.opcode == .countSubquery, program.constants.contains(instruction.p4) else { continue }
             switch program.constants[instruction.p4] {
-            case .program(let nested, _), .subquery(let nested, _, _):
+            case .program(let nested, _), .subquery(let nested, _, _, _):
                 if hasRowFilter(nested) { return true }
             default:
                 continue

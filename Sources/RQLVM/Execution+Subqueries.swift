@@ -14,8 +14,8 @@ extension Execution {
         let rows = registers.ready(r)
         let count = registers.counts[r]
         for j in 0..<count { out[Int(rows[j])] = .int(0) }
-        if case .subquery(let program, let hops, let parameters)? = constant(instruction.p4) {
-            countWalkedSubquery(instruction, program, hops, parameters, at: pc, block: block)
+        if case .subquery(let program, let hops, let parameters, let start)? = constant(instruction.p4) {
+            countWalkedSubquery(instruction, program, hops, parameters, from: start, at: pc, block: block)
             return
         }
         guard case .program(let program, let backlinkProperty)? = constant(instruction.p4),

@@ -8,6 +8,9 @@ import RQLCore
 /// once a batch over the batch's distinct elements; with parameters (a correlated subquery, whose
 /// predicate reads the row: `SUBQUERY(dogs, $d, $d.age > age)`) it runs once per row, over that
 /// row's elements, with the row's values in the nested run's `parameters` (`LoadParameter`).
+/// With a start register the hops start from the object each row's link in it names, not from
+/// the row: inside a correlated SUBQUERY's program, `SUBQUERY(dogs, $e, $e.age > $d.age)` walks
+/// the person's dogs from the person's link, passed in as a parameter.
 extension Execution {
     /// `CountSubquery` (walking form): v[P3] := the weighted number of elements passing K[P4].
     func countWalkedSubquery(
@@ -15,6 +18,7 @@ extension Execution {
         _ program: Program,
         _ hops: [PathWalk.Hop],
         _ parameters: [Int32],
+        from startRegister: Int32?,
         at pc: Int,
         block: TableBlock
     ) {
@@ -32,12 +36,22 @@ extension Execution {
             searchState.subqueries[pc] = run
         }
         let start = block.positions.lowerBound
+        let links = startRegister.map { gathers.values(Int($0)) }
+        /// The elements of the row at `row` of the batch: what the hops reach from it, or from the
+        /// object its link in the start register names.
+        func elements(ofRow row: Int) -> [Reach] {
+            guard let links else { return reached(from: start + row, in: table, hops: hops) }
+            guard case .link(let link) = links[row], let origin = store.table(named: link.className),
+                let position = origin.position(of: link.key)
+            else { return [] }
+            return reached(from: position, in: origin, hops: hops)
+        }
         if parameters.isEmpty {
             // One nested run for the batch: every row's elements gathered, each distinct one once.
             run.start()
             var weights: [Int] = []
             for j in 0..<count {
-                for reach in reached(from: start + Int(rows[j]), in: table, hops: hops) {
+                for reach in elements(ofRow: Int(rows[j])) {
                     run.add(reach.position)
                     weights.append(reach.weight)
                 }
@@ -62,12 +76,12 @@ extension Execution {
         let values = parameters.map { gathers.values(Int($0)) }
         for j in 0..<count {
             let row = Int(rows[j])
-            let elements = reached(from: start + row, in: table, hops: hops).sorted { $0.position < $1.position }
-            guard !elements.isEmpty else { continue }
+            let reached = elements(ofRow: row).sorted { $0.position < $1.position }
+            guard !reached.isEmpty else { continue }
             run.execution.parameters = values.map { $0[row] }
-            let matched = Set(run.execution.rerun(over: elements.map(\.position)))
+            let matched = Set(run.execution.rerun(over: reached.map(\.position)))
             var n = 0
-            for element in elements where matched.contains(element.position) { n = Folder.sum(n, element.weight) }
+            for element in reached where matched.contains(element.position) { n = Folder.sum(n, element.weight) }
             out[row] = .int(Int64(n))
         }
     }

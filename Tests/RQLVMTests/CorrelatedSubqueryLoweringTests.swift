@@ -139,6 +139,147 @@ struct CorrelatedSubqueryLoweringTests {
         try Self.lowers(query, className: className, dialect: dialect)
     }
 
+    @Test(
+        "a nested SUBQUERY over an outside collection, walked from the owner's link passed in",
+        arguments: [
+            // The dogs of greatest age; repeated dogs, null ages, a deleted dog.
+            (
+                "Person", Dialect.nsPredicate,
+                "SUBQUERY(dogs, $d, SUBQUERY(dogs, $e, $e.age > $d.age).@count == 0).@count > 0"
+            ),
+            ("Person", .nsPredicate, "SUBQUERY(dogs, $d, SUBQUERY(dogs, $e, $e.age >= $d.age).@count > 1).@count == 2"),
+            // A set of the object's.
+            ("Person", .nsPredicate, "SUBQUERY(dogs, $d, SUBQUERY(pals, $p, $p == $d).@count > 0).@count > 0"),
+            ("Person", .nsPredicate, "SUBQUERY(pals, $p, SUBQUERY(dogs, $d, $d == $p).@count > 1).@count > 0"),
+            // Through a to-one link (null for Bob) and to-many hops (repeats counted per path).
+            (
+                "Person", .nsPredicate,
+                "SUBQUERY(dogs, $d, SUBQUERY(partner.dogs, $e, $e.age <= $d.age).@count > 0).@count > 0"
+            ),
+            (
+                "Person", .nsPredicate,
+                "SUBQUERY(dogs, $d, SUBQUERY(pals.toys, $t, $t == $d.best).@count > 1).@count > 0"
+            ),
+            (
+                "Person", .nsPredicate,
+                "SUBQUERY(dogs, $d, SUBQUERY(partner.partner.dogs, $e, $e == $d).@count > 0).@count > 1"
+            ),
+            // Backlinks of the object's.
+            (
+                "Person", .nsPredicate,
+                "SUBQUERY(dogs, $d, SUBQUERY(@links.Person.partner, $q, $q.age > $d.age * 10).@count > 0).@count > 0"
+            ),
+            (
+                "Dog", .nsPredicate,
+                "SUBQUERY(toys, $t, SUBQUERY(owners, $o, $o.age > $t.price * 10).@count > 0).@count > 0"
+            ),
+            ("Dog", .nsPredicate, "SUBQUERY(toys, $t, SUBQUERY(toys, $x, $x.price > $t.price).@count == 0).@count > 0"),
+            // Compared with a value of the element.
+            (
+                "Person", .nsPredicate,
+                "SUBQUERY(dogs, $d, SUBQUERY(dogs, $e, $e.age < $d.age).@count > $d.scores.@count).@count > 0"
+            ),
+            // Three levels: an outer element's collection from the innermost, and the object's
+            // link passed on through the middle program.
+            (
+                "Person", .rql,
+                "SUBQUERY(dogs, $d, SUBQUERY($d.toys, $t, SUBQUERY($d.toys, $x, $x.price > $t.price).@count > 1).@count > 0).@count > 0"
+            ),
+            (
+                "Person", .rql,
+                "SUBQUERY(dogs, $d, SUBQUERY($d.toys, $t, SUBQUERY($d.toys, $x, $x == $t).@count > 1).@count > 0).@count > 0"
+            ),
+            (
+                "Person", .nsPredicate,
+                "SUBQUERY(dogs, $d, SUBQUERY($d.toys, $t, SUBQUERY(dogs, $e, $e.best == $t).@count > 0).@count > 0).@count > 0"
+            ),
+            (
+                "Person", .nsPredicate,
+                "SUBQUERY(dogs, $d, SUBQUERY($d.toys, $t, SUBQUERY(dogs, $e, $e.age > $d.age).@count > 0).@count > 0).@count > 0"
+            ),
+            (
+                "Person", .nsPredicate,
+                "SUBQUERY(dogs, $d, SUBQUERY($d.owners, $o, SUBQUERY($o.pals, $p, SUBQUERY(dogs, $e, $e == $p AND $e != $d).@count > 0).@count > 0).@count > 0).@count > 0"
+            ),
+        ]
+    )
+    func outsideCollections(className: String, dialect: Dialect, query: String) throws {
+        try Self.lowers(query, className: className, dialect: dialect)
+        let store = try DatasetLoader.load(json: SubqueryLoweringTests.json)
+        let bound = try Binder(schema: store.schema).bind(
+            try Parser.parse(query, dialect: dialect),
+            className: className
+        )
+        for optimized in [true, false] {
+            let program = try VMHarness.compile(bound, store: store, optimized: optimized)
+            #expect(Self.walksFromRegister(program), "\(query) walks no collection from a link passed in")
+        }
+    }
+
+    /// Whether `program`, or a program nested in it, has a walking `CountSubquery` whose hops
+    /// start from a link in a value register.
+    static func walksFromRegister(_ program: Program) -> Bool {
+        program.instructions.contains { instruction in
+            guard instruction.opcode == .countSubquery, program.constants.contains(instruction.p4) else { return false }
+            switch program.constants[instruction.p4] {
+            case .subquery(let nested, _, _, let start): return start != nil || walksFromRegister(nested)
+            case .program(let nested, _): return walksFromRegister(nested)
+            default: return false
+            }
+        }
+    }
+
+    /// The program (this one or one nested in it) holding a walking `CountSubquery` that starts
+    /// from a value register, and that instruction's address.
+    static func programWalkingFromRegister(_ program: Program) -> (Program, Int)? {
+        for (address, instruction) in program.instructions.enumerated()
+        where instruction.opcode == .countSubquery && program.constants.contains(instruction.p4) {
+            switch program.constants[instruction.p4] {
+            case .subquery(let nested, _, _, let start):
+                if start != nil { return (program, address) }
+                if let found = programWalkingFromRegister(nested) { return found }
+            case .program(let nested, _):
+                if let found = programWalkingFromRegister(nested) { return found }
+            default:
+                continue
+            }
+        }
+        return nil
+    }
+
+    @Test("the verifier rejects a walk's start register not written before, and a start without hops")
+    func verifierChecksTheStart() throws {
+        let store = try DatasetLoader.load(json: SubqueryLoweringTests.json)
+        let text = "SUBQUERY(dogs, $d, SUBQUERY(dogs, $e, $e.age > $d.age).@count == 0).@count > 0"
+        let bound = try Binder(schema: store.schema).bind(
+            try Parser.parse(text, dialect: .nsPredicate),
+            className: "Person"
+        )
+        let (program, address) = try #require(
+            Self.programWalkingFromRegister(try VMHarness.compile(bound, store: store, optimized: true))
+        )
+        #expect(ProgramVerifier.verify(program).isEmpty)
+        let instruction = program.instructions[address]
+        guard case .subquery(let nested, let hops, let parameters, _) = program.constants[instruction.p4] else {
+            Issue.record("no walking SUBQUERY at \(address)")
+            return
+        }
+        /// `program` with the SUBQUERY constant replaced.
+        func replacing(_ constant: Constant) -> Program {
+            var pool = ConstantPool()
+            for (index, entry) in program.constants.entries.enumerated() {
+                _ = pool.add(index == Int(instruction.p4) ? constant : entry)
+            }
+            var changed = program
+            changed.constants = pool
+            return changed
+        }
+        let unwritten = replacing(.subquery(nested, hops: hops, parameters: parameters, start: instruction.p3))
+        #expect(ProgramVerifier.verify(unwritten).contains { $0.message.contains("start v[") })
+        let hopless = replacing(.subquery(nested, hops: [], parameters: parameters, start: instruction.p3 - 1))
+        #expect(ProgramVerifier.verify(hopless).contains { $0.message.contains("wrong kind of constant") })
+    }
+
     /// Every pairing of an inner operand and an outer operand that binds, under each operator: a
     /// correlated SUBQUERY of each runs without `FilterRow` and agrees three ways.
     @Test("inner × operator × outer operands, every combination that binds", arguments: ["==", "!=", "<", ">=", "IN"])
@@ -179,6 +320,10 @@ struct CorrelatedSubqueryLoweringTests {
         "SUBQUERY(others, $o, SUBQUERY($o.@links.Item.others, $j, $j.i IN $o.scores).@count > 1).@count > 0",
         "SUBQUERY(others, $o, SUBQUERY($o.@links.Item.others, $j, $j.tags == $o.age).@count > 0).@count > 0",
         "SUBQUERY(others, $o, SUBQUERY($o.@links.Item.others, $j, $j.i IN tags).@count > 0).@count > 1",
+        "SUBQUERY(others, $o, SUBQUERY(others, $p, $p.age > $o.age).@count == 0).@count > 0",
+        "SUBQUERY(others, $o, SUBQUERY(others, $p, $p.boss == $o).@count > 0).@count > 0",
+        "SUBQUERY(others, $o, SUBQUERY(owner.@links.Item.others, $j, $j.i > $o.age).@count > 0).@count > 0",
+        "SUBQUERY(others, $o, SUBQUERY($o.@links.Item.others, $j, SUBQUERY(others, $p, $p == $o.boss).@count > 0).@count > 0).@count > 0",
     ]
 
     @Test(

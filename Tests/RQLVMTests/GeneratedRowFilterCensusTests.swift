@@ -111,6 +111,27 @@ struct GeneratedRowFilterCensusTests {
         (SubqueryLoweringTests.json, "Person", true, "SUBQUERY(dogs, $d, $d.scores == pals.age).@count > 0"),
         (SubqueryLoweringTests.json, "Person", true, "SUBQUERY(dogs, $d, $d == partner.dogs[0]).@count > 0"),
         (SubqueryLoweringTests.json, "Dog", true, "SUBQUERY(toys, $t, $t IN owners.dogs.toys).@count > 0"),
+        // A nested SUBQUERY over an outside collection, reading the outer element.
+        (
+            SubqueryLoweringTests.json, "Person", true,
+            "SUBQUERY(dogs, $d, SUBQUERY(dogs, $e, $e.age > $d.age).@count == 0).@count > 0"
+        ),
+        (
+            SubqueryLoweringTests.json, "Person", true,
+            "SUBQUERY(dogs, $d, SUBQUERY(pals, $p, $p == $d).@count > 0).@count > 0"
+        ),
+        (
+            SubqueryLoweringTests.json, "Person", false,
+            "SUBQUERY(dogs, $d, SUBQUERY($d.toys, $t, SUBQUERY($d.toys, $x, $x.price > $t.price).@count > 1).@count > 0).@count > 0"
+        ),
+        (
+            SubqueryLoweringTests.json, "Person", true,
+            "SUBQUERY(dogs, $d, SUBQUERY(@links.Person.partner, $q, $q.age > $d.age * 10).@count > 0).@count > 0"
+        ),
+        (
+            SubqueryLoweringTests.json, "Person", true,
+            "SUBQUERY(dogs, $d, SUBQUERY($d.toys, $t, SUBQUERY(dogs, $e, $e.best == $t).@count > 0).@count > 0).@count > 0"
+        ),
     ]
 
     @Test("hand-picked shapes outside the corpus with a FilterRow stay at most the recorded number")
@@ -154,7 +175,7 @@ struct GeneratedRowFilterCensusTests {
             if instruction.opcode == .filterRow { return true }
             guard instruction.opcode == .countSubquery, program.constants.contains(instruction.p4) else { return false }
             switch program.constants[instruction.p4] {
-            case .program(let nested, _), .subquery(let nested, _, _): return hasRowFilter(nested)
+            case .program(let nested, _), .subquery(let nested, _, _, _): return hasRowFilter(nested)
             default: return false
             }
         }

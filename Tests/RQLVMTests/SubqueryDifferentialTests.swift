@@ -106,7 +106,8 @@ struct SubqueryDifferentialTests {
         var opcodes: [Opcode] = []
         for instruction in program.instructions where program.constants.contains(instruction.p4) {
             switch program.constants[instruction.p4] {
-            case .program(let nested, _), .subquery(let nested, _, _): opcodes += SubqueryLoweringTests.opcodes(nested)
+            case .program(let nested, _), .subquery(let nested, _, _, _):
+                opcodes += SubqueryLoweringTests.opcodes(nested)
             default: break
             }
         }

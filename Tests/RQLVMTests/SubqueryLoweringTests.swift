@@ -70,7 +70,7 @@ struct SubqueryLoweringTests {
         var opcodes = program.instructions.map(\.opcode)
         for instruction in program.instructions where program.constants.contains(instruction.p4) {
             switch program.constants[instruction.p4] {
-            case .program(let nested, _), .subquery(let nested, _, _): opcodes += Self.opcodes(nested)
+            case .program(let nested, _), .subquery(let nested, _, _, _): opcodes += Self.opcodes(nested)
             default: break
             }
         }
