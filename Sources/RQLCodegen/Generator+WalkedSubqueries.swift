@@ -15,7 +15,7 @@ import RQLIR
 ///   program reads it with `LoadParameter`. A parameter is a single value of a path of to-one
 ///   links (`LoadColumn` through `GatherLink`s), which loads for every row; anything else
 ///   outside (a to-many outer path, arithmetic that may drop a row) is not lowered, nor is a
-///   subquery whose program would need `FilterRow` (the row evaluator knows no parameters).
+///   subquery with a part that has no register form.
 extension Generator {
     /// One lowered SUBQUERY count.
     struct WalkedSubquery {
@@ -38,9 +38,7 @@ extension Generator {
             guard let parameter = parameter(expression) else { return nil }
             parameters.append(parameter)
         }
-        let program = subprogram(rebased, over: className)
-        // The row evaluator would read a parameter's placeholder as a SUBQUERY element.
-        if !parameters.isEmpty && Self.hasRowFilter(program) { return nil }
+        guard let program = subprogram(rebased, over: className) else { return nil }
         return WalkedSubquery(hops: hops, program: program, parameters: parameters)
     }
 
@@ -102,21 +100,6 @@ extension Generator {
     static func readsSubquery(_ comparison: BoundComparison) -> Bool {
         for operand in [comparison.lhs, comparison.rhs] {
             if case .subqueryCount = operand.expression { return true }
-        }
-        return false
-    }
-
-    /// Whether `program`, or a SUBQUERY program inside it, has a `FilterRow`.
-    static func hasRowFilter(_ program: Program) -> Bool {
-        for instruction in program.instructions {
-            if instruction.opcode == .filterRow { return true }
-            guard instruction.opcode == .countSubquery, program.constants.contains(instruction.p4) else { continue }
-            switch program.constants[instruction.p4] {
-            case .program(let nested, _), .subquery(let nested, _, _):
-                if hasRowFilter(nested) { return true }
-            default:
-                continue
-            }
         }
         return false
     }
