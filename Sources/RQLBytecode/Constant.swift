@@ -8,8 +8,6 @@ public enum Constant: Hashable, Sendable {
     case values([Value])
     /// A name or text: a class name, a QUERY PLAN row.
     case text(String)
-    /// A predicate tested row at a time (`FilterRow`).
-    case predicate(RowPredicate)
     /// The keys of a SORT or top-N.
     case sortKeys([RowSortKey])
     /// The paths of a DISTINCT.

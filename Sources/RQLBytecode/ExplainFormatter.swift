@@ -131,7 +131,6 @@ public enum ExplainFormatter {
                 "{" + values.prefix(8).map(\.description).joined(separator: ", ")
                 + (values.count > 8 ? ", … \(values.count) values}" : "}")
         case .text(let string): text = string
-        case .predicate: text = "predicate#\(instruction.p4)"
         case .sortKeys(let keys):
             text = keys.map { $0.path.dottedName + ($0.ascending ? " ASC" : " DESC") }.joined(separator: ", ")
         case .paths(let paths): text = paths.map(\.dottedName).joined(separator: ", ")

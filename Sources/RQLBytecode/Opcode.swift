@@ -32,8 +32,6 @@ public enum Opcode: UInt8, CaseIterable, Hashable, Sendable {
     case seekIndexRange
     /// Loads the next batch of candidates into r[P1], or jumps to P2 when there is none.
     case nextBatch
-    /// Keeps the rows of r[P1] for which the predicate K[P4] holds, row at a time.
-    case filterRow
     /// Keeps the rows of r[P1] whose int column P2 compares (operator P3) with K[P4].
     case filterInt
     /// Keeps the rows of r[P1] whose double column P2 compares (operator P3) with K[P4].

@@ -169,16 +169,6 @@ extension OpcodeInfo {
                 + "selection r[P1]; jumps to P2 when every candidate has been seen. A batch never crosses a block."
         ),
         OpcodeInfo(
-            .filterRow,
-            "FilterRow",
-            [.register, .unused, .unused, .constant, .unused],
-            [.filter],
-            "r[P1] := rows of r[P1] where K[P4]",
-            "Keeps the rows of r[P1] for which predicate K[P4] holds, testing one row at a time: key paths "
-                + "through links and collections, quantifiers, aggregates, @count, @type, SUBQUERY, TEXT, "
-                + "GEOWITHIN and MATCHES, with Realm's comparison rules."
-        ),
-        OpcodeInfo(
             .filterInt,
             "FilterInt",
             [.register, .column, .comparison, .constant, .unused],

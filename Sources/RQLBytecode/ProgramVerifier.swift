@@ -90,7 +90,7 @@ public enum ProgramVerifier {
             case .nextBatch:
                 if accessPaths != 1 { report("the batch loop needs exactly one access path before it") }
             case .halt, .goto, .explain, .scanTable, .scanNothing, .seekPrimaryKey, .seekIndexEqual,
-                .seekIndexRange, .filterRow, .filterInt, .filterDouble, .filterFloat, .filterBool, .filterDate,
+                .seekIndexRange, .filterInt, .filterDouble, .filterFloat, .filterBool, .filterDate,
                 .filterString, .filterNull, .filterIntIn, .filterStringIn, .gatherLink, .loadColumn, .countElements,
                 .countMatching, .aggregateElements, .filterValue, .filterValueIn, .loadConstant, .arithmetic,
                 .compareValues, .filterType, .valueSize, .countBacklinks,
@@ -144,7 +144,6 @@ public enum ProgramVerifier {
         case (.explain, .text), (.openTable, .text): fits = true
         case (.seekPrimaryKey, .values), (.seekIndexEqual, .values): fits = true
         case (.seekIndexRange, .range): fits = true
-        case (.filterRow, .predicate): fits = true
         case (.filterInt, .value(.int)), (.filterDouble, .value(.double)), (.filterFloat, .value(.float)),
             (.filterBool, .value(.bool)), (.filterDate, .value(.date)), (.filterString, .value(.string)):
             fits = true

@@ -6,8 +6,10 @@ import RQLIR
 /// candidates, then runs the residual conditions over each batch: comparisons of a column
 /// of the class with a constant become one typed filter instruction each; AND narrows one
 /// selection register; OR and NOT work on copies that `SelectUnion` / `SelectExcept` combine;
-/// everything else (paths through links and collections, aggregates, SUBQUERY, TEXT, …) is a
-/// `FilterRow` that tests its predicate row at a time. The result steps follow the loop.
+/// paths through links and collections, aggregates, SUBQUERY, TEXT, … load value registers
+/// batch by batch and filter on them. Every predicate the binder accepts has a register form;
+/// one without is `CodegenError.unsupported` (a codegen bug), never run another way here. The
+/// result steps follow the loop.
 /// The QUERY PLAN rows are `Explain` instructions at the start.
 ///
 ///     let (plan, _) = try Optimizer.optimize(LogicalPlan(bound), store: store)
@@ -33,6 +35,7 @@ public enum Codegen {
         guard let objectSchema = schema.lookUpClass(plan.className) else { throw .unknownClass(plan.className) }
         var generator = Generator(plan: plan, schema: schema, objectSchema: objectSchema, planRows: planRows)
         let program = generator.generate()
+        if let predicate = generator.unlowered { throw .unsupported(predicate: IRPrinter.print(predicate)) }
         if verifies {
             let problems = ProgramVerifier.verify(program)
             if !problems.isEmpty { throw .invalidProgram(problems: problems.map(\.description)) }
@@ -49,6 +52,8 @@ struct Generator {
     var builder: ProgramBuilder
     /// Whether the program starts with the QUERY PLAN rows.
     let planRows: Bool
+    /// The first predicate met that has no register form (`noRegisterForm(_:)`).
+    var unlowered: BoundPredicate?
 
     init(plan: PhysicalPlan, schema: Schema, objectSchema: ObjectSchema, planRows: Bool) {
         self.plan = plan

@@ -4,4 +4,7 @@ public enum CodegenError: Error, Hashable, Sendable {
     case unknownClass(String)
     /// The finished program failed `ProgramVerifier` (a codegen bug, reported rather than run).
     case invalidProgram(problems: [String])
+    /// A predicate of the plan (printed as IR) has no register form (a codegen bug, reported
+    /// rather than run).
+    case unsupported(predicate: String)
 }

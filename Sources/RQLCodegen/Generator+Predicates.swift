@@ -5,40 +5,12 @@ import RQLIR
 /// Predicates → filter instructions over one selection register.
 extension Generator {
     mutating func compile(_ predicate: BoundPredicate, into register: Int32) {
-        // A comparison looks for its register form once, instead of once in `hasKernel` and
-        // again to emit it.
-        if case .comparison(let comparison) = predicate {
-            if let lowered = lowering(for: comparison) {
-                emit(lowered, of: predicate, into: register)
-            } else {
-                emitRowFilter(predicate, into: register)
-            }
-            return
-        }
-        guard hasKernel(predicate) else {
-            emitRowFilter(predicate, into: register)
-            return
-        }
         switch predicate {
+        case .comparison(let comparison):
+            guard let lowered = lowering(for: comparison) else { return noRegisterForm(predicate) }
+            emit(lowered, of: predicate, into: register)
         case .and(let operands):
-            // Runs of operands without a kernel share one row-at-a-time filter.
-            var pending: [BoundPredicate] = []
-            for operand in operands {
-                if case .comparison(let comparison) = operand {
-                    if let lowered = lowering(for: comparison) {
-                        flush(&pending, into: register)
-                        emit(lowered, of: operand, into: register)
-                    } else {
-                        pending.append(operand)
-                    }
-                } else if hasKernel(operand) {
-                    flush(&pending, into: register)
-                    compile(operand, into: register)
-                } else {
-                    pending.append(operand)
-                }
-            }
-            flush(&pending, into: register)
+            for operand in operands { compile(operand, into: register) }
         case .or(let operands):
             let accepted = builder.makeRegister()
             let branch = builder.makeRegister()
@@ -55,30 +27,19 @@ extension Generator {
             builder.emit(.selectCopy, p1: register, p2: inner)
             compile(operand, into: inner)
             builder.emit(.selectExcept, p1: inner, p2: register, p3: register)
-        case .comparison:
-            break  // compiled above
         case .fullText, .geoWithin, .matches:
-            if let test = searchTest(for: predicate) { emit(test, into: register, comment: summary(predicate)) }
+            guard let test = searchTest(for: predicate) else { return noRegisterForm(predicate) }
+            emit(test, into: register, comment: summary(predicate))
         case .constant(let keepsEveryRow):
             // TRUEPREDICATE keeps the selection as it is; FALSEPREDICATE empties it.
             if !keepsEveryRow { builder.emit(.selectClear, p1: register) }
         }
     }
 
-    /// `predicate` tested row at a time (`FilterRow`).
-    private mutating func emitRowFilter(_ predicate: BoundPredicate, into register: Int32) {
-        builder.emit(
-            .filterRow,
-            p1: register,
-            p4: builder.constant(.predicate(Lowering.predicate(predicate))),
-            comment: Self.summary(predicate)
-        )
-    }
-
-    private mutating func flush(_ pending: inout [BoundPredicate], into register: Int32) {
-        guard !pending.isEmpty else { return }
-        compile(pending.count == 1 ? pending[0] : .and(pending), into: register)
-        pending = []
+    /// Records the first predicate without a register form: the program is then refused
+    /// (`CodegenError.unsupported`), never run without it.
+    mutating func noRegisterForm(_ predicate: BoundPredicate) {
+        if unlowered == nil { unlowered = predicate }
     }
 
     /// The register form of a comparison, the first that applies in this order.
@@ -122,18 +83,6 @@ extension Generator {
         case .subqueryCount(let count): emit(count, into: register, comment: summary(predicate))
         case .groups(let groups): emit(groups, into: register, comment: summary(predicate))
         case .parameterGroups(let groups): emit(groups, into: register, comment: summary(predicate))
-        }
-    }
-
-    /// Whether some part of `predicate` compiles to register instructions (a constant compiles to
-    /// none, or to one `SelectClear`).
-    func hasKernel(_ predicate: BoundPredicate) -> Bool {
-        switch predicate {
-        case .and(let operands), .or(let operands): operands.contains { hasKernel($0) }  // no copy of self
-        case .not(let operand): hasKernel(operand)
-        case .comparison(let comparison): lowering(for: comparison) != nil
-        case .fullText, .geoWithin, .matches: searchTest(for: predicate) != nil
-        case .constant: true
         }
     }
 

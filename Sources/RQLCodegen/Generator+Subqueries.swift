@@ -97,7 +97,9 @@ extension Generator {
 
     mutating func emit(_ count: SubqueryCount, into register: Int32, comment: String) {
         let source = emitGathers(count.links, into: register)
-        let program = subprogram(count.predicate, over: count.targetClass)
+        guard let program = subprogram(count.predicate, over: count.targetClass) else {
+            return noRegisterForm(count.predicate)
+        }
         let v = builder.makeValueRegister()
         builder.emit(
             .countSubquery,
@@ -118,8 +120,9 @@ extension Generator {
         )
     }
 
-    /// The program testing `predicate` on the objects of `className` it is run over.
-    func subprogram(_ predicate: BoundPredicate, over className: String) -> Program {
+    /// The program testing `predicate` on the objects of `className` it is run over; nil when a
+    /// part of `predicate` has no register form.
+    func subprogram(_ predicate: BoundPredicate, over className: String) -> Program? {
         guard let objectSchema = schema[className] else {
             // subqueryCount(for:) checked the class; a missing one is a bug in this file.
             fatalError("SUBQUERY over unknown class \(className)")
@@ -128,7 +131,8 @@ extension Generator {
             if case .constant(true) = predicate { [] } else { [ResidualCondition(predicate: predicate)] }
         let plan = PhysicalPlan(className: className, access: .fullScan, residual: residual, result: [])
         var generator = Generator(plan: plan, schema: schema, objectSchema: objectSchema, planRows: false)
-        return generator.generate()
+        let program = generator.generate()
+        return generator.unlowered == nil ? program : nil
     }
 
     // MARK: Rebasing on the element

@@ -50,8 +50,7 @@ extension Generator {
                     options: options
                 )
             )
-            let program = subprogram(quantifier == .all ? .not(test) : test, over: className)
-            guard !Self.hasRowFilter(program) else { return nil }
+            guard let program = subprogram(quantifier == .all ? .not(test) : test, over: className) else { return nil }
             let count = ValueExpression.subquery(WalkedSubquery(hops: hops, program: program, parameters: []))
             return ComparedValues(
                 lhs: count,

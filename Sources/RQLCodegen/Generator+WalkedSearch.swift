@@ -43,7 +43,7 @@ extension Generator {
                 rootClassName: className,
                 valueType: .string
             )
-            let program = subprogram(.fullText(path: inner, query: query), over: className)
+            guard let program = subprogram(.fullText(path: inner, query: query), over: className) else { return nil }
             return .walked(WalkedSubquery(hops: hops, program: program, parameters: []), .greater)
         case .geoWithin(let path, let quantifier, let region):
             guard quantifier != .all, path.isMultiValued, let (hops, className, last, property) = walkedOwner(path),
@@ -66,7 +66,8 @@ extension Generator {
                 rootClassName: className,
                 valueType: property.type
             )
-            let program = subprogram(.geoWithin(path: inner, quantifier: .any, region: region), over: className)
+            guard let program = subprogram(.geoWithin(path: inner, quantifier: .any, region: region), over: className)
+            else { return nil }
             return .walked(
                 WalkedSubquery(hops: hops, program: program, parameters: []),
                 quantifier == .any ? .greater : .equal
@@ -102,8 +103,7 @@ extension Generator {
         )
         let test = BoundPredicate.matches(BoundOperand(.path(inner), isMultiValued: false), pattern)
         let quantifier = operand.quantifier ?? .any
-        let program = subprogram(quantifier == .all ? .not(test) : test, over: className)
-        guard !Self.hasRowFilter(program) else { return nil }
+        guard let program = subprogram(quantifier == .all ? .not(test) : test, over: className) else { return nil }
         return .walked(
             WalkedSubquery(hops: hops, program: program, parameters: []),
             quantifier == .any ? .greater : .equal

@@ -17,8 +17,8 @@ import RQLIR
 ///   loads (`age`, `owner.name`, `dogs.@count`) is passed as itself; any other outside operand (a
 ///   to-many path, a subscript that may reach nothing, `@type` or arithmetic of them) as its
 ///   groups, computed by `LoadGroups` as the reference evaluator groups it, which the subquery's
-///   `CompareGroups` reads (`Generator+ParameterGroups.swift`). A subquery whose program would
-///   still need `FilterRow` is not lowered (the row evaluator knows no parameters).
+///   `CompareGroups` reads (`Generator+ParameterGroups.swift`). A subquery with a part that
+///   has no register form is not lowered.
 /// - inside a correlated SUBQUERY's program, over an outside collection: `SUBQUERY(dogs, $e,
 ///   $e.age > $d.age)` in `SUBQUERY(dogs, $d, …)` ("the dogs of greatest age") walks the person's
 ///   dogs from the person's link, passed in as a parameter (`LoadObjectLink` outside,
@@ -66,9 +66,7 @@ extension Generator {
             guard let loaded = load(parameter) else { return nil }
             parameters.append(loaded)
         }
-        let program = subprogram(rebased, over: className)
-        // The row evaluator would read a parameter's placeholder as a SUBQUERY element.
-        if !parameters.isEmpty && Self.hasRowFilter(program) { return nil }
+        guard let program = subprogram(rebased, over: className) else { return nil }
         return WalkedSubquery(hops: hops, program: program, parameters: parameters, start: start)
     }
 
@@ -139,21 +137,6 @@ extension Generator {
     static func readsSubquery(_ comparison: BoundComparison) -> Bool {
         for operand in [comparison.lhs, comparison.rhs] {
             if case .subqueryCount = operand.expression { return true }
-        }
-        return false
-    }
-
-    /// Whether `program`, or a SUBQUERY program inside it, has a `FilterRow`.
-    static func hasRowFilter(_ program: Program) -> Bool {
-        for instruction in program.instructions {
-            if instruction.opcode == .filterRow { return true }
-            guard instruction.opcode == .countSubquery, program.constants.contains(instruction.p4) else { continue }
-            switch program.constants[instruction.p4] {
-            case .program(let nested, _), .subquery(let nested, _, _, _):
-                if hasRowFilter(nested) { return true }
-            default:
-                continue
-            }
         }
         return false
     }

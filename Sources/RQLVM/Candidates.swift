@@ -79,7 +79,7 @@ extension Candidates {
             )
         case .scanTable:
             return .all
-        case .halt, .goto, .explain, .openTable, .nextBatch, .filterRow, .filterInt, .filterDouble, .filterFloat,
+        case .halt, .goto, .explain, .openTable, .nextBatch, .filterInt, .filterDouble, .filterFloat,
             .filterBool, .filterDate, .filterString, .filterNull, .filterIntIn, .filterStringIn, .selectCopy,
             .selectUnion, .selectExcept, .selectClear, .emit, .sort, .topN, .distinct, .limit:
             return .all

@@ -26,27 +26,6 @@ extension Execution {
         case .nextBatch:
             guard block == nil else { return .halt }
             return .batchLoop(register: r, exit: Int(instruction.p2))
-        case .filterRow:
-            guard let block, let table, case .predicate(let predicate)? = constant(instruction.p4) else {
-                return .halt
-            }
-            let rows = registers.ready(r)
-            let start = block.positions.lowerBound
-            var m = 0
-            for j in 0..<registers.counts[r] {
-                let row = rows[j]
-                rows[m] = row
-                let keep = evaluator.holds(
-                    predicate,
-                    table: table,
-                    position: start + Int(row),
-                    memberships: memberships
-                )
-                m &+= Kernels.bit(keep)
-            }
-            if m != registers.counts[r] { registers.dense[r] = false }
-            registers.counts[r] = m
-            return .next
         case .filterInt, .filterDouble, .filterFloat, .filterBool, .filterDate, .filterString, .filterNull,
             .filterIntIn, .filterStringIn:
             guard let block else { return .halt }

@@ -17,11 +17,7 @@ final class Execution<Store: StoreReader> {
     let mode: Mode
     /// A caller's positions (`run(_:on:positions:)`), intersected with the access path's candidates.
     var callerPositions: [Int]?
-    /// The row-at-a-time evaluator of `FilterRow` and non-column sort keys. A computed
-    /// property, not a stored one: it is only the store, and a stored generic field costs
-    /// every run a metadata look-up to destroy it (a probe's whole run is ~10k instructions).
-    var evaluator: RowEvaluator<Store> { RowEvaluator(store: store) }
-    /// The hash sets of `IN` lists `FilterRow` meets, made on first use.
+    /// The hash sets of `IN` lists the run meets, made on first use.
     lazy var memberships = MembershipSets()
     let registers: SelectionRegisters
     /// The position and value registers (link gathers, loads, counts, aggregates), made on

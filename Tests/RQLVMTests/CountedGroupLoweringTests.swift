@@ -12,7 +12,6 @@ struct CountedGroupLoweringTests {
     static func lowers(_ text: String, className: String = "Person") throws {
         for program in try WalkedSubqueryLoweringTests.check(text, className: className) {
             let emitted = SubqueryLoweringTests.opcodes(program)
-            #expect(!emitted.contains(.filterRow), "\(text) still runs row at a time")
             #expect(emitted.contains(.compareGroups), "\(text) does not emit CompareGroups")
         }
     }

