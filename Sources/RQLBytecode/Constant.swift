@@ -110,7 +110,7 @@ public struct ElementTest: Hashable, Sendable {
 
 extension EqualityKey {
     /// Whether `value` is in `set` (the keys of an IN list): Realm equality, so numbers match by
-    /// value and NaN matches nothing. The VM's `FilterValueIn` and its row evaluator both call this.
+    /// value and NaN matches nothing. The VM's `FilterValueIn` calls this.
     ///
     ///     EqualityKey.isMember(.double(1), of: [EqualityKey(.int(1))])   // true
     @inlinable

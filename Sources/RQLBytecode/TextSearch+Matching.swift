@@ -1,6 +1,6 @@
 import RQLCore
 
-/// How a `TEXT` search decides one string, in the form `FilterText` and the row evaluator share.
+/// How a `TEXT` search decides one string, for `FilterText` and the `LoadGroups` operands that search text.
 ///
 ///     let search = TextSearch(normalizing: TextSearch(terms: [.init(token: "Café")]))
 ///     search.matches("un café noir")   // true

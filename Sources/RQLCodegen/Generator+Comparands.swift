@@ -9,7 +9,7 @@ extension Generator {
     /// The register form of a multi-valued path compared with a constant list under a written
     /// quantifier (`ALL items.price > ANY {1, 2}`, `NONE others.name == {'a', 'b'}`,
     /// `ANY {5.5} == ALL items.price`); nil for other shapes (two unquantified sides compare
-    /// element-wise, in order: `FilterRow`).
+    /// element-wise, in order: `CompareGroups`/`CompareSequences`).
     func listCompared(_ comparison: BoundComparison) -> Gathered? {
         let pathFirst: Bool
         let (pathSide, listSide): (BoundOperand, BoundOperand)

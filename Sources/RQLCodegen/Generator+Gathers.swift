@@ -2,7 +2,7 @@ import RQLBytecode
 import RQLCore
 import RQLIR
 
-/// Comparisons that run as register instructions instead of `FilterRow`: a path of to-one links
+/// Comparisons gathered into value registers: a path of to-one links
 /// ending in a scalar property (`owner.age > 5`, `dec == 1.5`), or in a collection of values
 /// quantified (`ANY scores > 5`, `ALL owner.tags == 'x'`), counted (`scores.@count > 2`) or
 /// aggregated (`owner.scores.@sum > 10`), compared with a constant. Each link is a
@@ -158,7 +158,8 @@ extension Generator {
                 )
             }
             // A collection of values: ANY is a count above 0, NONE a count of 0, ALL no element failing.
-            // (Not after a subscript out of range, which reaches nothing, where ALL holds: `FilterRow`.)
+            // (Not after a subscript out of range, which reaches nothing and where ALL holds: left to
+            // the forms tried after this one.)
             guard quantified, operand.isMultiValued, path.isMultiValued, links.allSatisfy({ $0.selector == nil })
             else { return nil }
             let quantifier = operand.quantifier ?? .any

@@ -2,7 +2,7 @@ import RQLBytecode
 import RQLCore
 import RQLIR
 
-/// TEXT, GEOWITHIN and MATCHES as register instructions instead of `FilterRow`:
+/// TEXT, GEOWITHIN and MATCHES as register instructions:
 /// `name TEXT 'foo -bar'` and `owner.bio TEXT 'x*'` (a string column through to-one links,
 /// `FilterText`), `location GEOWITHIN geoCircle(...)` and `ANY places GEOWITHIN ...` (a to-one
 /// link, list or set of links to embedded points through to-one links, `FilterGeoWithin`), and

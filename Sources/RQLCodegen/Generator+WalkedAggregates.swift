@@ -12,7 +12,8 @@ import RQLIR
 /// A null or dangling link on the way to the owners is an owner whose aggregate is that of
 /// nothing (0 for `@sum`, null otherwise), which no count of objects sees: the rewrite is made
 /// only when that aggregate cannot change the answer (ANY and NONE when it fails the comparison,
-/// ALL when it passes), which codegen decides from the constant. The others keep `FilterRow`.
+/// ALL when it passes), which codegen decides from the constant. The others are
+/// compared per owner by `LoadGroups`/`CompareGroups`.
 extension Generator {
     /// The comparison rewritten as a SUBQUERY count against 0, or nil.
     func walkedAggregate(_ comparison: BoundComparison) -> ComparedValues? {

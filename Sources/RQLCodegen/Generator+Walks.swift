@@ -57,7 +57,7 @@ extension Generator {
                 return perOwner
             }
             // Links counted through to-many hops (`owners.dogs.@count`, `@links.Dog.owner.@count`);
-            // (`children[*].@count` counts only the links that resolve: `FilterRow`).
+            // (`children[*].@count` counts only the links that resolve: `LoadGroups`).
             guard operand.quantifier == nil, path.steps.last != .all, let (hops, end, _) = walk(path), !hops.isEmpty,
                 end == .objects
             else { return nil }

@@ -2,7 +2,7 @@ import RQLCore
 
 extension ColumnView {
     /// The value of row `i` of a scalar column, as `TableReader.value(at:property:)` reads it;
-    /// nil for links and collections, which the row evaluator reads instead.
+    /// nil for links and collections, which other instructions read.
     func scalarValue(at i: Int) -> Value? {
         switch self {
         case .bool(let v): v.nulls.isNull(i) ? .null : .bool(v.values[i])

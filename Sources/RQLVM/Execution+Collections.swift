@@ -6,7 +6,7 @@ import RQLCore
 /// value per selected row into a value register; `FilterValue` then compares it. A collection
 /// column is an offset range per row into its element column; for a collection of links with a
 /// target column, each element is the target's value in that column (links to deleted objects
-/// are skipped, as the row evaluator finds no object behind them).
+/// are skipped, as the reference evaluator finds no object behind them).
 extension Execution {
     /// What one of these instructions computes from a row's element range.
     enum ElementReduction {

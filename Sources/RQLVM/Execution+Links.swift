@@ -63,7 +63,7 @@ extension Execution {
         let count = registers.counts[r]
         withSource(Int(instruction.p5), column: Int(instruction.p2), block: block) { view, through in
             if case .link(let links)? = view {
-                // A link loads as itself when its target exists, as the row evaluator resolves it.
+                // A link loads as itself when its target exists, as the reference evaluator resolves it.
                 let target = store.table(named: links.targetClass)
                 for j in 0..<count {
                     let row = Int(rows[j])

@@ -2,8 +2,8 @@ import RQLBytecode
 import RQLCore
 
 /// The search predicates as register instructions: `FilterText` (TEXT), `FilterGeoWithin`
-/// (GEOWITHIN) and `FilterMatches` (MATCHES). Each tests what the row evaluator tests, by the
-/// same shared rules (`TextSearch.matches`, `GeoRegion.contains`, `RegexPattern.matches`), over
+/// (GEOWITHIN) and `FilterMatches` (MATCHES). Each tests what the reference evaluator tests, by
+/// the same shared rules (`TextSearch.matches`, `GeoRegion.contains`, `RegexPattern.matches`), over
 /// the batch's selection.
 extension Execution {
     /// `FilterText`: keeps the rows whose string in column P2 of source P5 has the terms.

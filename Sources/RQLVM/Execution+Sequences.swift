@@ -84,8 +84,8 @@ extension Execution {
         {
             // Two sequences of the same length: walk both in step, stopping at the first pair
             // that decides.
-            var l = sequence(lhs, left.groups[0], exact: left.exact, from: object)
-            var r = sequence(rhs, right.groups[0], exact: right.exact, from: object)
+            let l = sequence(lhs, left.groups[0], exact: left.exact, from: object)
+            let r = sequence(rhs, right.groups[0], exact: right.exact, from: object)
             let wantAny = op == .notEqual
             while let a = l.next(), let b = r.next() {
                 if pair(a, b) == wantAny { return wantAny }

@@ -5,8 +5,8 @@ import RQLCore
 /// every selected row are gathered into one list of target positions (each distinct position
 /// once, in table order), the subquery's own program runs over that list as a query over a
 /// collection runs (block by block, with its own selection registers), and each row's count is
-/// the number of its elements the program kept. The row evaluator instead tests each element
-/// of each row separately.
+/// the number of its elements the program kept, so an element shared by many rows is tested
+/// once.
 extension Execution {
     func countSubquery(_ instruction: Op, at pc: Int, block: TableBlock) {
         let r = Int(instruction.p1)

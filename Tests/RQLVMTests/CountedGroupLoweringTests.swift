@@ -2,7 +2,7 @@ import RQLBytecode
 import RQLTestSupport
 import Testing
 
-/// Counts compared through `LoadGroups` + `CompareGroups` instead of `FilterRow`: a SUBQUERY
+/// Counts compared through `LoadGroups` + `CompareGroups`: a SUBQUERY
 /// count (loaded first by the walking `CountSubquery`) against a list, a multi-valued operand
 /// or in arithmetic over a to-many path, and `@count` per owner through two to-many links. Each
 /// is checked three ways against the reference evaluator on the data of

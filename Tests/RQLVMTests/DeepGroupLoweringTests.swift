@@ -8,8 +8,8 @@ import RQLSyntax
 import RQLVM
 import Testing
 
-/// Shapes through to-many hops that `LoadGroups` / `CompareGroups` and `CompareSequences` run
-/// instead of `FilterRow`: `ALL … GEOWITHIN` (each thing reached tested, a null link failing),
+/// Shapes through to-many hops that `LoadGroups` / `CompareGroups` and `CompareSequences` run:
+/// `ALL … GEOWITHIN` (each thing reached tested, a null link failing),
 /// `MATCHES` over lists of strings (each value tested, quantified per group), element-wise
 /// comparisons of sequences (decided from folded walks as the reference decides them), and
 /// `@count` of a path of links inside arithmetic over another multi-valued path (counted by the
@@ -17,8 +17,8 @@ import Testing
 /// loaded, with objects deleted (dangling links), and on the block store.
 @Suite("Lowering through several to-many hops with LoadGroups")
 struct DeepGroupLoweringTests {
-    /// Checks `text` on `className` three ways on every store, and that no program (nor any
-    /// program nested in it) has a `FilterRow` while the optimized one has `opcode`.
+    /// Checks `text` on `className` three ways on every store, and that the optimized program
+    /// (or one nested in it) has `opcode`.
     static func lowers(
         _ text: String,
         className: String,

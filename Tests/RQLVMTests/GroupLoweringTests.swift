@@ -7,8 +7,8 @@ import RQLSyntax
 import RQLVM
 import Testing
 
-/// Comparisons of two multi-valued operands run as `LoadGroups` + `CompareGroups` instead of
-/// `FilterRow`, and agree with the reference evaluator: two paths compared (element-wise or
+/// Comparisons of two multi-valued operands run as `LoadGroups` + `CompareGroups`, and
+/// agree with the reference evaluator: two paths compared (element-wise or
 /// quantified), arithmetic over to-many paths and constant lists, `obj(…)` against a
 /// dictionary's `@values`, `[*]` over nested mixed values, a collection after a subscripted
 /// link list. The data has repeated links, null and NaN prices, empty lists, a null in a
@@ -53,7 +53,7 @@ struct GroupLoweringTests {
         return [full, noItem, try noItem.deleting([RowKey(1)], from: "Person")]
     }
 
-    /// Checks `text` on every store, optimized and not: no `FilterRow`, the group instructions
+    /// Checks `text` on every store, optimized and not: the group instructions
     /// emitted, and the VM's rows and count equal the reference evaluator's.
     static func lowers(_ text: String, arguments: [QueryArgument] = []) throws {
         for store in try stores() {

@@ -8,8 +8,8 @@ import RQLSyntax
 import RQLVM
 import Testing
 
-/// Which instructions codegen emits for paths through links and collections of values (never
-/// `FilterRow` for these shapes), that they agree with the reference evaluator on data with
+/// Which instructions codegen emits for paths through links and collections of values (link gathers,
+/// loads, counts and aggregates), that they agree with the reference evaluator on data with
 /// nulls along the path, empty collections and links to deleted rows, and that the verifier
 /// rejects malformed uses of them.
 @Suite("Lowering of link paths and collections")

@@ -4,7 +4,7 @@ import RQLVM
 import Testing
 
 /// Subscripts (`scores[0]`, `dict['a']`, `m[0]`), `@keys` / `@values`, `@links` paths and paths
-/// through several to-many hops run as `LoadElement` and `ReducePath` instead of `FilterRow`,
+/// through several to-many hops run as `LoadElement` and `ReducePath`,
 /// and agree with the reference evaluator on null and deleted links, empty collections, missing
 /// keys, positions out of range and objects reached along several paths.
 @Suite("Lowering of subscripts, backlinks and to-many paths")

@@ -9,7 +9,7 @@ import RQLVM
 import Testing
 
 /// TEXT, GEOWITHIN and MATCHES run as register instructions (`FilterText`, `FilterGeoWithin`,
-/// `FilterMatches`), never `FilterRow`, and agree with the reference evaluator on data with null
+/// `FilterMatches`), and agree with the reference evaluator on data with null
 /// strings and links, links to deleted objects, empty lists, objects that are not points, on the
 /// in-memory store and on the block store (whose full-text index `FilterText` reads).
 @Suite("Lowering of TEXT, GEOWITHIN and MATCHES")

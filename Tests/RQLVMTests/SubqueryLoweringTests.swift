@@ -9,7 +9,7 @@ import RQLVM
 import Testing
 
 /// SUBQUERY counts run as `CountSubquery` (the predicate compiled into its own program over the
-/// elements' class), never `FilterRow`, and agree with the reference evaluator on data with
+/// elements' class), and agree with the reference evaluator on data with
 /// empty lists, a list holding one object twice, links to deleted objects, null to-one links on
 /// the way, nested `ANY $d.toys` paths and nested SUBQUERYs.
 @Suite("Lowering of SUBQUERY")

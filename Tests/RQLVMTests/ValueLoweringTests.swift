@@ -4,7 +4,7 @@ import RQLVM
 import Testing
 
 /// Comparisons of two computed values (`age > owner.age`) and arithmetic (`age * 2 + 1 > n`)
-/// run as `CompareValues`, `Arithmetic` and `LoadConstant` instead of `FilterRow`, and agree with
+/// run as `CompareValues`, `Arithmetic` and `LoadConstant`, and agree with
 /// the reference evaluator on nulls, null and dangling links, Int64 overflow, division by zero
 /// and mixed values that are not numbers.
 @Suite("Lowering of value comparisons and arithmetic")

@@ -7,8 +7,8 @@ import RQLVM
 import Testing
 
 /// TEXT and ANY / NONE GEOWITHIN through several to-many hops or backlinks run as the walking
-/// `CountSubquery` (the one-object test compiled over the class the hops reach), never
-/// `FilterRow`, and agree with the reference evaluator on `SearchLoweringTests`' data (null
+/// `CountSubquery` (the one-object test compiled over the class the hops reach), and
+/// agree with the reference evaluator on `SearchLoweringTests`' data (null
 /// strings and links, links to deleted objects, objects that are not points).
 @Suite("Lowering of TEXT and GEOWITHIN through to-many hops")
 struct WalkedSearchLoweringTests {

@@ -10,7 +10,7 @@ import Testing
 
 /// The SUBQUERY shapes `CountSubquery`'s walking form takes (over a path with to-many hops,
 /// counted against a value, correlated with the object or an outer element) and SORT / DISTINCT
-/// through links run without `FilterRow` and agree with the reference evaluator, on the data of
+/// through links run on the VM and agree with the reference evaluator, on the data of
 /// `SubqueryLoweringTests` (repeats, deleted objects, null links) and on generated data.
 @Suite("Lowering of walked and correlated SUBQUERYs, sort keys through links")
 struct WalkedSubqueryLoweringTests {
@@ -235,7 +235,8 @@ struct WalkedSubqueryLoweringTests {
                 positions: DifferentialTests.positions(&rng, rowCount: rowCount)
             )
             #expect(problems.isEmpty, "\(text)\n\(problems.joined(separator: "\n"))")
-            let program = try VMHarness.compile(bound, store: store, optimized: true)
+            // A register form for it (codegen throws `unsupported` otherwise).
+            _ = try VMHarness.compile(bound, store: store, optimized: true)
         }
     }
 }
