@@ -13,7 +13,10 @@ import RQLIR
 /// - any other operand read only from outside (`$d.scores`, `pals.age`, `$d.toys[0].price`,
 ///   `$d.scores * 2`, `ALL $d.scores`): its groups as the reference evaluator quantifies them,
 ///   computed by `LoadGroups` (element by element when the comparison is element-wise), which
-///   the subquery's `CompareGroups` reads as one side (`Generator+ParameterGroups.swift`).
+///   the subquery's `CompareGroups` reads as one side (`Generator+ParameterGroups.swift`);
+/// - MATCHES of such an operand (`ANY pals.name MATCHES 'R.*'`): whether each of its values
+///   matches, in its groups (`GroupOperand.matching`), which the subquery's `CompareGroups`
+///   quantifies against `true`.
 ///
 /// `SUBQUERY(dogs, $d, SUBQUERY($d.toys, $t, $t.price IN $d.scores).@count > 0)`: Person's
 /// program has no parameter (`$d` is its SUBQUERY's element); Dog's program loads the groups of
@@ -26,6 +29,9 @@ extension Generator {
         case value(BoundExpression)
         /// The groups of an operand (`LoadGroups`), element by element with `sequences`.
         case groups(BoundOperand, sequences: Bool)
+        /// Whether each value of an operand matches a pattern, in the operand's groups
+        /// (`GroupOperand.matching`): MATCHES of an outside operand that is not one value.
+        case matching(BoundOperand, RegexPattern)
     }
 
     /// How the outer program loads `parameter`, or nil when it cannot without `FilterRow`.
@@ -43,6 +49,10 @@ extension Generator {
                 compared.sequences == sequences
             else { return nil }
             return .groups(GroupsLoad(operand: compared.lhs, loads: compared.loads, sequences: sequences))
+        case .matching(let operand, let pattern):
+            var loads: [ValueExpression] = []
+            guard let (values, isType) = groupOperand(operand, &loads), !isType else { return nil }
+            return .groups(GroupsLoad(operand: .matching(values, pattern), loads: loads, sequences: false))
         }
     }
 
@@ -96,8 +106,9 @@ extension Generator {
     /// SUBQUERY's element as the object and every part read only from outside it replaced by a
     /// placeholder whose parameter is appended to `outer`; nil when an outside part cannot be a
     /// parameter: inside arithmetic with inside values, an outside part that is not one value
-    /// that always loads (`$t.price + $d.scores > 3`, `$t.price + $d.scores[0] > 3`); MATCHES of
-    /// an outside operand that is not one value; TEXT or GEOWITHIN of an outside path. A nested
+    /// that always loads (`$t.price + $d.scores > 3`, `$t.price + $d.scores[0] > 3`); TEXT or
+    /// GEOWITHIN of an outside path. MATCHES of an outside operand that is not one value is
+    /// passed in as its values' tests, in its groups (`Parameter.matching`). A nested
     /// SUBQUERY over an outside collection whose predicate reads an inside element
     /// (`SUBQUERY($d.toys, $t, SUBQUERY($d.toys, $x, $x.price > $t.price).@count > 1)`) walks
     /// its elements from the link of the collection's owner, passed in as a parameter
@@ -133,12 +144,29 @@ extension Generator {
         case .geoWithin(let path, let quantifier, let region):
             return Self.inner(path, level: level).map { .geoWithin(path: $0, quantifier: quantifier, region: region) }
         case .matches(var operand, let pattern):
-            // MATCHES takes a single value only: no groups.
-            guard let rebased = parameterized(operand, level: level, groups: false, sequences: false, &outer) else {
-                return nil
+            // A single value passed in is tested here (`FilterMatches`).
+            if let rebased = parameterized(operand, level: level, groups: false, sequences: false, &outer) {
+                operand = rebased
+                return .matches(operand, pattern)
             }
-            operand = rebased
-            return .matches(operand, pattern)
+            // An operand read only from outside that is not one value (`ANY pals.name MATCHES
+            // 'R.*'`, `$d.toys[0].name MATCHES 'b.*'`): the outer program tests each of its
+            // values, in its groups, and passes the tests; here the operand's quantifier holds
+            // of them being true in some group, as the reference evaluator quantifies MATCHES.
+            guard Self.readsOnlyOutside(operand.expression, level: level) else { return nil }
+            let placeholder = Self.placeholder(
+                for: .matching(operand, pattern),
+                groups: true,
+                like: nil,
+                &outer
+            )
+            return .comparison(
+                BoundComparison(
+                    BoundOperand(.path(placeholder), quantifier: operand.quantifier ?? .any, isMultiValued: true),
+                    .equal,
+                    BoundOperand(.constant(.bool(true)), isMultiValued: false)
+                )
+            )
         }
     }
 

@@ -139,6 +139,39 @@ struct CorrelatedSubqueryLoweringTests {
     }
 
     @Test(
+        "MATCHES of an outside operand that is not one value (its tests passed in as groups)",
+        arguments: [
+            (
+                "Person", Dialect.rql,
+                "SUBQUERY(dogs, $d, SUBQUERY($d.toys, $t, ANY $d.toys.name MATCHES 'b.*').@count > 0).@count > 0"
+            ),
+            (
+                "Person", .rql,
+                "SUBQUERY(dogs, $d, SUBQUERY($d.toys, $t, ALL $d.toys.name MATCHES 'b.*').@count > 0).@count > 0"
+            ),
+            (
+                "Person", .rql,
+                "SUBQUERY(dogs, $d, SUBQUERY($d.toys, $t, NONE $d.toys.name MATCHES 'b.*').@count > 0).@count > 0"
+            ),
+            (
+                "Person", .rql,
+                "SUBQUERY(dogs, $d, SUBQUERY($d.toys, $t, $d.toys[0].name MATCHES 'b.*').@count > 0).@count > 0"
+            ),
+            (
+                "Person", .rql,
+                "SUBQUERY(dogs, $d, SUBQUERY($d.toys, $t, ANY $d.owners.pals.name MATCHES 'R.*' AND $t.price > 2).@count > 0).@count > 0"
+            ),
+            ("Person", .nsPredicate, "SUBQUERY(dogs, $d, ANY pals.name MATCHES 'R.*').@count > 0"),
+            ("Person", .nsPredicate, "SUBQUERY(dogs, $d, ALL pals.name MATCHES 'R.*' AND $d.age > 2).@count > 0"),
+            ("Person", .nsPredicate, "SUBQUERY(dogs, $d, NOT ANY dogs.name MATCHES 'R.*' OR $d.age > 4).@count > 0"),
+            ("Dog", .nsPredicate, "SUBQUERY(toys, $t, ANY owners.name MATCHES '[AC].*').@count > 0"),
+        ]
+    )
+    func matchesOfManyOutsideValues(className: String, dialect: Dialect, query: String) throws {
+        try Self.lowers(query, className: className, dialect: dialect)
+    }
+
+    @Test(
         "a nested SUBQUERY over an outside collection, walked from the owner's link passed in",
         arguments: [
             // The dogs of greatest age; repeated dogs, null ages, a deleted dog.
