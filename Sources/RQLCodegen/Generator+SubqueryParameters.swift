@@ -105,10 +105,11 @@ extension Generator {
     /// `predicate` of the SUBQUERY `level` levels inside the one being lowered, with that
     /// SUBQUERY's element as the object and every part read only from outside it replaced by a
     /// placeholder whose parameter is appended to `outer`; nil when an outside part cannot be a
-    /// parameter: inside arithmetic with inside values, an outside part that is not one value
-    /// that always loads (`$t.price + $d.scores > 3`, `$t.price + $d.scores[0] > 3`); TEXT or
-    /// GEOWITHIN of an outside path. MATCHES of an outside operand that is not one value is
-    /// passed in as its values' tests, in its groups (`Parameter.matching`). A nested
+    /// parameter: TEXT or GEOWITHIN of an outside path. Inside arithmetic with inside values, an
+    /// outside path that is not one value that always loads (`$t.price + $d.scores > 3`,
+    /// `$t.price + $d.scores[0] > 3`) is passed in as its groups, whose values the arithmetic
+    /// reads (`GroupOperand.parameterGroups`). MATCHES of an outside operand that is not one
+    /// value is passed in as its values' tests, in its groups (`Parameter.matching`). A nested
     /// SUBQUERY over an outside collection whose predicate reads an inside element
     /// (`SUBQUERY($d.toys, $t, SUBQUERY($d.toys, $x, $x.price > $t.price).@count > 1)`) walks
     /// its elements from the link of the collection's owner, passed in as a parameter
@@ -236,7 +237,14 @@ extension Generator {
             }
             return result
         }
-        guard let expression = parameterized(operand.expression, level: level, single: !operand.isMultiValued, &outer)
+        guard
+            let expression = parameterized(
+                operand.expression,
+                level: level,
+                single: !operand.isMultiValued,
+                sequences: sequences,
+                &outer
+            )
         else { return nil }
         result.expression = expression
         return result
@@ -247,6 +255,8 @@ extension Generator {
         _ expression: BoundExpression,
         level: Int,
         single: Bool,
+        inArithmetic: Bool = false,
+        sequences: Bool = false,
         _ outer: inout [Parameter]
     ) -> BoundExpression? {
         // A count, aggregate or SUBQUERY of the outside only, inside arithmetic: one value.
@@ -268,8 +278,14 @@ extension Generator {
                 // Inside arithmetic: a single value that always loads, or a single-value placeholder.
                 if Self.parameterIndex(path) != nil {
                     guard Self.groupsParameterIndex(path) == nil else { return nil }
-                } else {
-                    guard single, !path.isMultiValued, parameter(expression) != nil else { return nil }
+                } else if !single || path.isMultiValued || parameter(expression) == nil {
+                    guard inArithmetic else { return nil }
+                    // Not one value that always loads (`$d.scores`, `$d.scores[0]`, `pals.age`):
+                    // its groups, whose values the arithmetic here reads (`.parameterGroups`), every
+                    // path followed in order when the comparison is element-wise.
+                    let operand = BoundOperand(expression, isMultiValued: path.isMultiValued)
+                    let parameter = Parameter.groups(operand, sequences: sequences && path.isMultiValued)
+                    return .path(Self.placeholder(for: parameter, groups: true, like: path, &outer))
                 }
                 return .path(Self.placeholder(for: .value(expression), groups: false, like: path, &outer))
             }
@@ -287,8 +303,23 @@ extension Generator {
             else { return nil }
             return .subqueryCount(path: path, predicate: predicate)
         case .arithmetic(let op, let lhs, let rhs):
-            guard let l = parameterized(lhs, level: level, single: single, &outer),
-                let r = parameterized(rhs, level: level, single: single, &outer)
+            guard
+                let l = parameterized(
+                    lhs,
+                    level: level,
+                    single: single,
+                    inArithmetic: true,
+                    sequences: sequences,
+                    &outer
+                ),
+                let r = parameterized(
+                    rhs,
+                    level: level,
+                    single: single,
+                    inArithmetic: true,
+                    sequences: sequences,
+                    &outer
+                )
             else { return nil }
             return .arithmetic(op, l, r)
         }

@@ -172,6 +172,48 @@ struct CorrelatedSubqueryLoweringTests {
     }
 
     @Test(
+        "arithmetic with an outside operand that is not one value (its groups' values passed in)",
+        arguments: [
+            (
+                "Person", Dialect.rql,
+                "SUBQUERY(dogs, $d, SUBQUERY($d.toys, $t, $t.price + $d.scores > 3).@count > 0).@count > 0"
+            ),
+            (
+                "Person", .rql,
+                "SUBQUERY(dogs, $d, SUBQUERY($d.toys, $t, $t.price + $d.scores[0] > 3).@count > 0).@count > 0"
+            ),
+            (
+                "Person", .rql,
+                "SUBQUERY(dogs, $d, SUBQUERY($d.toys, $t, $t.price * $d.scores[1] <= 10).@count > 0).@count > 0"
+            ),
+            (
+                "Person", .rql,
+                "SUBQUERY(dogs, $d, SUBQUERY($d.toys, $t, ALL $d.scores - $t.price < 2).@count > 0).@count > 0"
+            ),
+            (
+                "Person", .rql,
+                "SUBQUERY(dogs, $d, SUBQUERY($d.toys, $t, NONE $d.toys.price * 2 + $t.price > 8).@count > 0).@count > 0"
+            ),
+            (
+                "Person", .rql,
+                "SUBQUERY(dogs, $d, SUBQUERY($d.toys, $t, $t.price + $d.scores == $d.scores).@count > 0).@count > 0"
+            ),
+            (
+                "Person", .rql,
+                "SUBQUERY(dogs, $d, SUBQUERY($d.toys, $t, $t.price + $d.owners.dogs.toys.price != $d.owners.dogs.toys.price).@count > 0).@count > 0"
+            ),
+            ("Person", .nsPredicate, "SUBQUERY(dogs, $d, $d.age + pals.age > 3).@count > 0"),
+            ("Person", .nsPredicate, "SUBQUERY(dogs, $d, $d.age + dogs[0].age == 8 OR $d.age > 5).@count > 0"),
+            ("Person", .nsPredicate, "SUBQUERY(dogs, $d, ANY dogs.age - $d.age IN {0, 1}).@count > 0"),
+            ("Dog", .nsPredicate, "SUBQUERY(toys, $t, $t.price + owners.age > 20).@count > 0"),
+            ("Dog", .nsPredicate, "SUBQUERY(toys, $t, $t.price + owners.dogs.age == owners.dogs.scores).@count > 0"),
+        ]
+    )
+    func arithmeticWithManyOutsideValues(className: String, dialect: Dialect, query: String) throws {
+        try Self.lowers(query, className: className, dialect: dialect)
+    }
+
+    @Test(
         "a nested SUBQUERY over an outside collection, walked from the owner's link passed in",
         arguments: [
             // The dogs of greatest age; repeated dogs, null ages, a deleted dog.
