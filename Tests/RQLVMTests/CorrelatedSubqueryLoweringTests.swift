@@ -398,6 +398,14 @@ struct CorrelatedSubqueryLoweringTests {
         "SUBQUERY(others, $o, SUBQUERY(others, $p, $p.boss == $o).@count > 0).@count > 0",
         "SUBQUERY(others, $o, SUBQUERY(owner.@links.Item.others, $j, $j.i > $o.age).@count > 0).@count > 0",
         "SUBQUERY(others, $o, SUBQUERY($o.@links.Item.others, $j, SUBQUERY(others, $p, $p == $o.boss).@count > 0).@count > 0).@count > 0",
+        // Arithmetic and MATCHES over an outside operand that is not one value.
+        "SUBQUERY(others, $o, $o.age + tags > 3).@count > 0",
+        "SUBQUERY(others, $o, $o.age - tags[1] <= 0).@count > 0",
+        "SUBQUERY(others, $o, $o.age * others.boss.age == $o.scores).@count > 0",
+        "SUBQUERY(others, $o, SUBQUERY($o.@links.Item.others, $j, $j.i + $o.scores > 2).@count > 0).@count > 0",
+        "SUBQUERY(others, $o, ANY others.nick MATCHES 'a.*' OR $o.age > 30).@count > 0",
+        "SUBQUERY(others, $o, ALL others.boss.name MATCHES '[a-m].*').@count > 1",
+        "SUBQUERY(others, $o, SUBQUERY($o.@links.Item.others, $j, NONE $o.@links.Item.others.s MATCHES '.*a.*' AND $j.i > 0).@count > 0).@count > 0",
     ]
 
     @Test(
