@@ -29,6 +29,10 @@ public indirect enum GroupOperand: Hashable, Sendable {
     /// The row's value in value register N, loaded by an earlier instruction (`items.@sum.price`,
     /// `dogs.@count`): one value.
     case valueRegister(Int)
+    /// The values of the groups held in value register N (a correlated SUBQUERY's parameter,
+    /// loaded by `LoadParameter`), all in one list: an outside operand that is not one value,
+    /// inside arithmetic with inside values (`$t.price + $d.scores` in `SUBQUERY($d.toys, $t, …)`).
+    case parameterGroups(Int)
     /// `@count` / `@size` of what a path reaches, as the reference evaluator counts
     /// (`ReferenceEvaluator.counts`): the links a path of links reaches, as one total; otherwise
     /// one count per collection (`friends.scores.@count`), a string's or mixed value's size.
@@ -60,6 +64,7 @@ public indirect enum GroupOperand: Hashable, Sendable {
         case .path(let path, _): path.dottedName
         case .arithmetic(let op, let lhs, let rhs): "\(lhs.text) \(op.rawValue) \(rhs.text)"
         case .valueRegister(let v): "v\(v)"
+        case .parameterGroups(let v): "v\(v) values"
         case .count(let path): path.dottedName + ".@count"
         case .aggregate(let function, let path): path.dottedName + "." + function.rawValue
         case .withinRegion(let path, _): path.dottedName + " GEOWITHIN region"
@@ -157,7 +162,7 @@ extension GroupOperand {
             .searchingText(let path, _):
             path.root == .object
         case .arithmetic(_, let lhs, let rhs): lhs.isWellFormed && rhs.isWellFormed
-        case .valueRegister(let v): v >= 0
+        case .valueRegister(let v), .parameterGroups(let v): v >= 0
         case .matching(let operand, _): operand.isWellFormed
         }
     }
@@ -168,8 +173,8 @@ extension GroupOperand {
         switch self {
         case .path(let path, _): path.root == .object
         case .values: true
-        case .constant, .object, .list, .arithmetic, .valueRegister, .count, .aggregate, .withinRegion, .matching,
-            .searchingText:
+        case .constant, .object, .list, .arithmetic, .valueRegister, .parameterGroups, .count, .aggregate,
+            .withinRegion, .matching, .searchingText:
             false
         }
     }
@@ -180,7 +185,7 @@ extension GroupOperand {
         case .constant, .values, .object, .path, .count, .aggregate, .withinRegion, .searchingText: []
         case .list(let elements): elements.flatMap(\.valueRegisters)
         case .arithmetic(_, let lhs, let rhs): lhs.valueRegisters + rhs.valueRegisters
-        case .valueRegister(let v): [v]
+        case .valueRegister(let v), .parameterGroups(let v): [v]
         case .matching(let operand, _): operand.valueRegisters
         }
     }

@@ -181,8 +181,8 @@ extension Generator {
             guard path.root == .object else { return nil }
             return .path(Lowering.path(path), grouped: false)
         case .arithmetic(let op, let lhs, let rhs):
-            guard let l = groupOperand(lhs, &loads, loading: loading),
-                let r = groupOperand(rhs, &loads, loading: loading)
+            guard let l = arithmeticSide(lhs, &loads, loading: loading),
+                let r = arithmeticSide(rhs, &loads, loading: loading)
             else { return nil }
             return .arithmetic(op, l, r)
         case .object(let className, let primaryKey):
@@ -217,6 +217,20 @@ extension Generator {
         case .type:
             return nil
         }
+    }
+
+    /// One side of arithmetic: groups passed in as a correlated SUBQUERY's parameter stand for
+    /// all their values (`$t.price + $d.scores`, `Generator+SubqueryParameters.swift`).
+    private func arithmeticSide(
+        _ expression: BoundExpression,
+        _ loads: inout [ValueExpression],
+        loading: Bool
+    ) -> GroupOperand? {
+        if case .path(let path) = expression, let n = Self.groupsParameterIndex(path) {
+            loads.append(.parameter(n))
+            return .parameterGroups(loads.count - 1)
+        }
+        return groupOperand(expression, &loads, loading: loading)
     }
 
     /// A count or aggregate of a single-valued side, loaded as `compared(for:)` loads it: only
@@ -296,6 +310,7 @@ extension GroupOperand {
         case .arithmetic(let op, let lhs, let rhs):
             .arithmetic(op, lhs.replacingRegisters(registers), rhs.replacingRegisters(registers))
         case .valueRegister(let i): .valueRegister(registers[i])
+        case .parameterGroups(let i): .parameterGroups(registers[i])
         case .matching(let operand, let pattern): .matching(operand.replacingRegisters(registers), pattern)
         }
     }

@@ -13,7 +13,10 @@ import RQLIR
 /// - any other operand read only from outside (`$d.scores`, `pals.age`, `$d.toys[0].price`,
 ///   `$d.scores * 2`, `ALL $d.scores`): its groups as the reference evaluator quantifies them,
 ///   computed by `LoadGroups` (element by element when the comparison is element-wise), which
-///   the subquery's `CompareGroups` reads as one side (`Generator+ParameterGroups.swift`).
+///   the subquery's `CompareGroups` reads as one side (`Generator+ParameterGroups.swift`);
+/// - MATCHES of such an operand (`ANY pals.name MATCHES 'R.*'`): whether each of its values
+///   matches, in its groups (`GroupOperand.matching`), which the subquery's `CompareGroups`
+///   quantifies against `true`.
 ///
 /// `SUBQUERY(dogs, $d, SUBQUERY($d.toys, $t, $t.price IN $d.scores).@count > 0)`: Person's
 /// program has no parameter (`$d` is its SUBQUERY's element); Dog's program loads the groups of
@@ -26,6 +29,9 @@ extension Generator {
         case value(BoundExpression)
         /// The groups of an operand (`LoadGroups`), element by element with `sequences`.
         case groups(BoundOperand, sequences: Bool)
+        /// Whether each value of an operand matches a pattern, in the operand's groups
+        /// (`GroupOperand.matching`): MATCHES of an outside operand that is not one value.
+        case matching(BoundOperand, RegexPattern)
     }
 
     /// How the outer program loads `parameter`, or nil when it cannot without `FilterRow`.
@@ -43,6 +49,10 @@ extension Generator {
                 compared.sequences == sequences
             else { return nil }
             return .groups(GroupsLoad(operand: compared.lhs, loads: compared.loads, sequences: sequences))
+        case .matching(let operand, let pattern):
+            var loads: [ValueExpression] = []
+            guard let (values, isType) = groupOperand(operand, &loads), !isType else { return nil }
+            return .groups(GroupsLoad(operand: .matching(values, pattern), loads: loads, sequences: false))
         }
     }
 
@@ -95,9 +105,11 @@ extension Generator {
     /// `predicate` of the SUBQUERY `level` levels inside the one being lowered, with that
     /// SUBQUERY's element as the object and every part read only from outside it replaced by a
     /// placeholder whose parameter is appended to `outer`; nil when an outside part cannot be a
-    /// parameter: inside arithmetic with inside values, an outside part that is not one value
-    /// that always loads (`$t.price + $d.scores > 3`, `$t.price + $d.scores[0] > 3`); MATCHES of
-    /// an outside operand that is not one value; TEXT or GEOWITHIN of an outside path. A nested
+    /// parameter: TEXT or GEOWITHIN of an outside path. Inside arithmetic with inside values, an
+    /// outside path that is not one value that always loads (`$t.price + $d.scores > 3`,
+    /// `$t.price + $d.scores[0] > 3`) is passed in as its groups, whose values the arithmetic
+    /// reads (`GroupOperand.parameterGroups`). MATCHES of an outside operand that is not one
+    /// value is passed in as its values' tests, in its groups (`Parameter.matching`). A nested
     /// SUBQUERY over an outside collection whose predicate reads an inside element
     /// (`SUBQUERY($d.toys, $t, SUBQUERY($d.toys, $x, $x.price > $t.price).@count > 1)`) walks
     /// its elements from the link of the collection's owner, passed in as a parameter
@@ -133,12 +145,29 @@ extension Generator {
         case .geoWithin(let path, let quantifier, let region):
             return Self.inner(path, level: level).map { .geoWithin(path: $0, quantifier: quantifier, region: region) }
         case .matches(var operand, let pattern):
-            // MATCHES takes a single value only: no groups.
-            guard let rebased = parameterized(operand, level: level, groups: false, sequences: false, &outer) else {
-                return nil
+            // A single value passed in is tested here (`FilterMatches`).
+            if let rebased = parameterized(operand, level: level, groups: false, sequences: false, &outer) {
+                operand = rebased
+                return .matches(operand, pattern)
             }
-            operand = rebased
-            return .matches(operand, pattern)
+            // An operand read only from outside that is not one value (`ANY pals.name MATCHES
+            // 'R.*'`, `$d.toys[0].name MATCHES 'b.*'`): the outer program tests each of its
+            // values, in its groups, and passes the tests; here the operand's quantifier holds
+            // of them being true in some group, as the reference evaluator quantifies MATCHES.
+            guard Self.readsOnlyOutside(operand.expression, level: level) else { return nil }
+            let placeholder = Self.placeholder(
+                for: .matching(operand, pattern),
+                groups: true,
+                like: nil,
+                &outer
+            )
+            return .comparison(
+                BoundComparison(
+                    BoundOperand(.path(placeholder), quantifier: operand.quantifier ?? .any, isMultiValued: true),
+                    .equal,
+                    BoundOperand(.constant(.bool(true)), isMultiValued: false)
+                )
+            )
         }
     }
 
@@ -208,7 +237,14 @@ extension Generator {
             }
             return result
         }
-        guard let expression = parameterized(operand.expression, level: level, single: !operand.isMultiValued, &outer)
+        guard
+            let expression = parameterized(
+                operand.expression,
+                level: level,
+                single: !operand.isMultiValued,
+                sequences: sequences,
+                &outer
+            )
         else { return nil }
         result.expression = expression
         return result
@@ -219,6 +255,8 @@ extension Generator {
         _ expression: BoundExpression,
         level: Int,
         single: Bool,
+        inArithmetic: Bool = false,
+        sequences: Bool = false,
         _ outer: inout [Parameter]
     ) -> BoundExpression? {
         // A count, aggregate or SUBQUERY of the outside only, inside arithmetic: one value.
@@ -240,8 +278,14 @@ extension Generator {
                 // Inside arithmetic: a single value that always loads, or a single-value placeholder.
                 if Self.parameterIndex(path) != nil {
                     guard Self.groupsParameterIndex(path) == nil else { return nil }
-                } else {
-                    guard single, !path.isMultiValued, parameter(expression) != nil else { return nil }
+                } else if !single || path.isMultiValued || parameter(expression) == nil {
+                    guard inArithmetic else { return nil }
+                    // Not one value that always loads (`$d.scores`, `$d.scores[0]`, `pals.age`):
+                    // its groups, whose values the arithmetic here reads (`.parameterGroups`), every
+                    // path followed in order when the comparison is element-wise.
+                    let operand = BoundOperand(expression, isMultiValued: path.isMultiValued)
+                    let parameter = Parameter.groups(operand, sequences: sequences && path.isMultiValued)
+                    return .path(Self.placeholder(for: parameter, groups: true, like: path, &outer))
                 }
                 return .path(Self.placeholder(for: .value(expression), groups: false, like: path, &outer))
             }
@@ -259,8 +303,23 @@ extension Generator {
             else { return nil }
             return .subqueryCount(path: path, predicate: predicate)
         case .arithmetic(let op, let lhs, let rhs):
-            guard let l = parameterized(lhs, level: level, single: single, &outer),
-                let r = parameterized(rhs, level: level, single: single, &outer)
+            guard
+                let l = parameterized(
+                    lhs,
+                    level: level,
+                    single: single,
+                    inArithmetic: true,
+                    sequences: sequences,
+                    &outer
+                ),
+                let r = parameterized(
+                    rhs,
+                    level: level,
+                    single: single,
+                    inArithmetic: true,
+                    sequences: sequences,
+                    &outer
+                )
             else { return nil }
             return .arithmetic(op, l, r)
         }

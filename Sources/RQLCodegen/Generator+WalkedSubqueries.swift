@@ -130,7 +130,17 @@ extension Generator {
     /// the one-element list of it).
     static func isSingle(_ operand: BoundOperand) -> Bool {
         if case .subqueryCount = operand.expression { return true }
-        return !operand.isMultiValued
+        return !operand.isMultiValued && !readsGroupsInArithmetic(operand.expression)
+    }
+
+    /// Whether arithmetic in `expression` reads groups passed in as a parameter (`$t.price +
+    /// $d.scores[0]`: a subscript that may reach nothing), which only `LoadGroups` can compute.
+    static func readsGroupsInArithmetic(_ expression: BoundExpression) -> Bool {
+        switch expression {
+        case .path(let path): groupsParameterIndex(path) != nil
+        case .arithmetic(_, let lhs, let rhs): readsGroupsInArithmetic(lhs) || readsGroupsInArithmetic(rhs)
+        default: false
+        }
     }
 
     /// Whether either side of `comparison` is a SUBQUERY count.

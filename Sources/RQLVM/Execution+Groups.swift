@@ -146,6 +146,8 @@ extension Execution {
             return result
         case .valueRegister(let v):
             return [gathers.values(v)[row]]
+        case .parameterGroups(let v):
+            return Self.decode(gathers.values(v)[row]).flatMap { $0 }
         case .count(let path):
             return counts(of: path, from: object, sequences: sequences)
         case .aggregate(let function, let path):
@@ -451,7 +453,7 @@ extension GroupOperand {
         switch self {
         case .constant, .values, .object: false
         case .list(let elements): elements.contains { $0.readsRow }
-        case .path, .valueRegister, .count, .aggregate, .withinRegion, .searchingText: true
+        case .path, .valueRegister, .parameterGroups, .count, .aggregate, .withinRegion, .searchingText: true
         case .matching(let operand, _): operand.readsRow
         case .arithmetic(_, let lhs, let rhs): lhs.readsRow || rhs.readsRow
         }

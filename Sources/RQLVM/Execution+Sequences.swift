@@ -50,8 +50,8 @@ extension Execution {
             )
         case .values(let values):
             return SequenceSide(groups: [values], lengths: [values.count], exact: true, sequential: true)
-        case .constant, .object, .list, .arithmetic, .valueRegister, .count, .aggregate, .withinRegion, .matching,
-            .searchingText:
+        case .constant, .object, .list, .arithmetic, .valueRegister, .parameterGroups, .count, .aggregate,
+            .withinRegion, .matching, .searchingText:
             // Not a sequence (the verifier refuses it): compared as its one group of values.
             let values = values(of: operand, at: object, row: 0, sequences: true)
             return SequenceSide(groups: [values], lengths: [values.count], exact: true, sequential: true)

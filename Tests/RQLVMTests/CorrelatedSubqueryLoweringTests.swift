@@ -139,6 +139,81 @@ struct CorrelatedSubqueryLoweringTests {
     }
 
     @Test(
+        "MATCHES of an outside operand that is not one value (its tests passed in as groups)",
+        arguments: [
+            (
+                "Person", Dialect.rql,
+                "SUBQUERY(dogs, $d, SUBQUERY($d.toys, $t, ANY $d.toys.name MATCHES 'b.*').@count > 0).@count > 0"
+            ),
+            (
+                "Person", .rql,
+                "SUBQUERY(dogs, $d, SUBQUERY($d.toys, $t, ALL $d.toys.name MATCHES 'b.*').@count > 0).@count > 0"
+            ),
+            (
+                "Person", .rql,
+                "SUBQUERY(dogs, $d, SUBQUERY($d.toys, $t, NONE $d.toys.name MATCHES 'b.*').@count > 0).@count > 0"
+            ),
+            (
+                "Person", .rql,
+                "SUBQUERY(dogs, $d, SUBQUERY($d.toys, $t, $d.toys[0].name MATCHES 'b.*').@count > 0).@count > 0"
+            ),
+            (
+                "Person", .rql,
+                "SUBQUERY(dogs, $d, SUBQUERY($d.toys, $t, ANY $d.owners.pals.name MATCHES 'R.*' AND $t.price > 2).@count > 0).@count > 0"
+            ),
+            ("Person", .nsPredicate, "SUBQUERY(dogs, $d, ANY pals.name MATCHES 'R.*').@count > 0"),
+            ("Person", .nsPredicate, "SUBQUERY(dogs, $d, ALL pals.name MATCHES 'R.*' AND $d.age > 2).@count > 0"),
+            ("Person", .nsPredicate, "SUBQUERY(dogs, $d, NOT ANY dogs.name MATCHES 'R.*' OR $d.age > 4).@count > 0"),
+            ("Dog", .nsPredicate, "SUBQUERY(toys, $t, ANY owners.name MATCHES '[AC].*').@count > 0"),
+        ]
+    )
+    func matchesOfManyOutsideValues(className: String, dialect: Dialect, query: String) throws {
+        try Self.lowers(query, className: className, dialect: dialect)
+    }
+
+    @Test(
+        "arithmetic with an outside operand that is not one value (its groups' values passed in)",
+        arguments: [
+            (
+                "Person", Dialect.rql,
+                "SUBQUERY(dogs, $d, SUBQUERY($d.toys, $t, $t.price + $d.scores > 3).@count > 0).@count > 0"
+            ),
+            (
+                "Person", .rql,
+                "SUBQUERY(dogs, $d, SUBQUERY($d.toys, $t, $t.price + $d.scores[0] > 3).@count > 0).@count > 0"
+            ),
+            (
+                "Person", .rql,
+                "SUBQUERY(dogs, $d, SUBQUERY($d.toys, $t, $t.price * $d.scores[1] <= 10).@count > 0).@count > 0"
+            ),
+            (
+                "Person", .rql,
+                "SUBQUERY(dogs, $d, SUBQUERY($d.toys, $t, ALL $d.scores - $t.price < 2).@count > 0).@count > 0"
+            ),
+            (
+                "Person", .rql,
+                "SUBQUERY(dogs, $d, SUBQUERY($d.toys, $t, NONE $d.toys.price * 2 + $t.price > 8).@count > 0).@count > 0"
+            ),
+            (
+                "Person", .rql,
+                "SUBQUERY(dogs, $d, SUBQUERY($d.toys, $t, $t.price + $d.scores == $d.scores).@count > 0).@count > 0"
+            ),
+            (
+                "Person", .rql,
+                "SUBQUERY(dogs, $d, SUBQUERY($d.toys, $t, $t.price + $d.owners.dogs.toys.price != $d.owners.dogs.toys.price).@count > 0).@count > 0"
+            ),
+            ("Person", .nsPredicate, "SUBQUERY(dogs, $d, $d.age + pals.age > 3).@count > 0"),
+            ("Person", .nsPredicate, "SUBQUERY(dogs, $d, $d.age + dogs[0].age == 8 OR $d.age > 5).@count > 0"),
+            ("Person", .nsPredicate, "SUBQUERY(dogs, $d, ANY dogs.age - $d.age IN {0, 1}).@count > 0"),
+            ("Dog", .nsPredicate, "SUBQUERY(toys, $t, $t.price + owners.age > 20).@count > 0"),
+            ("Dog", .nsPredicate, "SUBQUERY(toys, $t, $t.price + owners.dogs.age == owners.dogs.scores).@count > 0"),
+        ]
+    )
+    func arithmeticWithManyOutsideValues(className: String, dialect: Dialect, query: String) throws {
+        try Self.lowers(query, className: className, dialect: dialect)
+    }
+
+    @Test(
         "a nested SUBQUERY over an outside collection, walked from the owner's link passed in",
         arguments: [
             // The dogs of greatest age; repeated dogs, null ages, a deleted dog.
@@ -323,6 +398,14 @@ struct CorrelatedSubqueryLoweringTests {
         "SUBQUERY(others, $o, SUBQUERY(others, $p, $p.boss == $o).@count > 0).@count > 0",
         "SUBQUERY(others, $o, SUBQUERY(owner.@links.Item.others, $j, $j.i > $o.age).@count > 0).@count > 0",
         "SUBQUERY(others, $o, SUBQUERY($o.@links.Item.others, $j, SUBQUERY(others, $p, $p == $o.boss).@count > 0).@count > 0).@count > 0",
+        // Arithmetic and MATCHES over an outside operand that is not one value.
+        "SUBQUERY(others, $o, $o.age + tags > 3).@count > 0",
+        "SUBQUERY(others, $o, $o.age - tags[1] <= 0).@count > 0",
+        "SUBQUERY(others, $o, $o.age * others.boss.age == $o.scores).@count > 0",
+        "SUBQUERY(others, $o, SUBQUERY($o.@links.Item.others, $j, $j.i + $o.scores > 2).@count > 0).@count > 0",
+        "SUBQUERY(others, $o, ANY others.nick MATCHES 'a.*' OR $o.age > 30).@count > 0",
+        "SUBQUERY(others, $o, ALL others.boss.name MATCHES '[a-m].*').@count > 1",
+        "SUBQUERY(others, $o, SUBQUERY($o.@links.Item.others, $j, NONE $o.@links.Item.others.s MATCHES '.*a.*' AND $j.i > 0).@count > 0).@count > 0",
     ]
 
     @Test(
