@@ -97,35 +97,6 @@ extension ReferenceEvaluator {
     }
 }
 
-/// The hash sets of `IN` lists, each built the first time it is needed. A list is known by its
-/// storage: a bound query does not change while it runs, so one list has one buffer for every
-/// object, and the set built from it stays right for the whole run (a new run builds its own).
-final class MembershipSets {
-    private var sets: [ListIdentity: Set<EqualityKey>] = [:]
-
-    private struct ListIdentity: Hashable {
-        let address: UnsafeRawPointer?
-        let count: Int
-    }
-
-    /// The set of `values`.
-    func set(of values: [Value]) -> Set<EqualityKey> {
-        set(of: values) { values }
-    }
-
-    /// The set of the values of `list` (a list literal of constants and `obj(…)` look-ups),
-    /// computed by `values` the first time.
-    func set<Element>(of list: [Element], values: () -> [Value]) -> Set<EqualityKey> {
-        let identity = list.withUnsafeBufferPointer {
-            ListIdentity(address: $0.baseAddress.map(UnsafeRawPointer.init), count: $0.count)
-        }
-        if let set = sets[identity] { return set }
-        let set = Set(values().map(EqualityKey.init))
-        sets[identity] = set
-        return set
-    }
-}
-
 // MARK: - Predicates
 
 extension ReferenceEvaluator {
