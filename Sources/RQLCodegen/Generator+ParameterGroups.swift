@@ -57,8 +57,8 @@ extension Generator {
         }
     }
 
-    /// The register form of a comparison with a groups parameter, or nil (then the program needs
-    /// `FilterRow` and its SUBQUERY is not lowered).
+    /// The register form of a comparison with a groups parameter, or nil (then its SUBQUERY is
+    /// not lowered).
     func parameterGroupsCompared(for comparison: BoundComparison) -> ParameterGroupsCompared? {
         // The form is decided as for any comparison, from a copy with stand-ins in place of the
         // parameters: of the same multiplicity and quantifier, `@type` kept, never a list.

@@ -32,9 +32,14 @@ extension Generator {
         /// Whether each value of an operand matches a pattern, in the operand's groups
         /// (`GroupOperand.matching`): MATCHES of an outside operand that is not one value.
         case matching(BoundOperand, RegexPattern)
+        /// Whether each string an outside path reaches has the terms (`GroupOperand.searchingText`).
+        case searchingText(BoundPath, FullTextQuery)
+        /// Whether each thing an outside path reaches is a point within the region
+        /// (`GroupOperand.withinRegion`: a null or dangling link met on the way is `false`).
+        case withinRegion(BoundPath, GeoRegion)
     }
 
-    /// How the outer program loads `parameter`, or nil when it cannot without `FilterRow`.
+    /// How the outer program loads `parameter`, or nil when it has no register form for it.
     func load(_ parameter: Parameter) -> LoadedParameter? {
         switch parameter {
         case .value(let expression):
@@ -53,6 +58,14 @@ extension Generator {
             var loads: [ValueExpression] = []
             guard let (values, isType) = groupOperand(operand, &loads), !isType else { return nil }
             return .groups(GroupsLoad(operand: .matching(values, pattern), loads: loads, sequences: false))
+        case .searchingText(let path, let query):
+            guard path.root == .object else { return nil }
+            let operand = GroupOperand.searchingText(Lowering.path(path), Self.textSearch(query))
+            return .groups(GroupsLoad(operand: operand, loads: [], sequences: false))
+        case .withinRegion(let path, let region):
+            guard path.root == .object else { return nil }
+            let operand = GroupOperand.withinRegion(Lowering.path(path), region)
+            return .groups(GroupsLoad(operand: operand, loads: [], sequences: false))
         }
     }
 
@@ -105,7 +118,8 @@ extension Generator {
     /// `predicate` of the SUBQUERY `level` levels inside the one being lowered, with that
     /// SUBQUERY's element as the object and every part read only from outside it replaced by a
     /// placeholder whose parameter is appended to `outer`; nil when an outside part cannot be a
-    /// parameter: TEXT or GEOWITHIN of an outside path. Inside arithmetic with inside values, an
+    /// parameter. TEXT and GEOWITHIN of an outside path are passed in as the tests of each thing
+    /// reached (`Parameter.searchingText`, `.withinRegion`). Inside arithmetic with inside values, an
     /// outside path that is not one value that always loads (`$t.price + $d.scores > 3`,
     /// `$t.price + $d.scores[0] > 3`) is passed in as its groups, whose values the arithmetic
     /// reads (`GroupOperand.parameterGroups`). MATCHES of an outside operand that is not one
@@ -141,9 +155,23 @@ extension Generator {
             comparison.rhs = rhs
             return .comparison(comparison)
         case .fullText(let path, let query):
-            return Self.inner(path, level: level).map { .fullText(path: $0, query: query) }
+            if let inner = Self.inner(path, level: level) { return .fullText(path: inner, query: query) }
+            // An outside path (`$f.text TEXT 'x'` in `SUBQUERY($f.friends, $g, …)`): the outer
+            // program searches each string reached and passes the tests; TEXT holds when some
+            // string has the terms, as in `Generator+WalkedSearch.swift`.
+            guard Self.readsOnlyOutside(.path(path), level: level) else { return nil }
+            let tests = Self.placeholder(for: .searchingText(path, query), groups: true, like: nil, &outer)
+            return Self.testsHold(tests, .any)
         case .geoWithin(let path, let quantifier, let region):
-            return Self.inner(path, level: level).map { .geoWithin(path: $0, quantifier: quantifier, region: region) }
+            if let inner = Self.inner(path, level: level) {
+                return .geoWithin(path: inner, quantifier: quantifier, region: region)
+            }
+            // An outside path: each thing reached tested by the outer program; ALL is every test
+            // true and some test (false when nothing is reached), as in `Generator+WalkedSearch.swift`.
+            guard Self.readsOnlyOutside(.path(path), level: level) else { return nil }
+            let tests = Self.placeholder(for: .withinRegion(path, region), groups: true, like: nil, &outer)
+            return quantifier == .all
+                ? .and([Self.testsHold(tests, .all), Self.testsHold(tests, .any)]) : Self.testsHold(tests, quantifier)
         case .matches(var operand, let pattern):
             // A single value passed in is tested here (`FilterMatches`).
             if let rebased = parameterized(operand, level: level, groups: false, sequences: false, &outer) {
@@ -155,20 +183,20 @@ extension Generator {
             // values, in its groups, and passes the tests; here the operand's quantifier holds
             // of them being true in some group, as the reference evaluator quantifies MATCHES.
             guard Self.readsOnlyOutside(operand.expression, level: level) else { return nil }
-            let placeholder = Self.placeholder(
-                for: .matching(operand, pattern),
-                groups: true,
-                like: nil,
-                &outer
-            )
-            return .comparison(
-                BoundComparison(
-                    BoundOperand(.path(placeholder), quantifier: operand.quantifier ?? .any, isMultiValued: true),
-                    .equal,
-                    BoundOperand(.constant(.bool(true)), isMultiValued: false)
-                )
-            )
+            let tests = Self.placeholder(for: .matching(operand, pattern), groups: true, like: nil, &outer)
+            return Self.testsHold(tests, operand.quantifier ?? .any)
         }
+    }
+
+    /// `quantifier` of the tests passed in as groups (`placeholder`) holds of their being true.
+    private static func testsHold(_ placeholder: BoundPath, _ quantifier: Quantifier) -> BoundPredicate {
+        .comparison(
+            BoundComparison(
+                BoundOperand(.path(placeholder), quantifier: quantifier, isMultiValued: true),
+                .equal,
+                BoundOperand(.constant(.bool(true)), isMultiValued: false)
+            )
+        )
     }
 
     /// One operand: a part read only from outside becomes a placeholder: a single value when it

@@ -27,14 +27,7 @@ extension Generator {
             else {
                 // Any other path (`friends[0].friends.text`): each string reached searched.
                 guard path.root == .object else { return nil }
-                let search = TextSearch(
-                    normalizing: TextSearch(
-                        terms: query.terms.map {
-                            TextSearch.Term(token: $0.token, isPrefix: $0.isPrefix, isExcluded: $0.isExcluded)
-                        }
-                    )
-                )
-                return .grouped(.searchingText(Lowering.path(path), search), [.any])
+                return .grouped(.searchingText(Lowering.path(path), Self.textSearch(query)), [.any])
             }
             let inner = BoundPath(
                 root: .object,

@@ -1,7 +1,6 @@
 import RQLBytecode
 import RQLCodegen
 import RQLCore
-import RQLEngine
 import RQLIR
 import RQLSema
 import RQLStorage
@@ -151,6 +150,14 @@ struct GeneratedRegisterFormCoverageTests {
             "SUBQUERY(dogs, $d, SUBQUERY($d.toys, $t, $t.price + $d.scores[0] > 3).@count > 0).@count > 0"
         ),
         (SubqueryLoweringTests.json, "Person", true, "SUBQUERY(dogs, $d, $d.age + pals.age > 3).@count > 0"),
+        (
+            SearchLoweringTests.json, "Doc", false,
+            "SUBQUERY(friends, $f, SUBQUERY($f.friends, $g, $f.text TEXT 'object').@count > 0).@count > 0"
+        ),
+        (
+            SearchLoweringTests.json, "Doc", false,
+            "SUBQUERY(friends, $f, SUBQUERY($f.friends, $g, ALL $f.places GEOWITHIN geoBox([0, 0], [1, 1])).@count > 0).@count > 0"
+        ),
     ]
 
     @Test("every hand-picked shape outside the corpus compiles")
@@ -166,30 +173,6 @@ struct GeneratedRegisterFormCoverageTests {
         }
         for query in unsupported { print("  unsupported: \(query)") }
         #expect(unsupported.isEmpty, "\(unsupported.count) of \(Self.shapes.count) shapes have no register form")
-    }
-
-    /// Known gaps: shapes codegen refuses (`CodegenError.unsupported`), which the engine answers
-    /// with the physical plan interpreter, which must still agree with the reference evaluator.
-    /// None is left (the last, correlated SUBQUERYs reading an outside operand that is not one
-    /// value inside arithmetic or MATCHES, are in `shapes`); a shape found refused goes here
-    /// until it is lowered, when this test fails: move it to `shapes`.
-    static let knownGaps: [(nsPredicate: Bool, text: String)] = []
-
-    @Test("the known gaps are refused by codegen and still answered as the reference answers them")
-    func knownGapsAgree() throws {
-        for store in try SubqueryLoweringTests.stores() { try Self.checkKnownGaps(on: store) }
-    }
-
-    static func checkKnownGaps<Store: StoreReader>(on store: Store) throws {
-        for gap in knownGaps {
-            let syntax = try Parser.parse(gap.text, dialect: gap.nsPredicate ? .nsPredicate : .rql)
-            let bound = try Binder(schema: store.schema).bind(syntax, className: "Person")
-            #expect(try unsupported(bound, store: store) != nil, "\(gap.text) is lowered now: move it to shapes")
-            let compiled = QueryEngine().compile(bound, store: store)
-            #expect(compiled.codegenFailure != nil)
-            let expected = ReferenceEvaluator(store: store).run(bound)
-            #expect(QueryEngine().run(compiled, on: store) == expected, "\(gap.text)")
-        }
     }
 
     /// The predicate codegen finds no register form for in `bound`'s optimized plan, or nil.
