@@ -115,11 +115,19 @@ struct BlockLocator<Table: TableReader> {
 
     init(table: Table) { self.table = table }
 
+    /// The block to try first for `position`: the block `known` to hold it, else the one it would
+    /// be in if every block were full. A caller checks the guess in the same `withBlock` call that
+    /// reads the block, and searches (`block(containing:)`) only when it was wrong.
+    static func guess(for position: Int, known: (block: Int, range: Range<Int>)?, blockCount: Int) -> Int {
+        if let known, known.range.contains(position) { return known.block }
+        return min(position / TableBlock.capacity, blockCount - 1)
+    }
+
     mutating func block(containing position: Int) -> (block: Int, start: Int)? {
         if let last, last.range.contains(position) { return (last.block, last.range.lowerBound) }
         let blockCount = table.blockCount
         guard blockCount > 0 else { return nil }
-        let guess = min(position / TableBlock.capacity, blockCount - 1)
+        let guess = Self.guess(for: position, known: nil, blockCount: blockCount)
         let guessed = table.withBlock(guess, columns: .none) { $0.positions }
         if guessed.contains(position) {
             last = (guess, guessed)

@@ -130,12 +130,7 @@ final class DirectProbe: Sendable {
                         index += 1
                         continue
                     }
-                    let blockIndex: Int
-                    if let known, known.range.contains(position) {
-                        blockIndex = known.block
-                    } else {
-                        blockIndex = Swift.min(position / TableBlock.capacity, blockCount - 1)
-                    }
+                    let blockIndex = BlockLocator<Table>.guess(for: position, known: known, blockCount: blockCount)
                     let found: Range<Int>? = table.withBlock(blockIndex, columns: .none) { block in
                         let lower = block.positions.lowerBound
                         let upper = block.positions.upperBound

@@ -150,12 +150,7 @@ final class Execution<Store: StoreReader> {
                 index += 1
                 continue
             }
-            let blockIndex: Int
-            if let known, known.range.contains(position) {
-                blockIndex = known.block
-            } else {
-                blockIndex = min(position / TableBlock.capacity, blockCount - 1)
-            }
+            let blockIndex = BlockLocator<Store.Table>.guess(for: position, known: known, blockCount: blockCount)
             var missed = false
             let outcome: Int? = table.withBlock(blockIndex, columns: openColumns) { block in
                 guard block.positions.contains(position) else {
