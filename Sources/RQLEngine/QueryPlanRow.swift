@@ -43,7 +43,7 @@ public struct QueryPlanRow: Hashable, Sendable {
     }
 
     /// The rows drawn as SQLite draws them: `QUERY PLAN`, then `|--` for each row but the last
-    /// of its level, `` `-- `` for the last, children indented under their parent.
+    /// of its level, a backquote and `--` for the last, children indented under their parent.
     public static func tree(_ rows: [QueryPlanRow], heading: String = "QUERY PLAN") -> String {
         var lines = [heading]
         func draw(parent: Int, indent: String) {

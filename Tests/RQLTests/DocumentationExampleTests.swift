@@ -1,0 +1,420 @@
+import Foundation
+import RQLEngine
+import RQLStorage
+import Testing
+
+@testable import RQL
+
+/// The documentation's Swift examples (`Sources/RQL/RQL.docc`, `Sources/RQLEngine/RQLEngine.docc`)
+/// compile and do what the text around them says: every example below stands in the articles
+/// (paragraph by paragraph, whitespace aside), and the last test checks that every example of
+/// the articles stands here.
+@Suite("Documentation examples", .serialized)
+struct DocumentationExampleTests {
+    @Test("the landing page: a model, a write and a checked query")
+    func landing() throws {
+        typealias Dog = LandingDocs.Dog
+
+        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "pets"))
+        try realm.write {
+            realm.add(Dog(value: ["name": "Rex", "age": 10]))
+        }
+        let oldies = try realm.objects(Dog.self).query("age >= $0 SORT(name ASC)", 3)
+        print(oldies.map(\.name))  // ["Rex"]
+        #expect(oldies.map(\.name) == ["Rex"])
+    }
+
+    @Test("getting started: open a file, write, read four ways")
+    func gettingStarted() throws {
+        typealias Person = StartDocs.Person
+        typealias Dog = StartDocs.Dog
+        typealias DogToy = StartDocs.DogToy
+        try? FileManager.default.removeItem(
+            at: FileManager.default.temporaryDirectory.appendingPathComponent("pets.realm")
+        )
+
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("pets.realm")
+        let configuration = Realm.Configuration(fileURL: url, objectTypes: [Person.self, Dog.self, DogToy.self])
+        let realm = try Realm(configuration: configuration)
+
+        try realm.write {
+            let ann = Person(value: ["id": 1, "name": "Ann"])
+            ann.dogs.append(Dog(value: ["name": "Rex", "age": 10, "favoriteToy": ["name": "Tennis ball"]]))
+            ann.dogs.append(Dog(value: ["name": "Fido", "age": 3]))
+            realm.add(ann)
+        }
+
+        let dogs = realm.objects(Dog.self)
+        let puppies = dogs.filter("age < %@", 2)  // NSPredicate format
+        let oldies = try dogs.query("age >= $0 SORT(name ASC)", 3)  // RQL, throws on a bad query
+        let tennis = dogs.where { $0.favoriteToy.name == "Tennis ball" }  // type-safe closure
+        let ann = realm.object(ofType: Person.self, forPrimaryKey: 1)
+
+        #expect(puppies.isEmpty)
+        #expect(oldies.map(\.name) == ["Fido", "Rex"])
+        #expect(tennis.map(\.name) == ["Rex"])
+        #expect(ann?.dogs.map(\.name) == ["Rex", "Fido"])
+    }
+
+    @Test("defining models: every property kind, inverse links, embedded objects")
+    func definingModels() throws {
+        typealias Book = ModelDocs.Book
+        let configuration = Realm.Configuration(
+            inMemoryIdentifier: "docs-models",
+            objectTypes: [
+                Book.self, ModelDocs.Chapter.self, ModelDocs.Author.self, LinkDocs.Person.self, LinkDocs.Dog.self,
+                EmbeddedDocs.Contact.self, EmbeddedDocs.Address.self,
+            ]
+        )
+        let realm = try Realm(configuration: configuration)
+        try realm.write {
+            realm.create(
+                Book.self,
+                value: [
+                    "isbn": "978-0", "title": "Realms", "pages": 120, "tags": ["db"], "ratings": ["ann": 5],
+                    "author": ["name": "Ann"], "chapters": [["title": "One"]], "extra": "x",
+                ]
+            )
+            let person = LinkDocs.Person(value: ["name": "Ann"])
+            person.dogs.append(LinkDocs.Dog(value: ["name": "Rex"]))
+            realm.add(person)
+            realm.add(EmbeddedDocs.Contact(value: ["name": "Bob", "address": ["street": "Main", "city": "Oslo"]]))
+            for number in 0..<1_000 {
+                realm.create(Book.self, value: ["isbn": "isbn-\(number)", "title": "T\(number)"])
+            }
+        }
+        let book = try #require(realm.object(ofType: Book.self, forPrimaryKey: "978-0"))
+        #expect(book.tags.contains("db") && book.ratings["ann"] == 5 && book.author?.name == "Ann")
+        #expect(book.chapters.map(\.title) == ["One"] && book.extra == .string("x"))
+        #expect(realm.objects(LinkDocs.Dog.self).first?.owners.map(\.name) == ["Ann"])
+        #expect(realm.objects(EmbeddedDocs.Contact.self).first?.address?.city == "Oslo")
+        #expect(
+            realm.objects(Book.self).filter("title == 'Realms'").explain().contains("SEARCH Book USING INDEX title")
+        )
+    }
+
+    @Test("reading and querying: live results, both syntaxes, closures, sorting, aggregates, sections")
+    func readingAndQuerying() throws {
+        typealias Dog = QueryDocs.Dog
+        typealias Person = QueryDocs.Person
+        let realm = try Realm(
+            configuration: Realm.Configuration(
+                inMemoryIdentifier: "docs-queries",
+                objectTypes: [Dog.self, Person.self]
+            )
+        )
+        try realm.write {
+            let ann = Person(value: ["name": "Ann", "age": 40, "scores": [3, 7, 9]])
+            ann.dogs.append(Dog(value: ["name": "Rex", "age": 10]))
+            ann.dogs.append(Dog(value: ["name": "rocky", "age": 6]))
+            realm.add(ann)
+            realm.add(Dog(value: ["name": "Fido", "age": 3]))
+        }
+        let person = try #require(realm.objects(Person.self).first)
+
+        let dogs = realm.objects(Dog.self)
+        let old = dogs.filter("age > 5").sorted(byKeyPath: "name")
+        print(old.count)  // compiles and runs the plan
+        try realm.write { realm.add(Dog(value: ["name": "Max", "age": 9])) }
+        print(old.count)  // one more: the realm's version moved
+        #expect(old.map(\.name) == ["Max", "Rex", "rocky"])
+
+        let a = dogs.filter("name BEGINSWITH[c] %@ AND age > %@", "r", 2)
+        let b = dogs.filter("ANY owners.name == 'Ann' SORT(age DESC) LIMIT(3)")
+        let c = realm.objects(Person.self).filter("dogs.@count > 1 AND SUBQUERY(dogs, $d, $d.age < 2).@count > 0")
+        #expect(Set(a.map(\.name)) == ["Rex", "rocky"])
+        #expect(b.map(\.name) == ["Rex", "rocky"])
+        #expect(c.isEmpty)
+
+        do {
+            let found = try dogs.query("agee > $0", 2)
+            print(found.count)
+        } catch {
+            print(error)
+            // error: unknown property 'agee' on class 'Dog'; did you mean 'age'?
+            //   agee > $0
+            //   ^~~~
+        }
+        let printed = try #require(throws: Realm.QueryError.self) { try dogs.query("agee > $0", 2) }.description
+        #expect(printed.contains("unknown property 'agee' on class 'Dog'; did you mean 'age'?"))
+        #expect(printed.contains("  agee > $0\n  ^~~~"))
+
+        let found = dogs.where { $0.age > 2 && $0.name.starts(with: "R", options: [.caseInsensitive]) }
+        let owners = realm.objects(Person.self).where { $0.dogs.age > 5 && $0.dogs.count > 1 }
+        let named = dogs.where { $0.name.matches("R.*") }
+        #expect(Set(found.map(\.name)) == ["Rex", "rocky"])
+        #expect(owners.map(\.name) == ["Ann"])
+        #expect(named.map(\.name) == ["Rex"])
+
+        let byAge = dogs.sorted(byKeyPath: "age", ascending: false)
+        let byName = dogs.sorted(by: [SortDescriptor(keyPath: "name", ascending: true, caseInsensitive: true), "age"])
+        let oneOfEachAge = dogs.distinct(by: ["age"])
+        let firstThree = dogs.sorted(by: \.age).prefix(3)  // a live LIMIT
+        #expect(byAge.map(\.age) == [10, 9, 6, 3])
+        #expect(byName.map(\.name) == ["Fido", "Max", "Rex", "rocky"])
+        #expect(oneOfEachAge.count == 4)
+        #expect(firstThree.map(\.age) == [3, 6, 9])
+
+        let total: Int = dogs.sum(ofProperty: "age")
+        let oldest = dogs.max(of: \.age)
+        let mean: Double? = dogs.average(ofProperty: "age")
+        #expect(total == 28 && oldest == 10 && mean == 7)
+
+        let byLetter = dogs.sectioned(by: \.firstLetter, ascending: true)
+        for section in byLetter {
+            print(section.key, section.map(\.name))
+        }
+        #expect(byLetter.map(\.key) == ["F", "M", "R", "r"])
+
+        let high = person.scores.filter("self > 5")
+        let alsoHigh = person.scores.where { $0 > 5 }
+        #expect(Array(high) == [7, 9] && Array(alsoHigh) == [7, 9])
+
+        let plan = realm.objects(Person.self).filter("age > 30 SORT(name ASC) LIMIT(2)").explain()
+        print(realm.objects(Person.self).filter("age > 30 SORT(name ASC) LIMIT(2)").explain())
+        // QUERY PLAN (estimated candidates=10 matches=5)
+        // |--SCAN Person (~10 rows)
+        // |--FILTER (> Person.age 30) (cost=1 selectivity=0.5)
+        // `--USE TOP-N SORT FOR SORT(name ASC) LIMIT(2)
+        // ...
+        #expect(plan.contains("|--SCAN Person"))
+        #expect(plan.contains("`--USE TOP-N SORT FOR SORT(name ASC) LIMIT(2)"))
+    }
+
+    @Test("writing: transactions, add and create, delete, errors that roll back")
+    func writing() throws {
+        typealias Dog = StartDocs.Dog
+        typealias Person = StartDocs.Person
+        let realm = try Realm(
+            configuration: Realm.Configuration(
+                inMemoryIdentifier: "docs-writes",
+                objectTypes: [Person.self, Dog.self, StartDocs.DogToy.self]
+            )
+        )
+
+        try realm.write {
+            let rex = Dog(value: ["name": "Rex", "age": 10])
+            realm.add(rex)
+            rex.age = 11  // a managed object is written through
+        }
+
+        realm.beginWrite()
+        realm.create(Dog.self, value: ["name": "Spot", "age": 1])
+        try realm.commitWrite()
+        #expect(realm.objects(Dog.self).map(\.age) == [11, 1])
+
+        try realm.write {
+            let ann = Person(value: ["id": 1, "name": "Ann"])
+            ann.dogs.append(Dog(value: ["name": "Fido", "age": 3]))
+            realm.add(ann)  // adds Ann and Fido
+            realm.create(Person.self, value: ["id": 1, "name": "Anne"], update: .modified)
+        }
+        #expect(realm.objects(Person.self).map(\.name) == ["Anne"])
+        #expect(realm.objects(Dog.self).count == 3)
+
+        try realm.write {
+            realm.delete(realm.objects(Dog.self).filter("age > 12"))
+        }
+        #expect(realm.objects(Dog.self).count == 3)
+
+        do {
+            try realm.write {
+                realm.add(Person(value: ["id": 7, "name": "Ann"]))
+                realm.add(Person(value: ["id": 7, "name": "Bob"]))  // the same primary key
+            }
+        } catch let error as Realm.Error {
+            print(error.code == .primaryKeyExists)  // true; neither person was added
+        }
+        #expect(throws: Realm.Error.self) {
+            try realm.write {
+                realm.add(Person(value: ["id": 7, "name": "Ann"]))
+                realm.add(Person(value: ["id": 7, "name": "Bob"]))
+            }
+        }
+        #expect(realm.object(ofType: Person.self, forPrimaryKey: 7) == nil)
+    }
+
+    @Test("files: a realm in memory and one in a file")
+    func files() throws {
+        try? FileManager.default.removeItem(
+            at: FileManager.default.temporaryDirectory.appendingPathComponent("notes.realm")
+        )
+        let scratch = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "scratch"))
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("notes.realm")
+        let onDisk = try Realm(configuration: Realm.Configuration(fileURL: file))
+        #expect(scratch.configuration.fileURL == nil)
+        #expect(FileManager.default.fileExists(atPath: file.path))
+        _ = onDisk
+    }
+
+    @Test("the engine's landing page: compile once, run, count, explain")
+    func engine() throws {
+        let store = try DemoDataset.load()
+        let engine = QueryEngine()
+        let compiled = try engine.compile(
+            "age > $0 SORT(name ASC)",
+            className: "Dog",
+            store: store,
+            arguments: [.value(.int(2))]
+        )
+        let keys = engine.run(compiled, on: store)  // the matching objects' keys, in order
+        let count = engine.count(compiled, on: store)  // no row list when it can be avoided
+        print(engine.explain(compiled).text)  // every stage, as `rqlc explain` prints it
+        #expect(count == keys.count && count > 0)
+    }
+
+    @Test("every Swift example in the documentation stands in this file")
+    func examplesAreTested() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let here = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
+        let tested = Self.squashed(here)
+        var checked = 0
+        for catalog in ["Sources/RQL/RQL.docc", "Sources/RQLEngine/RQLEngine.docc"] {
+            let folder = root.appendingPathComponent(catalog)
+            let articles = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+                $0.hasSuffix(".md")
+            }
+            #expect(!articles.isEmpty, "no articles in \(catalog)")
+            for article in articles {
+                let text = try String(contentsOf: folder.appendingPathComponent(article), encoding: .utf8)
+                for example in Self.swiftExamples(in: text) where !example.first!.first!.hasPrefix("// Package.swift") {
+                    checked += 1
+                    for paragraph in example {
+                        let standsHere = tested.contains(Self.squashed(paragraph.joined()))
+                        #expect(
+                            standsHere,
+                            "\(catalog)/\(article): example not tested:\n\(paragraph.joined(separator: "\n"))"
+                        )
+                    }
+                }
+            }
+        }
+        #expect(checked >= 15)
+    }
+
+    /// Each ```swift block as its paragraphs (runs of lines between blank lines), lines trimmed,
+    /// `import` lines dropped: a paragraph is what must stand here in one piece.
+    static func swiftExamples(in text: String) -> [[[String]]] {
+        var examples: [[[String]]] = []
+        var inExample = false
+        var paragraphs: [[String]] = []
+        var paragraph: [String] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if !inExample {
+                inExample = trimmed == "```swift"
+                continue
+            }
+            if trimmed == "```" || trimmed.isEmpty {
+                if !paragraph.isEmpty { paragraphs.append(paragraph) }
+                paragraph = []
+            } else if !trimmed.hasPrefix("import ") {
+                paragraph.append(trimmed)
+            }
+            if trimmed == "```" {
+                if !paragraphs.isEmpty { examples.append(paragraphs) }
+                paragraphs = []
+                inExample = false
+            }
+        }
+        return examples
+    }
+
+    /// `text` without its whitespace: an example stands here however the formatter indents,
+    /// aligns comments or wraps long lines.
+    static func squashed(_ text: String) -> String {
+        String(text.unicodeScalars.filter { !CharacterSet.whitespacesAndNewlines.contains($0) }.map(Character.init))
+    }
+}
+
+// The articles' model classes, each set under its own name so that the examples can reuse
+// Realm Swift's usual class names.
+
+enum LandingDocs {
+    class Dog: Object {
+        @Persisted var name = ""
+        @Persisted var age = 0
+    }
+}
+
+enum StartDocs {
+    class DogToy: Object {
+        @Persisted var name = ""
+    }
+
+    class Dog: Object {
+        @Persisted var name = ""
+        @Persisted var age = 0
+        @Persisted var favoriteToy: DogToy?
+    }
+
+    class Person: Object {
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var name = ""
+        @Persisted var dogs: List<Dog>
+    }
+}
+
+enum ModelDocs {
+    class Chapter: Object {
+        @Persisted var title = ""
+    }
+
+    class Author: Object {
+        @Persisted var name = ""
+    }
+
+    class Book: Object {
+        @Persisted(primaryKey: true) var isbn = ""
+        @Persisted(indexed: true) var title = ""
+        @Persisted var pages = 0
+        @Persisted var price: Decimal128?
+        @Persisted var published: Date?
+        @Persisted var tags: MutableSet<String>
+        @Persisted var chapters: List<Chapter>
+        @Persisted var ratings: Map<String, Int>
+        @Persisted var author: Author?
+        @Persisted var extra: AnyRealmValue
+    }
+}
+
+enum LinkDocs {
+    class Person: Object {
+        @Persisted var name = ""
+        @Persisted var dogs: List<Dog>
+    }
+
+    class Dog: Object {
+        @Persisted var name = ""
+        @Persisted(originProperty: "dogs") var owners: LinkingObjects<Person>
+    }
+}
+
+enum EmbeddedDocs {
+    class Address: EmbeddedObject {
+        @Persisted var street = ""
+        @Persisted var city = ""
+    }
+
+    class Contact: Object {
+        @Persisted var name = ""
+        @Persisted var address: Address?
+    }
+}
+
+enum QueryDocs {
+    class Dog: Object {
+        @Persisted var name = ""
+        @Persisted var age = 0
+        @Persisted(originProperty: "dogs") var owners: LinkingObjects<Person>
+        var firstLetter: String { String(name.prefix(1)) }
+    }
+
+    class Person: Object {
+        @Persisted var name = ""
+        @Persisted var age = 0
+        @Persisted var dogs: List<Dog>
+        @Persisted var scores: List<Int>
+    }
+}
