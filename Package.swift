@@ -69,7 +69,11 @@ let package = Package(
         .testTarget(name: "RQLCoreTests", dependencies: ["RQLCore"]),
         .testTarget(name: "RQLSyntaxTests", dependencies: ["RQLSyntax"]),
         // Commits to a store file until killed: RQLStorageTests' crash test runs it.
-        .executableTarget(name: "store-crash-helper", dependencies: ["RQLStorage", "RQLCore"], path: "Tests/StoreCrashHelper"),
+        .executableTarget(
+            name: "store-crash-helper",
+            dependencies: ["RQLStorage", "RQLCore"],
+            path: "Tests/StoreCrashHelper"
+        ),
         .testTarget(name: "RQLStorageTests", dependencies: ["RQLStorage", "RQLEngine", "store-crash-helper"]),
         .testTarget(name: "RQLIRTests", dependencies: ["RQLIR", "RQLStorage"]),
         .testTarget(name: "RQLSemaTests", dependencies: ["RQLSema", "RQLSyntax", "RQLStorage"]),
@@ -94,7 +98,8 @@ let package = Package(
         .testTarget(
             name: "RQLTests",
             dependencies: [
-                "RQL", "RQLCore", "RQLIR", "RQLSema", "RQLSyntax", "RQLStorage", "RQLEngine", "RQLTools", "realm-file-helper",
+                "RQL", "RQLCore", "RQLIR", "RQLSema", "RQLSyntax", "RQLStorage", "RQLEngine", "RQLTools",
+                "realm-file-helper",
             ]
         ),
     ]

@@ -50,7 +50,8 @@ let file = StoreFileState(storage: state)
 do {
     var start = MonotonicClock.now()
     try file.prepareFile()
-    print("bulk insert of \(rows) objects to a file, sync included, and reopen: \(Double(MonotonicClock.now() &- start) / 1e6) ms")
+    let bulkMilliseconds = Double(MonotonicClock.now() &- start) / 1e6
+    print("bulk insert of \(rows) objects to a file, sync included, and reopen: \(bulkMilliseconds) ms")
     print("file size after the bulk insert: \(file.fileSize) bytes")
     var opens: [Double] = []
     for _ in 0..<50 {
