@@ -87,7 +87,10 @@ struct JSONParser {
             index -= keep
         }
         while index + count > buffer.count {
-            if input.read(appendingTo: &buffer, upTo: max(1 << 16, count)) == 0 { return false }
+            // Keeping everything, fill the room reserved (a file's size) rather than outgrow it.
+            let room = buffer.capacity - buffer.count
+            let chunk = keepsEverything && room >= count ? room : max(1 << 16, count)
+            if input.read(appendingTo: &buffer, upTo: chunk) == 0 { return false }
         }
         return true
     }
