@@ -17,7 +17,13 @@ extension StoreFile {
     /// throws `.exists` when there is a file at `path` (made meanwhile or not), leaving it alone.
     static func create(path: String, schema: Schema) throws(StoreFileError) -> (StoreFile, BlockSnapshot) {
         let temporary = path + ".creating-\(getpid())-\(UInt32.random(in: 0 ... .max))"
-        let descriptor = try FileSystem.open(temporary, flags: O_RDWR | O_CREAT | O_EXCL)
+        let descriptor: Int32
+        do {
+            descriptor = try FileSystem.open(temporary, flags: O_RDWR | O_CREAT | O_EXCL)
+        } catch {
+            // Named by the path asked for: the temporary name is this function's business.
+            throw StoreFileError(path: path, problem: error.problem)
+        }
         defer { unlink(temporary) }
         let file = try StoreFile(path: path, descriptor: descriptor, isReadOnly: false)
         let snapshot = try file.initialise(schema: schema)

@@ -7,8 +7,9 @@ import Glibc
 #endif
 
 /// One open store file: its descriptor (whose `flock` serialises writers across processes;
-/// readers never lock), the newest version's header slot and free list, and the versions this
-/// process's snapshots hold (`VersionPins`, published to the reader table beside the file).
+/// readers only mark it, `ReaderMark`), the newest version's header slot and free list, and the
+/// versions this process's snapshots hold (`VersionPins`, published to the reader table beside
+/// the file). Opening and creating: `StoreFile+Opening.swift`.
 ///
 /// Pages are reused: a commit frees what the version before it reached and it does not
 /// (`CommitWriter`), and writes into runs freed at a version no reader, in this process or
