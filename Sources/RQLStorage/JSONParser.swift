@@ -87,9 +87,10 @@ struct JSONParser {
             index -= keep
         }
         while index + count > buffer.count {
-            // Keeping everything, fill the room reserved (a file's size) rather than outgrow it.
+            // Keeping everything, stay inside the room reserved (a file's size) rather than
+            // outgrow it at the end; reads stay 64 KB (an input's read may touch all it is offered).
             let room = buffer.capacity - buffer.count
-            let chunk = keepsEverything && room >= count ? room : max(1 << 16, count)
+            let chunk = keepsEverything && room >= count ? min(room, max(1 << 16, count)) : max(1 << 16, count)
             if input.read(appendingTo: &buffer, upTo: chunk) == 0 { return false }
         }
         return true

@@ -194,9 +194,28 @@ struct DatasetHardeningTests {
         #expect(input.handedOut <= 1 << 17, "read \(input.handedOut) bytes")
     }
 
-    @Test("a dataset streamed in small chunks loads as it does from memory")
+    @Test("a dataset streamed in small chunks loads as it does from memory, each read asking 64 KB at most")
     func streamedLoad() throws {
-        let text = DemoDataset.json
+        /// A pipe's worth at a time; records the largest read asked for (`FileInput` fills what
+        /// it is offered before reading, so offering the whole reserve each time is quadratic).
+        final class PipeInput: ByteInput {
+            let bytes: [UInt8]
+            var position = 0
+            var largestAsk = 0
+            init(_ text: String) { bytes = Array(text.utf8) }
+            func read(appendingTo buffer: inout [UInt8], upTo count: Int) -> Int {
+                largestAsk = max(largestAsk, count)
+                let end = min(bytes.count, position + min(count, 4096))
+                buffer.append(contentsOf: bytes[position..<end])
+                defer { position = end }
+                return end - position
+            }
+            var failure: InputFailure? { nil }
+        }
+        let text = DemoDataset.json + String(repeating: " ", count: 1 << 18)
+        let piped = PipeInput(text)
+        _ = try DatasetLoader.load(from: piped)
+        #expect(piped.largestAsk <= 1 << 16)
         let streamed = try DatasetLoader.load(from: ChunkedInput(Array(text.utf8), chunk: 7))
         let inMemory = try DatasetLoader.load(json: text)
         #expect(DatasetExporter.export(streamed) == DatasetExporter.export(inMemory))
