@@ -229,6 +229,14 @@ final class RealmContext {
                 "The Realm is already in a write transaction"
             )
         }
+        // Another realm of this thread on the same file (through another path) holds the write:
+        // waiting for it would wait forever.
+        guard threadTable?.isWriting(coordinator, besides: self) != true else {
+            throw Realm.Error(
+                .invalidTransaction,
+                "The Realm is already in a write transaction (opened through another path to \(coordinator.key))"
+            )
+        }
         session = WriteSession(coordinator.store.beginWrite())
     }
 
@@ -298,6 +306,18 @@ enum ThreadContexts {
 
         func set(_ context: RealmContext, for key: StoreKey) {
             lock.withLock { contexts[key] = Unmanaged.passUnretained(context) }
+        }
+
+        /// Whether another context of this thread over `coordinator`'s store is in a write.
+        func isWriting(_ coordinator: RealmCoordinator, besides context: RealmContext) -> Bool {
+            lock.withLock {
+                contexts.values.contains { entry in
+                    // Not retained: a context released on another thread may be going away.
+                    entry._withUnsafeGuaranteedRef {
+                        $0 !== context && $0.coordinator === coordinator && $0.isInWriteTransaction
+                    }
+                }
+            }
         }
 
         /// Called by a context's deinit (on whatever thread releases it last).

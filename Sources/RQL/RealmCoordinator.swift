@@ -150,8 +150,11 @@ enum StoreRegistry {
     private static let lock = NSLock()
     /// In-memory realms live while a realm holds their coordinator.
     nonisolated(unsafe) private static var memory: [String: Weak] = [:]
-    /// File-backed realms' coordinators live for the process, as their stores do.
-    nonisolated(unsafe) private static var files: [String: RealmCoordinator] = [:]
+    /// File-backed realms' coordinators live for the process, as their stores do. They are kept
+    /// by file identity, not path: realms of one file opened through two paths (a symbolic link)
+    /// share one store, so one write lock, and a nested write is an error rather than a wait on
+    /// itself.
+    nonisolated(unsafe) private static var files: [FileIdentity: RealmCoordinator] = [:]
 
     /// The coordinator of the store `configuration` names, opening the store if needed.
     static func coordinator(for configuration: Realm.Configuration) throws(Realm.Error) -> RealmCoordinator {
@@ -166,10 +169,14 @@ enum StoreRegistry {
                 memory[identifier] = Weak(coordinator)
                 return coordinator
             case .file(let path):
-                if let existing = files[path] { return existing }
+                if let identity = FileIdentity(path: path), let existing = files[identity] { return existing }
                 let store = try openStore(atPath: path, readOnly: configuration.readOnly)
+                guard let identity = store.fileIdentity else {
+                    throw Realm.Error(.fileAccess, "Unable to open a realm at path '\(path)': the file is gone")
+                }
+                if let existing = files[identity] { return existing }
                 let coordinator = RealmCoordinator(key: key, store: store)
-                files[path] = coordinator
+                files[identity] = coordinator
                 return coordinator
             }
         }
@@ -187,26 +194,28 @@ enum StoreRegistry {
 
     // MARK: Files
 
-    /// Stores opened by path in this process.
-    nonisolated(unsafe) private static var stores: [String: BlockStore] = [:]
+    /// Stores opened in this process, by file identity.
+    nonisolated(unsafe) private static var stores: [FileIdentity: BlockStore] = [:]
 
     /// THE function that opens the store of a file-backed realm: the store file at `path`,
-    /// created empty unless it exists or `readOnly` is set. One store per path per process;
-    /// other processes see its commits when they open it (or refresh).
+    /// created empty (atomically: another process creating it at once opens what this one made)
+    /// unless it exists or `readOnly` is set; an empty file opened read-write becomes an empty
+    /// store, as in realm-core. One store per file per process, whatever path reaches it; other
+    /// processes see its commits when they open it (or refresh).
     private static func openStore(atPath path: String, readOnly: Bool) throws(Realm.Error) -> BlockStore {
-        if let store = stores[path] { return store }
+        if let identity = FileIdentity(path: path), let store = stores[identity] { return store }
         let store: BlockStore
         do {
-            if FileManager.default.fileExists(atPath: path) {
-                store = try BlockStore.open(path: path, readOnly: readOnly)
-            } else {
-                guard !readOnly else {
+            if readOnly {
+                guard FileManager.default.fileExists(atPath: path) else {
                     throw Realm.Error(
                         .fileAccess,
                         "Unable to open a realm at path '\(path)': No such file or directory"
                     )
                 }
-                store = try BlockStore.create(path: path, schema: emptySchema)
+                store = try BlockStore.open(path: path, readOnly: true)
+            } else {
+                store = try BlockStore.open(path: path, creatingWith: emptySchema)
             }
         } catch let error as StoreFileError {
             throw Realm.Error(.fileAccess, "Unable to open a realm at path '\(path)': \(error.problem.description)")
@@ -215,14 +224,17 @@ enum StoreRegistry {
         } catch {
             throw Realm.Error(.fileAccess, "Unable to open a realm at path '\(path)': \(error)")
         }
-        stores[path] = store
+        if let identity = store.fileIdentity {
+            if let existing = stores[identity] { return existing }
+            stores[identity] = store
+        }
         return store
     }
 
     /// The schema version recorded in the store file at `path`, read from the open store of
     /// this process if there is one, else from the file opened read-only for the call.
     static func schemaVersion(atPath path: String) throws(Realm.Error) -> UInt64 {
-        let open: BlockStore? = lock.withLock { stores[path] }
+        let open: BlockStore? = lock.withLock { FileIdentity(path: path).flatMap { stores[$0] } }
         if let open { return SchemaVersionRecord.read(open.snapshot) }
         guard FileManager.default.fileExists(atPath: path) else {
             throw Realm.Error(.fileAccess, "Unable to open a realm at path '\(path)': No such file or directory")

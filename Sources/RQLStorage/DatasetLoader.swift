@@ -28,6 +28,12 @@ public enum DatasetLoader {
     /// indexes are built when the caller hands them over (`load(utf8: readAll())`).
     public static func load(utf8 bytes: consuming [UInt8]) throws(DatasetError) -> ColumnStore {
         var parser = JSONParser(bytes: consume bytes)
+        return try load(&parser)
+    }
+
+    /// Loads the document `parser` reads: the top level first (checking the whole text as JSON),
+    /// then the objects, walked again from where the top level found them.
+    private static func load(_ parser: inout JSONParser) throws(DatasetError) -> ColumnStore {
         let (schemaJSON, objects) = try readTopLevel(&parser, stoppingAfterSchema: false)
         guard let schemaJSON else { throw .invalidDocument(path: "", reason: "missing 'schema'") }
         let schema = try DatasetSchemaReader.read(schemaJSON)
@@ -37,15 +43,18 @@ public enum DatasetLoader {
         return ColumnStore(schema: schema, inputs: builder.inputs(), version: 1)
     }
 
-    /// Reads `input` to its end and loads it.
+    /// Reads `input` to its end and loads it. The text is checked as it is read, so a stream
+    /// that is not a dataset (`/dev/zero`, `yes`) fails at its first wrong byte rather than being
+    /// read without end; the bytes read are kept, and the objects read from them.
     public static func load(from input: ByteInput) throws(DatasetError) -> ColumnStore {
-        let bytes: [UInt8]
-        do {
-            bytes = try input.readAll()
+        var parser = JSONParser(keepingEverything: input)
+        do throws(DatasetError) {
+            return try load(&parser)
         } catch {
-            throw .unreadable(error)
+            // A read failure ends the text early; report it rather than the syntax error it causes.
+            if let failure = input.failure { throw .unreadable(failure) }
+            throw error
         }
-        return try load(utf8: consume bytes)
     }
 
     /// Reads only the schema of a dataset document; its `objects` are not read.

@@ -13,6 +13,8 @@ struct JSONParser {
     var index = 0
     var base = 0
     private let input: ByteInput?
+    /// Refills keep every byte read, so positions stay valid and `seek` works on a stream too.
+    private var keepsEverything = false
     /// Document offset of a token being scanned (a number), kept when the buffer is refilled.
     var mark: Int?
     private var depth = 0
@@ -35,6 +37,16 @@ struct JSONParser {
         self.input = input
     }
 
+    /// A parser that reads `input` as it goes and keeps every byte (in one allocation when the
+    /// input's size is known): a stream that is not JSON fails at its first wrong byte, and the
+    /// document read can be walked again with `seek`, as in memory.
+    init(keepingEverything input: ByteInput) {
+        buffer = []
+        buffer.reserveCapacity((input.sizeHint ?? (1 << 16)) + 1)
+        self.input = input
+        keepsEverything = true
+    }
+
     /// Where the parser is, to come back to with `seek` (in-memory parsers only).
     struct Position {
         fileprivate var index: Int
@@ -45,7 +57,7 @@ struct JSONParser {
     var position: Position { Position(index: index, line: line, lineStart: lineStart) }
 
     mutating func seek(to position: Position) {
-        precondition(input == nil, "only an in-memory parser can seek")
+        precondition(input == nil || keepsEverything, "only a parser that keeps what it read can seek")
         index = position.index
         line = position.line
         lineStart = position.lineStart
@@ -64,7 +76,7 @@ struct JSONParser {
     private mutating func refill(_ count: Int) -> Bool {
         guard let input else { return false }
         // Discard what is consumed (keeping a marked token), then read at least 64 KB.
-        let keep = min(index, mark.map { $0 - base } ?? index)
+        let keep = keepsEverything ? 0 : min(index, mark.map { $0 - base } ?? index)
         if keep > 0 {
             if lineStart < base + keep {
                 let from = max(lineStart - base, 0)
@@ -75,7 +87,11 @@ struct JSONParser {
             index -= keep
         }
         while index + count > buffer.count {
-            if input.read(appendingTo: &buffer, upTo: max(1 << 16, count)) == 0 { return false }
+            // Keeping everything, stay inside the room reserved (a file's size) rather than
+            // outgrow it at the end; reads stay 64 KB (an input's read may touch all it is offered).
+            let room = buffer.capacity - buffer.count
+            let chunk = keepsEverything && room >= count ? min(room, max(1 << 16, count)) : max(1 << 16, count)
+            if input.read(appendingTo: &buffer, upTo: chunk) == 0 { return false }
         }
         return true
     }
@@ -303,10 +319,11 @@ struct JSONParser {
         let key = try parseString()
         if cursor.checksKeys && isRepeated(key, in: &cursor) {
             let here = position
-            if input == nil { seek(to: keyStart) }
+            let canSeek = input == nil || keepsEverything
+            if canSeek { seek(to: keyStart) }
             var failure = error("duplicate key '\(TerminalText.escaped(key))'")
             failure.namesPath = true
-            if input == nil { seek(to: here) }
+            if canSeek { seek(to: here) }
             throw failure
         }
         skipWhitespace()

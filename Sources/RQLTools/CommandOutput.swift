@@ -71,7 +71,7 @@ public final class CommandOutput {
             let code = count < 0 ? errno : ENOSPC
             buffer.removeAll()
             let failure: CommandFailure =
-                code == EPIPE ? .outputClosed : .io("cannot write to \(name): \(CommandOutput.reason(code))")
+                code == EPIPE ? .outputClosed : .failed("cannot write to \(name): \(CommandOutput.reason(code))")
             self.failure = failure
             throw failure
         }

@@ -41,19 +41,6 @@ enum DataSource {
         if !onlySchema || data != nil, StoreFileSource.isStoreFile(path.text) {
             return try StoreFileSource.load(path.text)
         }
-        let input: ByteInput
-        do {
-            input = try context.environment.open(path.bytes)
-        } catch {
-            throw .io(error.message)
-        }
-        do {
-            if onlySchema { return ColumnStore(schema: try DatasetLoader.loadSchema(from: input)) }
-            return try DatasetLoader.load(from: input)
-        } catch {
-            if case .unreadable(let failure) = error { throw .io(failure.message) }
-            let name = path.bytes == Array("-".utf8) ? "standard input" : path.text
-            throw .invalidInput("error: \(TerminalText.escaped(name)): \(TerminalText.escaped(error.description))\n")
-        }
+        return try StoreFileSource.readDataset(path, context, onlySchema: onlySchema)
     }
 }

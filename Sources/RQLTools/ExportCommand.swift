@@ -22,6 +22,7 @@ enum ExportCommand: Command {
     static func run(_ list: ArgumentList, _ context: CommandContext) throws(CommandFailure) {
         guard list.positionals.count == 1 else { throw .usage("give one store file") }
         let path = list.positionals[0]
+        try StoreFileSource.requireRegularFile(path.text)
         if StoreFileSource.isStoreFile(path.text) {
             let snapshot = try StoreFileSource.open(path.text).snapshot
             let text = DatasetExporter.export(snapshot)

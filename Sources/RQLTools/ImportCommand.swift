@@ -29,10 +29,9 @@ enum ImportCommand: Command {
         let path = list.positionals[1].text
         let store: BlockStore
         do {
-            store =
-                FileManager.default.fileExists(atPath: path)
-                ? try BlockStore.open(path: path)
-                : try BlockStore.create(path: path, schema: dataset.schema)
+            // Created whole with the dataset's schema, or opened (another process may create it
+            // first); an empty file becomes a store.
+            store = try BlockStore.open(path: path, creatingWith: dataset.schema)
         } catch {
             throw StoreFileSource.failure(error)
         }

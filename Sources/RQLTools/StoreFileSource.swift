@@ -33,9 +33,26 @@ enum StoreFileSource {
         }
     }
 
+    /// The exit a store file's problem ends with: 2 when the path names nothing a store can be
+    /// (missing, a directory, a FIFO), 1 when the file is wrong (bad magic, damage, empty) or a
+    /// read or write failed under way (a full disk).
     static func failure(_ error: StoreFileError) -> CommandFailure {
-        if case .io = error.problem { return .io(error.description) }
-        return .invalidInput("error: \(TerminalText.escaped(error.description))\n")
+        switch error.problem {
+        case .io("open", _), .notRegularFile: .io(error.description)
+        case .io: .failed(error.description)
+        default: .invalidInput("error: \(TerminalText.escaped(error.description))\n")
+        }
+    }
+
+    /// Refuses, as a store, whatever is not a regular file (a FIFO would be waited on forever, a
+    /// device read without end); `-` and a missing path pass, for the caller to report.
+    static func requireRegularFile(_ path: String) throws(CommandFailure) {
+        guard path != "-" else { return }
+        do {
+            try BlockStore.checkRegularFile(path: path)
+        } catch {
+            throw failure(error)
+        }
     }
 
     /// The store file at `path` as a column store, the way commands read a dataset: its newest
@@ -61,6 +78,17 @@ enum StoreFileSource {
     /// A JSON dataset from `path` through the environment (`-` is standard input), or a store file.
     static func loadDataset(_ path: CommandArgument, _ context: CommandContext) throws(CommandFailure) -> ColumnStore {
         if isStoreFile(path.text) { return try load(path.text) }
+        return try readDataset(path, context, onlySchema: false)
+    }
+
+    /// Reads a JSON dataset (or only its schema) from `path`, streaming: a stream that is not a
+    /// dataset (`/dev/zero`, `yes |`) fails at its first wrong byte. A path that cannot be opened
+    /// is exit 2; a read that fails under way, or a document that is wrong, exit 1.
+    static func readDataset(
+        _ path: CommandArgument,
+        _ context: CommandContext,
+        onlySchema: Bool
+    ) throws(CommandFailure) -> ColumnStore {
         let input: ByteInput
         do {
             input = try context.environment.open(path.bytes)
@@ -68,9 +96,10 @@ enum StoreFileSource {
             throw .io(error.message)
         }
         do {
+            if onlySchema { return ColumnStore(schema: try DatasetLoader.loadSchema(from: input)) }
             return try DatasetLoader.load(from: input)
         } catch {
-            if case .unreadable(let failure) = error { throw .io(failure.message) }
+            if case .unreadable(let failure) = error { throw .failed(failure.message) }
             let name = path.bytes == Array("-".utf8) ? "standard input" : path.text
             throw .invalidInput("error: \(TerminalText.escaped(name)): \(TerminalText.escaped(error.description))\n")
         }

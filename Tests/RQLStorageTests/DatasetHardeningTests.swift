@@ -167,6 +167,64 @@ struct DatasetHardeningTests {
         #expect(throws: DatasetError.self) { try DatasetLoader.loadSchema(json: #"{"objects": [1,], \#(schema)}"#) }
     }
 
+    /// An endless stream of `pattern`, counting what was read.
+    final class EndlessInput: ByteInput {
+        let pattern: [UInt8]
+        private(set) var handedOut = 0
+
+        init(_ pattern: String) { self.pattern = Array(pattern.utf8) }
+
+        func read(appendingTo buffer: inout [UInt8], upTo count: Int) -> Int {
+            for i in 0..<count { buffer.append(pattern[(handedOut + i) % pattern.count]) }
+            handedOut += count
+            return count
+        }
+
+        var failure: InputFailure? { nil }
+    }
+
+    @Test(
+        "a stream that is not a dataset fails at its first wrong byte, not after reading without end",
+        arguments: ["\u{0}", "y\n", #"{"schema": {}, "objects": {"Dog": [1 2"#, #"{"schema": {"A": {"properties": x"#]
+    )
+    func endlessStream(pattern: String) {
+        let input = EndlessInput(pattern)
+        #expect(throws: DatasetError.self) { try DatasetLoader.load(from: input) }
+        // One read of 64 KB (and one more for a token cut at its end), never the stream.
+        #expect(input.handedOut <= 1 << 17, "read \(input.handedOut) bytes")
+    }
+
+    @Test("a dataset streamed in small chunks loads as it does from memory, each read asking 64 KB at most")
+    func streamedLoad() throws {
+        /// A pipe's worth at a time; records the largest read asked for (`FileInput` fills what
+        /// it is offered before reading, so offering the whole reserve each time is quadratic).
+        final class PipeInput: ByteInput {
+            let bytes: [UInt8]
+            var position = 0
+            var largestAsk = 0
+            init(_ text: String) { bytes = Array(text.utf8) }
+            func read(appendingTo buffer: inout [UInt8], upTo count: Int) -> Int {
+                largestAsk = max(largestAsk, count)
+                let end = min(bytes.count, position + min(count, 4096))
+                buffer.append(contentsOf: bytes[position..<end])
+                defer { position = end }
+                return end - position
+            }
+            var failure: InputFailure? { nil }
+        }
+        let text = DemoDataset.json + String(repeating: " ", count: 1 << 18)
+        let piped = PipeInput(text)
+        _ = try DatasetLoader.load(from: piped)
+        #expect(piped.largestAsk <= 1 << 16)
+        let streamed = try DatasetLoader.load(from: ChunkedInput(Array(text.utf8), chunk: 7))
+        let inMemory = try DatasetLoader.load(json: text)
+        #expect(DatasetExporter.export(streamed) == DatasetExporter.export(inMemory))
+        // Objects before the schema are walked again from the bytes kept.
+        let reordered = #"{"objects": {"Dog": [{"age": 4}]}, "schema": {"Dog": {"properties": {"age": "int"}}}}"#
+        let store = try DatasetLoader.load(from: ChunkedInput(Array(reordered.utf8), chunk: 3))
+        #expect(store.table(named: "Dog")?.rowCount == 1)
+    }
+
     @Test("a read failure is reported as such, not as bad JSON")
     func readFailure() throws {
         final class FailingInput: ByteInput {

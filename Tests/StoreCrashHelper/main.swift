@@ -16,6 +16,12 @@
 // of every class and looks every Item up by primary key, prints the version and a digest of
 // what it read, then waits for a line on standard input (meanwhile the test commits), reads
 // everything again from the same snapshot, prints that digest, and exits.
+//
+//     store-crash-helper create PATH
+//
+// One of several processes creating one store at once (`StoreCreationTests`): opens the store at
+// PATH, creating it with the schema above when there is none, inserts one Item whose id is its
+// process id, prints the version of that commit, and exits 0; any error is printed, exit 1.
 import Foundation
 import RQLCore
 import RQLStorage
@@ -49,6 +55,27 @@ if arguments.count == 3, arguments[1] == "hold" {
         _ = readLine()
         let second = digest(snapshot)
         FileHandle.standardOutput.write(Data("\(snapshot.version) \(second.hashValue) \(second.count)\n".utf8))
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("store-crash-helper: \(error)\n".utf8))
+        exit(1)
+    }
+}
+if arguments.count == 3, arguments[1] == "create" {
+    do {
+        let schema = try DatasetLoader.loadSchema(
+            json: #"""
+                {"schema": {
+                  "Item": {"primaryKey": "id", "properties": {"id": "int", "text": "string", "history": "list<int>"}},
+                  "Counter": {"properties": {"value": "int"}}
+                }}
+                """#
+        )
+        let store = try BlockStore.open(path: arguments[2], creatingWith: schema)
+        let (_, commit) = try store.write { t in
+            try t.insert("Item", ["id": .int(Int64(getpid())), "text": .string("created"), "history": .list([])])
+        }
+        FileHandle.standardOutput.write(Data("\(commit.snapshot.version)\n".utf8))
         exit(0)
     } catch {
         FileHandle.standardError.write(Data("store-crash-helper: \(error)\n".utf8))

@@ -45,6 +45,8 @@ extension WriteTransaction {
             let mapLink: (String, Int64) -> Int64 = { keyMaps[$0]?.map($1) ?? -1 }
             let wasEmpty = tables[plan.table].rowCount == 0
             let firstBlock = tables[plan.table].blocks.count
+            // Read before `appendRows` mutates the table: the fill closure must not touch `tables`.
+            let defaults = tables[plan.table].objectSchema.properties.map(ObjectGraphBuilder.defaultValue)
             for b in 0..<table.blockCount {
                 table.withBlock(b) { block in
                     let views = plan.sourceIndex.map { $0.map { block.columns[$0] } }
@@ -54,9 +56,7 @@ extension WriteTransaction {
                         views: views,
                         mapLink: mapLink
                     ) { row, tp in
-                        guard let sp = plan.sourceIndex[tp] else {
-                            return ObjectGraphBuilder.defaultValue(self.tables[plan.table].objectSchema.properties[tp])
-                        }
+                        guard let sp = plan.sourceIndex[tp] else { return defaults[tp] }
                         return Self.remapLinks(table.value(at: block.positions.lowerBound + row, property: sp), mapLink)
                     }
                 }

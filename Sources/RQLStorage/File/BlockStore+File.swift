@@ -45,7 +45,9 @@ extension BlockStore {
 
     /// Opens the store file at `path` at its newest valid version. Blocks are mapped read-only
     /// and read in place; a damaged file gives a `StoreFileError` naming the problem (or, when
-    /// only the newest commit is damaged, the version before it).
+    /// only the newest commit is damaged, the version before it). A path that is not a regular
+    /// file is `.notRegularFile`; an empty file opened read-write becomes an empty store
+    /// (version 0, no classes), read-only it is `.emptyFile`.
     ///
     /// ```swift
     /// let store = try BlockStore.open(path: "dogs.rql", readOnly: true)
@@ -54,6 +56,30 @@ extension BlockStore {
     public static func open(path: String, readOnly: Bool = false) throws(StoreFileError) -> BlockStore {
         let (file, snapshot) = try StoreFile.open(path: path, readOnly: readOnly)
         return BlockStore(file: file, snapshot: snapshot)
+    }
+
+    /// Opens the store file at `path` for writing, or creates it as an empty store of `schema`
+    /// (also when the file is empty). Safe against other processes doing the same at once: one
+    /// creates the file, whole, and the others open what it made.
+    ///
+    /// ```swift
+    /// let store = try BlockStore.open(path: "dogs.rql", creatingWith: schema)
+    /// ```
+    public static func open(path: String, creatingWith schema: Schema) throws(StoreFileError) -> BlockStore {
+        let (file, snapshot) = try StoreFile.openOrCreate(path: path, schema: schema)
+        return BlockStore(file: file, snapshot: snapshot)
+    }
+
+    /// Throws `.notRegularFile` when `path` names something that cannot hold a store (a
+    /// directory, a FIFO, a device); a missing path passes (opening it reports it).
+    ///
+    /// ```swift
+    /// try BlockStore.checkRegularFile(path: "/dev/zero")  // not a regular file: it is a character device
+    /// ```
+    public static func checkRegularFile(path: String) throws(StoreFileError) {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG else { return }
+        throw StoreFileError(path: path, problem: .notRegularFile(kind: FileSystem.kind(of: info.st_mode)))
     }
 
     /// Whether `prefix` (the first bytes of a file) is the start of a store file.
@@ -90,6 +116,12 @@ extension BlockStore {
 
     /// The file this store reads and writes, or `nil` in memory.
     public var path: String? { file?.path }
+
+    /// Which file this store reads and writes (device and inode), whatever path opened it; `nil`
+    /// in memory. Two paths to one file (a symbolic or hard link) give the same identity.
+    public var fileIdentity: FileIdentity? {
+        file.flatMap { FileIdentity(descriptor: $0.descriptor) }
+    }
 
     /// Checks this store's file (see `verify(path:)`).
     public func verify() throws(StoreFileError) -> StoreFileInfo? {

@@ -46,8 +46,48 @@ final class FileMapping: @unchecked Sendable {
 
 /// Thin, throwing wrappers of the system calls the store file uses.
 enum FileSystem {
-    static func failure(_ path: String, _ operation: String) -> StoreFileError {
-        StoreFileError(path: path, problem: .io(operation: operation, reason: String(cString: strerror(errno))))
+    static func failure(_ path: String, _ operation: String, code: Int32 = errno) -> StoreFileError {
+        StoreFileError(path: path, problem: .io(operation: operation, reason: String(cString: strerror(code))))
+    }
+
+    /// Opens `path` as a store must be: a regular file. Never waits (a FIFO's open would block
+    /// until a writer came); anything else (a directory, a FIFO, a device, a socket) is
+    /// `.notRegularFile`. Returns nil when there is no file at `path`.
+    static func openRegular(_ path: String, flags: Int32) throws(StoreFileError) -> Int32? {
+        let fd = Glibc.open(path, flags | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        guard fd >= 0 else {
+            let code = errno
+            if code == ENOENT { return nil }
+            if code == EISDIR { throw StoreFileError(path: path, problem: .notRegularFile(kind: "a directory")) }
+            if code == ENXIO {
+                throw StoreFileError(path: path, problem: .notRegularFile(kind: "a socket or a device"))
+            }
+            throw failure(path, "open", code: code)
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let code = errno
+            close(fd)
+            throw failure(path, "fstat", code: code)
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            throw StoreFileError(path: path, problem: .notRegularFile(kind: kind(of: info.st_mode)))
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        return fd
+    }
+
+    /// What a file that is not a regular file is, for messages.
+    static func kind(of mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFDIR: "a directory"
+        case S_IFIFO: "a FIFO (named pipe)"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFSOCK: "a socket"
+        default: "of an unknown type"
+        }
     }
 
     static func open(_ path: String, flags: Int32, mode: mode_t = 0o644) throws(StoreFileError) -> Int32 {

@@ -26,15 +26,26 @@ final class ReaderTable: @unchecked Sendable {
     private let slot: Int
     private let path: String
 
-    /// Claims a slot in the lock file beside `storePath`, publishing `version`. Returns nil when
-    /// the lock file cannot be opened or every slot is taken: the store then runs without
-    /// cross-process protection for its readers (a read-only directory, say).
+    /// Who the lock file is (hashed device and inode, never 0): readers publishing in another
+    /// lock file (`ReaderMark`) are told apart by it.
+    let identity: UInt64
+
+    /// Claims a slot in the lock file beside `storePath` (beside the file a symbolic link names,
+    /// so every path to one store finds one table), publishing `version`. Returns nil when the
+    /// lock file cannot be opened read-write or every slot is taken: the store's readers are then
+    /// shown to writers by a `ReaderMark` alone (another user's file, a read-only directory).
     init?(storePath: String, publishing version: UInt64) {
-        path = storePath + ".lock"
-        let fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        path = Self.resolved(storePath) + ".lock"
+        let fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard fd >= 0 else { return nil }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            return nil
+        }
         var claimed: Int?
-        for index in 0..<Self.slotCount where Self.lock(fd, slot: index, command: Self.setLock, type: F_WRLCK) {
+        for index in 0..<Self.slotCount
+        where OFDLock.set(fd, at: Self.offset(index), Int64(Self.slotSize), type: F_WRLCK) {
             claimed = index
             break
         }
@@ -44,8 +55,18 @@ final class ReaderTable: @unchecked Sendable {
         }
         descriptor = fd
         slot = claimed
+        identity = ReaderMark.identity(FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)))
         publish(version)
     }
+
+    /// `path` with symbolic links resolved, or as given when it does not exist yet.
+    private static func resolved(_ path: String) -> String {
+        guard let real = realpath(path, nil) else { return path }
+        defer { free(real) }
+        return String(cString: real)
+    }
+
+    private static func offset(_ slot: Int) -> Int64 { Int64(slot * slotSize) }
 
     deinit {
         publish(Self.none)
@@ -72,7 +93,7 @@ final class ReaderTable: @unchecked Sendable {
             }
             guard version != Self.none else { continue }
             // A written slot counts only while its owner's lock holds (a dead process's does not).
-            guard Self.isLocked(descriptor, slot: index) else {
+            guard OFDLock.isHeld(descriptor, at: Self.offset(index), Int64(Self.slotSize)) else {
                 clearStale(index)
                 continue
             }
@@ -85,40 +106,12 @@ final class ReaderTable: @unchecked Sendable {
     /// locked while it is cleared: an opener claiming it meanwhile takes the next one instead,
     /// and one that claimed it first keeps its lock, so this does nothing.
     private func clearStale(_ index: Int) {
-        guard Self.lock(descriptor, slot: index, command: Self.setLock, type: F_WRLCK) else { return }
+        guard OFDLock.set(descriptor, at: Self.offset(index), Int64(Self.slotSize), type: F_WRLCK) else { return }
         var writer = ByteWriter()
         writer.u64(0)
         writer.u64(Self.none)
         try? FileSystem.write(descriptor, writer.bytes, at: UInt64(index * Self.slotSize), path)
-        _ = Self.lock(descriptor, slot: index, command: Self.setLock, type: F_UNLCK)
-    }
-
-    // MARK: Open-file-description locks
-
-    /// `F_OFD_GETLK` and `F_OFD_SETLK` (Linux): locks owned by the open file, not the process,
-    /// so two stores open in one process hold two slots and closing one keeps the other's.
-    private static let getLock: Int32 = 36
-    private static let setLock: Int32 = 37
-
-    private static func lock(_ fd: Int32, slot: Int, command: Int32, type: Int32) -> Bool {
-        var request = flock()
-        request.l_type = Int16(type)
-        request.l_whence = Int16(SEEK_SET)
-        request.l_start = off_t(slot * slotSize)
-        request.l_len = off_t(slotSize)
-        request.l_pid = 0
-        return fcntl(fd, command, &request) == 0
-    }
-
-    private static func isLocked(_ fd: Int32, slot: Int) -> Bool {
-        var request = flock()
-        request.l_type = Int16(F_WRLCK)
-        request.l_whence = Int16(SEEK_SET)
-        request.l_start = off_t(slot * slotSize)
-        request.l_len = off_t(slotSize)
-        request.l_pid = 0
-        guard fcntl(fd, getLock, &request) == 0 else { return true }
-        return request.l_type != Int16(F_UNLCK)
+        _ = OFDLock.set(descriptor, at: Self.offset(index), Int64(Self.slotSize), type: F_UNLCK)
     }
 }
 

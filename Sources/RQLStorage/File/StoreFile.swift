@@ -7,8 +7,9 @@ import Glibc
 #endif
 
 /// One open store file: its descriptor (whose `flock` serialises writers across processes;
-/// readers never lock), the newest version's header slot and free list, and the versions this
-/// process's snapshots hold (`VersionPins`, published to the reader table beside the file).
+/// readers only mark it, `ReaderMark`), the newest version's header slot and free list, and the
+/// versions this process's snapshots hold (`VersionPins`, published to the reader table beside
+/// the file). Opening and creating: `StoreFile+Opening.swift`.
 ///
 /// Pages are reused: a commit frees what the version before it reached and it does not
 /// (`CommitWriter`), and writes into runs freed at a version no reader, in this process or
@@ -18,7 +19,7 @@ final class StoreFile: @unchecked Sendable {
     let path: String
     let id: UInt64
     let isReadOnly: Bool
-    private let descriptor: Int32
+    let descriptor: Int32
     /// The newest version this process read or wrote: its slot and free list. Changed under the
     /// store's write lock (and the file lock), read under the mutex.
     private let state: Mutex<(slot: HeaderSlot, freeList: FreeList)>
@@ -27,14 +28,25 @@ final class StoreFile: @unchecked Sendable {
 
     private static let nextID = Atomic<UInt64>(1)
 
-    private init(path: String, descriptor: Int32, isReadOnly: Bool, slot: HeaderSlot) {
+    /// Takes over `descriptor` (closed with the file) and registers this process as a reader of
+    /// version 0 ("everything") until a version is read: in the reader table beside the file and
+    /// by a `ReaderMark`, so no writer reuses anything meanwhile. Throws when neither can be
+    /// taken: a reader no writer can see could be handed pages a commit reuses.
+    init(path: String, descriptor: Int32, isReadOnly: Bool) throws(StoreFileError) {
         self.path = path
         self.descriptor = descriptor
         self.isReadOnly = isReadOnly
         id = Self.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
-        state = Mutex((slot, FreeList(fileEnd: UInt64(FileHeader.pageSize))))
-        // Version 0 until a version is read: no writer reuses anything meanwhile.
-        pins = VersionPins(table: ReaderTable(storePath: path, publishing: 0), damage: StoreDamage(path: path))
+        state = Mutex((Self.emptySlot, FreeList(fileEnd: UInt64(FileHeader.pageSize))))
+        let table = ReaderTable(storePath: path, publishing: 0)
+        let marked = ReaderMark.take(descriptor, table: table)
+        pins = VersionPins(table: table, damage: StoreDamage(path: path))
+        guard table != nil || marked else {
+            throw StoreFileError(
+                path: path,
+                problem: .io(operation: "lock", reason: "cannot register as a reader (no lock file, no file locks)")
+            )
+        }
     }
 
     deinit {
@@ -47,7 +59,7 @@ final class StoreFile: @unchecked Sendable {
         StoreFileError(path: path, problem: problem)
     }
 
-    private static let emptySlot = HeaderSlot(
+    static let emptySlot = HeaderSlot(
         version: 0,
         rootOffset: 0,
         rootLength: 0,
@@ -56,31 +68,6 @@ final class StoreFile: @unchecked Sendable {
         dataChecksum: 0,
         pagesSynced: true
     )
-
-    // MARK: Creating and opening
-
-    /// Creates a new file holding `snapshot` (version 0 of an empty store) and returns it open.
-    static func create(path: String, schema: Schema) throws(StoreFileError) -> (StoreFile, BlockSnapshot) {
-        let fd = try FileSystem.open(path, flags: O_RDWR | O_CREAT | O_EXCL)
-        var header = FileHeader.prologue()
-        header.append(contentsOf: repeatElement(0, count: FileHeader.pageSize - header.count))
-        let file = StoreFile(path: path, descriptor: fd, isReadOnly: false, slot: emptySlot)
-        try FileSystem.write(fd, header, at: 0, path)
-        let snapshot = BlockSnapshot(schema: schema)
-        file.lock()
-        defer { file.unlock() }
-        try file.write(snapshot, base: nil, slotIndex: 0)
-        return (file, snapshot.pinned(file.pins.pin(0)))
-    }
-
-    /// Opens an existing file and reads its newest valid version.
-    static func open(path: String, readOnly: Bool) throws(StoreFileError) -> (StoreFile, BlockSnapshot) {
-        let fd = try FileSystem.open(path, flags: readOnly ? O_RDONLY : O_RDWR)
-        let file = StoreFile(path: path, descriptor: fd, isReadOnly: readOnly, slot: emptySlot)
-        let result = try file.readNewestVersion(thorough: false)
-        file.state.withLock { $0 = (result.slot, result.freeList) }
-        return (file, result.snapshot)
-    }
 
     /// Maps the file and reads the newest version whose slot and pages check out, falling back
     /// to the other slot; throws the newest slot's problem when neither reads.
@@ -247,6 +234,8 @@ final class StoreFile: @unchecked Sendable {
         if let oldest = pins.oldest { limit = Swift.min(limit, oldest) }
         if let table = pins.table {
             if let others = table.oldestOfOthers() { limit = Swift.min(limit, others) }
+            // A reader the table does not show may hold any version.
+            if ReaderMark.othersOutside(descriptor, table: table) { limit = 0 }
         } else {
             // No reader table: another process's readers cannot be seen, so reuse nothing new.
             limit = 0
@@ -254,7 +243,7 @@ final class StoreFile: @unchecked Sendable {
         return limit
     }
 
-    private func write(_ snapshot: BlockSnapshot, base: BlockSnapshot?, slotIndex: Int) throws(StoreFileError) {
+    func write(_ snapshot: BlockSnapshot, base: BlockSnapshot?, slotIndex: Int) throws(StoreFileError) {
         let (previous, previousFree) = state.withLock { ($0.slot, $0.freeList) }
         var freeList = previousFree
         freeList.release(upTo: reuseLimit(base: previous.version))

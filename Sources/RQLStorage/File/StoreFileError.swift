@@ -28,6 +28,10 @@ public struct StoreFileError: Error, Hashable, Sendable, CustomStringConvertible
         case io(operation: String, reason: String)
         /// `create` found a file already there.
         case exists
+        /// The path names something a store cannot be: what it is (`a directory`, `a FIFO`).
+        case notRegularFile(kind: String)
+        /// The file has no bytes (opened read-only; opened read-write it becomes an empty store).
+        case emptyFile
         /// The file was opened read-only and a write was attempted.
         case readOnly
         /// Another process committed a version this writer did not start from.
@@ -63,6 +67,8 @@ extension StoreFileError.Problem: CustomStringConvertible {
         case .malformed(let what, let reason): "malformed \(what): \(reason)"
         case .io(let operation, let reason): "\(operation) failed: \(reason)"
         case .exists: "already exists"
+        case .notRegularFile(let kind): "not a regular file: it is \(kind)"
+        case .emptyFile: "empty file (0 bytes), not an RQL store file"
         case .readOnly: "opened read-only"
         case .conflict(let expected, let found):
             "another process committed version \(found); this write started from \(expected)"

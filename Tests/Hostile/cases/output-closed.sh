@@ -1,5 +1,5 @@
-# expect: 2
-# rqlc --version >&- : a closed standard output is an error exit with a message.
+# expect: 1
+# rqlc --version >&- : a closed standard output is a failed run (exit 1) with a message.
 err=$("$RQLC" --version 2>&1 >&-)
 status=$?
 [[ "$err" == "rqlc: cannot write to standard output"* ]] || { echo "stderr: $err"; exit 99; }

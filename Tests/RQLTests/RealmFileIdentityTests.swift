@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+
+@testable import RQL
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A realm file is one file whatever path reaches it, whoever creates it and however empty it
+/// is: realms opened through a symbolic link share one store (one write lock, so a nested write
+/// is an error, never a wait on itself); processes creating one realm at once all open the one
+/// store; an empty file is initialised as realm-core does.
+@Suite("File-backed realms: file identity and creation")
+struct RealmFileIdentityTests {
+    final class Entry: Object {
+        @Persisted var text = ""
+    }
+
+    static func directory(_ name: String) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("rql-\(name)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Runs `body` on a thread of its own and waits for it at most `seconds`: nil when it did
+    /// not finish (a deadlock), else what it returned.
+    static func finishing<T: Sendable>(
+        within seconds: Double,
+        _ body: @escaping @Sendable () throws -> T
+    ) -> Result<
+        T, any Error
+    >? {
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var result: Result<T, any Error>?
+        let thread = Thread {
+            result = Result { try body() }
+            done.signal()
+        }
+        thread.start()
+        guard done.wait(timeout: .now() + seconds) == .success else { return nil }
+        return result
+    }
+
+    @Test("realms of one file opened through a symbolic link share its store; a nested write is an error")
+    func symbolicLink() throws {
+        let directory = try Self.directory("identity")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let target = directory.appendingPathComponent("target.realm")
+        let link = directory.appendingPathComponent("link.realm")
+        _ = try Realm(configuration: Realm.Configuration(fileURL: target, objectTypes: [Entry.self]))
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+        let outcome = Self.finishing(within: 60) { () throws -> [String] in
+            let direct = try Realm(configuration: Realm.Configuration(fileURL: target, objectTypes: [Entry.self]))
+            let linked = try Realm(configuration: Realm.Configuration(fileURL: link, objectTypes: [Entry.self]))
+            var nested = "no error"
+            try direct.write {
+                direct.add(Entry(value: ["text": "one"]))
+                do {
+                    try linked.write { linked.add(Entry(value: ["text": "two"])) }
+                } catch let error as Realm.Error {
+                    nested = error.code == .invalidTransaction ? "invalidTransaction" : "\(error)"
+                }
+            }
+            // Committed through one path, read through the other on refresh: one store.
+            _ = linked.refresh()
+            return [nested, linked.objects(Entry.self).map(\.text).joined(separator: ",")]
+        }
+        let result = try #require(outcome, "the nested write through the link waited on itself")
+        let values = try result.get()
+        #expect(values == ["invalidTransaction", "one"], "\(values)")
+        #expect(!FileManager.default.fileExists(atPath: link.path + ".lock"))
+    }
+
+    @Test("an empty file is initialised as a realm read-write, and refused read-only as empty")
+    func emptyFile() throws {
+        let directory = try Self.directory("empty")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("empty.realm")
+        #expect(FileManager.default.createFile(atPath: url.path, contents: nil))
+        var readOnly = Realm.Configuration(fileURL: url, objectTypes: [Entry.self])
+        readOnly.readOnly = true
+        #expect {
+            _ = try Realm(configuration: readOnly)
+        } throws: { error in
+            (error as? Realm.Error)?.code == .fileAccess && "\(error)".contains("empty file")
+        }
+        let texts = try Thread.run { () throws -> [String] in
+            let realm = try Realm(configuration: Realm.Configuration(fileURL: url, objectTypes: [Entry.self]))
+            try realm.write { realm.add(Entry(value: ["text": "kept"])) }
+            return realm.objects(Entry.self).map(\.text)
+        }
+        #expect(texts == ["kept"])
+    }
+
+    @Test("processes creating one realm at once all open the one store and keep every write")
+    func concurrentCreation() throws {
+        let directory = try Self.directory("create")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for trial in 0..<8 {
+            let path = directory.appendingPathComponent("shared-\(trial).realm").path
+            var processes: [(Process, Pipe)] = []
+            for _ in 0..<3 {
+                let process = Process()
+                process.executableURL = FileRealmTests.helper
+                process.arguments = ["add-dog", path]
+                let pipe = Pipe()
+                process.standardOutput = pipe
+                process.standardError = pipe
+                processes.append((process, pipe))
+            }
+            for (process, _) in processes { try process.run() }
+            for (process, pipe) in processes {
+                let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                process.waitUntilExit()
+                #expect(process.terminationStatus == 0, "trial \(trial): \(output)")
+            }
+            let read = try FileRealmTests.runHelper(["read", path])
+            #expect(read.output.hasPrefix("owners=0 dogs=3 "), "trial \(trial): \(read.output)")
+        }
+    }
+}
