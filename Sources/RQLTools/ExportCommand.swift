@@ -29,7 +29,9 @@ enum ExportCommand: Command {
             try StoreFileSource.checkDamage(snapshot)
             try context.output.write(text + "\n")
         } else {
-            try context.output.write(DatasetExporter.export(try StoreFileSource.loadDataset(path, list, context)) + "\n")
+            try context.output.write(
+                DatasetExporter.export(try StoreFileSource.loadDataset(path, list, context)) + "\n"
+            )
         }
     }
 }

@@ -77,7 +77,11 @@ enum StoreFileSource {
 
     /// The store file at `path` as a column store, the way commands read a dataset: its newest
     /// version through the dataset format, so every command answers exactly as on the JSON.
-    static func load(_ path: String, _ list: ArgumentList, _ context: CommandContext) throws(CommandFailure)
+    static func load(
+        _ path: String,
+        _ list: ArgumentList,
+        _ context: CommandContext
+    ) throws(CommandFailure)
         -> ColumnStore
     {
         let store = try open(path, list, context)

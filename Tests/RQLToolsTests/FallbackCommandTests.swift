@@ -18,7 +18,8 @@ struct FallbackCommandTests {
         do {
             let store = try BlockStore.create(path: path, schema: try DatasetLoader.loadSchema(json: schema))
             for id in 1...4 {
-                try store.write { t in _ = try t.insert("Item", ["id": .int(Int64(id)), "text": .string("item \(id)")]) }
+                try store.write { t in _ = try t.insert("Item", ["id": .int(Int64(id)), "text": .string("item \(id)")])
+                }
             }
         }
         let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
@@ -106,7 +107,10 @@ struct FallbackCommandTests {
     func documented() {
         #expect(RQLCommand.run(["--help"]).standardOutput.contains("--accept-older-version"))
         for command in ["run", "check", "explain", "export", "info", "import"] {
-            #expect(RQLCommand.run([command, "--help"]).standardOutput.contains("--accept-older-version"), "\(command)")
+            #expect(
+                RQLCommand.run([command, "--help"]).standardOutput.contains("--accept-older-version"),
+                "\(command)"
+            )
         }
     }
 
@@ -117,7 +121,9 @@ struct FallbackCommandTests {
         do {
             let store = try BlockStore.create(path: path, schema: try DatasetLoader.loadSchema(json: Self.schema))
             try store.write { t in
-                for id in 0..<30_000 { _ = try t.insert("Item", ["id": .int(Int64(id)), "text": .string("item \(id)")]) }
+                for id in 0..<30_000 {
+                    _ = try t.insert("Item", ["id": .int(Int64(id)), "text": .string("item \(id)")])
+                }
             }
             // A later small commit: the damaged block is not among the bytes its slot checksums.
             try store.write { t in _ = try t.insert("Item", ["id": .int(-1), "text": .string("last")]) }

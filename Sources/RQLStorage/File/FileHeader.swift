@@ -129,12 +129,15 @@ struct HeaderSlot: Equatable {
 
     /// Checks what this version's commit wrote against `dataChecksum`: the root alone for a
     /// `pagesSynced` commit, else everything (`writtenChecksum`).
-    func checkCommit(_ read: (UInt64, UInt64) throws(StoreFileError.Problem) -> [UInt8]) throws(StoreFileError.Problem) {
+    func checkCommit(_ read: (UInt64, UInt64) throws(StoreFileError.Problem) -> [UInt8]) throws(StoreFileError.Problem)
+    {
         guard try commitChecksum(read) == dataChecksum else { throw .dataChecksum(version: version) }
     }
 
     /// The checksum `dataChecksum` should hold (see `checkCommit`).
-    func commitChecksum(_ read: (UInt64, UInt64) throws(StoreFileError.Problem) -> [UInt8]) throws(StoreFileError.Problem)
+    func commitChecksum(
+        _ read: (UInt64, UInt64) throws(StoreFileError.Problem) -> [UInt8]
+    ) throws(StoreFileError.Problem)
         -> UInt64
     {
         pagesSynced ? FileChecksum.of(try read(rootOffset, rootLength)) : try writtenChecksum(read)

@@ -49,9 +49,13 @@ struct BlockChecksumTests {
         let table = snapshot.tables[0]
         let (b, _) = try #require(table.locate(key: Int64(position)))
         let place = try #require(table.blocks[b].place)
-        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path))[place.offset..<(place.offset + place.length)])
+        let bytes = Array(
+            try Data(contentsOf: URL(fileURLWithPath: path))[place.offset..<(place.offset + place.length)]
+        )
         let needle = Array(text.utf8)
-        let at = try #require((0...(bytes.count - needle.count)).first { bytes[$0..<$0 + needle.count].elementsEqual(needle) })
+        let at = try #require(
+            (0...(bytes.count - needle.count)).first { bytes[$0..<$0 + needle.count].elementsEqual(needle) }
+        )
         return place.offset + UInt64(at) + 2
     }
 

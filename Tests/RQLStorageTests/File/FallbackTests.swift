@@ -51,7 +51,9 @@ struct FallbackTests {
         let previous = try #require(slots[1]?.version == 3 ? slots[1] : nil)
         var ranges: [(offset: UInt64, length: UInt64)] = try bytes.withUnsafeBytes { raw in
             var reader = ByteReader(
-                UnsafeRawBufferPointer(rebasing: raw[Int(newest.rootOffset)..<Int(newest.rootOffset + newest.rootLength)]),
+                UnsafeRawBufferPointer(
+                    rebasing: raw[Int(newest.rootOffset)..<Int(newest.rootOffset + newest.rootLength)]
+                ),
                 base: newest.rootOffset,
                 what: "root"
             )
