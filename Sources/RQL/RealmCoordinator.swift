@@ -217,6 +217,7 @@ enum StoreRegistry {
             } else {
                 store = try BlockStore.open(path: path, creatingWith: emptySchema)
             }
+            if let fallback = store.fallback { throw fallbackError(fallback, path: path) }
         } catch let error as StoreFileError {
             throw Realm.Error(.fileAccess, "Unable to open a realm at path '\(path)': \(error.problem.description)")
         } catch let error as Realm.Error {
@@ -239,11 +240,24 @@ enum StoreRegistry {
         guard FileManager.default.fileExists(atPath: path) else {
             throw Realm.Error(.fileAccess, "Unable to open a realm at path '\(path)': No such file or directory")
         }
+        let store: BlockStore
         do {
-            return SchemaVersionRecord.read(try BlockStore.open(path: path, readOnly: true).snapshot)
+            store = try BlockStore.open(path: path, readOnly: true)
         } catch {
             throw Realm.Error(.fileAccess, "Unable to open a realm at path '\(path)': \(error.problem.description)")
         }
+        if let fallback = store.fallback { throw fallbackError(fallback, path: path) }
+        return SchemaVersionRecord.read(store.snapshot)
+    }
+
+    /// A realm is never opened on an older version than its file's newest without a word: a
+    /// write would replace the newest version for good.
+    private static func fallbackError(_ fallback: StoreFileError, path: String) -> Realm.Error {
+        Realm.Error(
+            .fileAccess,
+            "Unable to open a realm at path '\(path)': \(fallback.problem.description). Opening it would"
+                + " lose that version for good; `rqlc export --accept-older-version` reads the intact one."
+        )
     }
 
     private static let emptySchema: RQLCore.Schema = {

@@ -33,4 +33,6 @@ struct CommandContext {
     let output: CommandOutput
     /// The command's name, for messages.
     let command: String
+    /// Standard error, for warnings of a command that goes on (a failure is thrown instead).
+    var errors: CommandOutput? = nil
 }

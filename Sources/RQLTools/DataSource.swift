@@ -6,7 +6,7 @@ import RQLStorage
 /// or `--demo`, the built-in sample database and the default.
 enum DataSource {
     static let options: Set<String> = ["--data", "--schema"]
-    static let flags: Set<String> = ["--demo"]
+    static let flags: Set<String> = ["--demo", StoreFileSource.acceptOlderVersion]
 
     /// The help lines for the data options, shared by every command that reads data.
     static let help = """
@@ -14,6 +14,7 @@ enum DataSource {
                               or a store file; '-' is standard input.
           --schema FILE       A dataset file of which only the schema is read.
           --demo              The built-in demo database (the default).
+        \(StoreFileSource.acceptOlderVersionHelp)
         """
 
     /// What a command needs from the source: a command that only type-checks reads no objects.
@@ -39,7 +40,7 @@ enum DataSource {
             }
         }
         if !onlySchema || data != nil, StoreFileSource.isStoreFile(path.text) {
-            return try StoreFileSource.load(path.text)
+            return try StoreFileSource.load(path.text, list, context)
         }
         return try StoreFileSource.readDataset(path, context, onlySchema: onlySchema)
     }

@@ -13,23 +13,26 @@ enum ExportCommand: Command {
         same objects.
 
         Options:
+        \(StoreFileSource.acceptOlderVersionHelp)
           -h, --help          Show this help.
 
         """
     static let valuedOptions: Set<String> = []
-    static let flags: Set<String> = []
+    static let flags: Set<String> = [StoreFileSource.acceptOlderVersion]
 
     static func run(_ list: ArgumentList, _ context: CommandContext) throws(CommandFailure) {
         guard list.positionals.count == 1 else { throw .usage("give one store file") }
         let path = list.positionals[0]
         try StoreFileSource.requireRegularFile(path.text)
         if StoreFileSource.isStoreFile(path.text) {
-            let snapshot = try StoreFileSource.open(path.text).snapshot
+            let snapshot = try StoreFileSource.open(path.text, list, context).snapshot
             let text = DatasetExporter.export(snapshot)
             try StoreFileSource.checkDamage(snapshot)
             try context.output.write(text + "\n")
         } else {
-            try context.output.write(DatasetExporter.export(try StoreFileSource.loadDataset(path, context)) + "\n")
+            try context.output.write(
+                DatasetExporter.export(try StoreFileSource.loadDataset(path, list, context)) + "\n"
+            )
         }
     }
 }

@@ -14,18 +14,21 @@ enum ImportCommand: Command {
         and writes its objects to the store file STORE in one transaction. A missing STORE is
         created with the dataset's schema; an existing one gets the dataset's classes it lacks
         and then the objects (the classes it has must have the same properties). Prints the
-        new version and the number of objects.
+        new version and the number of objects. A STORE whose newest version cannot be read
+        is refused (exit 1); with --accept-older-version the objects are committed on top of
+        the intact version before it, which replaces the unreadable one for good.
 
         Options:
+        \(StoreFileSource.acceptOlderVersionHelp)
           -h, --help          Show this help.
 
         """
     static let valuedOptions: Set<String> = []
-    static let flags: Set<String> = []
+    static let flags: Set<String> = [StoreFileSource.acceptOlderVersion]
 
     static func run(_ list: ArgumentList, _ context: CommandContext) throws(CommandFailure) {
         guard list.positionals.count == 2 else { throw .usage("give a dataset and a store file") }
-        let dataset = try StoreFileSource.loadDataset(list.positionals[0], context)
+        let dataset = try StoreFileSource.loadDataset(list.positionals[0], list, context)
         let path = list.positionals[1].text
         let store: BlockStore
         do {
@@ -35,6 +38,8 @@ enum ImportCommand: Command {
         } catch {
             throw StoreFileSource.failure(error)
         }
+        try StoreFileSource.checkFallback(store.fallback, list, context)
+        store.acceptOlderVersion()
         let transaction = store.beginWrite()
         let result: CommitResult
         do {

@@ -14,21 +14,23 @@ enum InfoCommand: Command {
         the file is compacted). Reads the whole newest version, checking it as `verify` does.
 
         Options:
+        \(StoreFileSource.acceptOlderVersionHelp)
           -h, --help          Show this help.
 
         """
     static let valuedOptions: Set<String> = []
-    static let flags: Set<String> = []
+    static let flags: Set<String> = [StoreFileSource.acceptOlderVersion]
 
     static func run(_ list: ArgumentList, _ context: CommandContext) throws(CommandFailure) {
         guard list.positionals.count == 1 else { throw .usage("give one store file") }
         let path = list.positionals[0].text
         let info: StoreFileInfo
         do {
-            info = try BlockStore.verify(path: path)
+            info = try BlockStore.verify(path: path, acceptingOlderVersion: true)
         } catch {
             throw StoreFileSource.failure(error)
         }
+        try StoreFileSource.checkFallback(info.fallback, list, context)
         var text = """
             format version: \(info.formatVersion)
             version: \(info.version)

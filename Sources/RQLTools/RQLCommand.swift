@@ -34,7 +34,7 @@ public enum RQLCommand {
         var command: String?
         var failure: CommandFailure?
         do {
-            command = try dispatch(arguments, environment: environment, output: output)
+            command = try dispatch(arguments, environment: environment, output: output, errors: errors)
             try output.flush()
         } catch {
             failure = error
@@ -96,7 +96,8 @@ public enum RQLCommand {
     private static func dispatch(
         _ arguments: [CommandArgument],
         environment: CommandEnvironment,
-        output: CommandOutput
+        output: CommandOutput,
+        errors: CommandOutput
     ) throws(CommandFailure) -> String? {
         guard let first = arguments.first else { throw .usage("no command given") }
         switch first.text {
@@ -123,7 +124,8 @@ public enum RQLCommand {
         }
         let standardInputUses = list.values(of: fileOptions).filter { $0.bytes == Array("-".utf8) }.count
         guard standardInputUses <= 1 else { throw .usage("standard input ('-') can be read only once") }
-        try command.run(list, CommandContext(environment: environment, output: output, command: command.name))
+        let context = CommandContext(environment: environment, output: output, command: command.name, errors: errors)
+        try command.run(list, context)
         return command.name
     }
 
@@ -159,6 +161,12 @@ public enum RQLCommand {
 
             Exit codes: 0 success, 1 the query or the data is wrong, 2 wrong usage, or a file that
             cannot be read or output that cannot be written.
+
+            A store file whose newest version cannot be read (a damaged or cut-short last commit)
+            is an error naming it (exit 1), even when the version before it is intact; commands
+            that read stores take --accept-older-version to use that intact version instead
+            (a warning still names what was not read; 'import' then commits on top of it, which
+            replaces the unreadable version). 'verify' always reports it.
 
             """
     }

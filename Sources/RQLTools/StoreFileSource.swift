@@ -23,14 +23,51 @@ enum StoreFileSource {
         return n == 8 && BlockStore.isStoreFile(prefix: prefix)
     }
 
-    /// Opens the store file at `path` read-only; a damaged file is the data's fault (exit 1), a
-    /// file that cannot be opened the command line's (exit 2).
-    static func open(_ path: String) throws(CommandFailure) -> BlockStore {
+    /// The flag by which the user consents to use the intact older version of a store file
+    /// whose newest version cannot be read (`BlockStore.fallback`).
+    static let acceptOlderVersion = "--accept-older-version"
+
+    /// Its help lines, shared by every command that reads a store file.
+    static let acceptOlderVersionHelp = """
+          --accept-older-version
+                              When a store file's newest version cannot be read (a damaged
+                              or cut-short last commit), use the intact version before it
+                              (a warning names both) instead of failing with exit 1.
+        """
+
+    /// Opens the store file at `path`; a damaged file is the data's fault (exit 1), a file that
+    /// cannot be opened the command line's (exit 2). A store whose newest version could not be
+    /// read is refused unless the command line has `--accept-older-version`.
+    static func open(
+        _ path: String,
+        readOnly: Bool = true,
+        _ list: ArgumentList,
+        _ context: CommandContext
+    ) throws(CommandFailure) -> BlockStore {
+        let store: BlockStore
         do {
-            return try BlockStore.open(path: path, readOnly: true)
+            store = try BlockStore.open(path: path, readOnly: readOnly)
         } catch {
             throw failure(error)
         }
+        try checkFallback(store.fallback, list, context)
+        store.acceptOlderVersion()
+        return store
+    }
+
+    /// Throws `fallback` (exit 1) unless the command line accepts it; then writes it to
+    /// standard error as a warning.
+    static func checkFallback(
+        _ fallback: StoreFileError?,
+        _ list: ArgumentList,
+        _ context: CommandContext
+    ) throws(CommandFailure) {
+        guard let fallback else { return }
+        let text = TerminalText.escaped(fallback.description)
+        guard list.has(acceptOlderVersion) else {
+            throw .invalidInput("error: \(text)\n(\(acceptOlderVersion) uses the intact version)\n")
+        }
+        try context.errors?.write("warning: \(text); using the intact version (\(acceptOlderVersion))\n")
     }
 
     /// The exit a store file's problem ends with: 2 when the path names nothing a store can be
@@ -57,8 +94,14 @@ enum StoreFileSource {
 
     /// The store file at `path` as a column store, the way commands read a dataset: its newest
     /// version through the dataset format, so every command answers exactly as on the JSON.
-    static func load(_ path: String) throws(CommandFailure) -> ColumnStore {
-        let store = try open(path)
+    static func load(
+        _ path: String,
+        _ list: ArgumentList,
+        _ context: CommandContext
+    ) throws(CommandFailure)
+        -> ColumnStore
+    {
+        let store = try open(path, list, context)
         let snapshot = store.snapshot
         let document = DatasetExporter.document(snapshot)
         try checkDamage(snapshot)
@@ -76,8 +119,12 @@ enum StoreFileSource {
     }
 
     /// A JSON dataset from `path` through the environment (`-` is standard input), or a store file.
-    static func loadDataset(_ path: CommandArgument, _ context: CommandContext) throws(CommandFailure) -> ColumnStore {
-        if isStoreFile(path.text) { return try load(path.text) }
+    static func loadDataset(
+        _ path: CommandArgument,
+        _ list: ArgumentList,
+        _ context: CommandContext
+    ) throws(CommandFailure) -> ColumnStore {
+        if isStoreFile(path.text) { return try load(path.text, list, context) }
         return try readDataset(path, context, onlySchema: false)
     }
 

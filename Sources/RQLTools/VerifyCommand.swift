@@ -8,10 +8,12 @@ enum VerifyCommand: Command {
     static let help = """
         Usage: rqlc verify STORE
 
-        Checks the newest valid version of the store file STORE: the header slots and their
+        Checks the newest version of the store file STORE: the header slots and their
         checksums, every block (offsets, lengths, checksums, keys ascending) and every index
         node (checksums, order, counts). Prints 'ok' and exits 0 when the file is sound;
-        prints the problem and exits 1 otherwise.
+        prints the problem and exits 1 otherwise, including when the newest version cannot be
+        read although the version before it is intact (a damaged or cut-short last commit: the
+        message names both versions and why).
 
         Options:
           -h, --help          Show this help.

@@ -7,7 +7,9 @@ import RQLCore
 /// 2. an opened store reads: every table's every block through `withBlock`, every value
 ///    through `value(at:property:)`, primary-key and index lookups, backlinks;
 /// 3. `verify` returns or throws a `StoreFileError`, and when it passes, opening passes at the
-///    same version.
+///    same version, with no fallback and no damage met by the reads;
+/// 4. a fallback is never silent: when open read an older version than the file's newest
+///    (`BlockStore.fallback`), `verify` throws.
 ///
 /// Half of the inputs (first byte odd) get their header slot checksums recomputed first
 /// (`BlockStore.resealHeaderSlots`), so mutations inside the pages reach the block and tree
@@ -47,10 +49,14 @@ public enum StoreFileCheck {
             try? FileManager.default.removeItem(atPath: path + ".lock")
         }
         var openedVersion: UInt64?
+        var fallback: StoreFileError?
+        var damage: StoreFileError?
         do {
             let store = try BlockStore.open(path: path, readOnly: true)
             openedVersion = store.snapshot.version
+            fallback = store.fallback
             read(store.snapshot)
+            damage = store.snapshot.fileDamage
         } catch {
             _ = error.description
         }
@@ -60,6 +66,8 @@ public enum StoreFileCheck {
             guard info.version == openedVersion else {
                 return "verify read version \(info.version), open read \(openedVersion)"
             }
+            if let fallback { return "verify passed but open fell back: \(fallback)" }
+            if let damage { return "verify passed but reading met damage: \(damage)" }
         } catch {
             _ = error.description
         }

@@ -70,11 +70,13 @@ import Synchronization
 /// change clears it), then the version's root (schema, per table the block list with each
 /// block's offset, length, checksum and row count, the next key, each index tree's root), then
 /// the slot of the other parity, and syncs once: the slot's checksum covers everything the
-/// commit wrote, so open can tell a torn commit and fall back to the other slot. A block is its
+/// commit wrote, so open can tell a torn commit and fall back to the other slot (reporting it:
+/// `fallback`; commits refuse it until `acceptOlderVersion()`). A block is its
 /// `packed()` bytes, so opening maps the file read-only and builds `ByteArray`s pointing into
 /// the mapping (`ByteStorage(mapped:)`, never written: writers copy) after checking every
 /// offsets array; index trees are read lazily, a `BTreeNode` stub loading its node on first
-/// visit, so open reads each tree's root and a lookup the nodes on its path.
+/// visit, so open reads each tree's root and a lookup the nodes on its path. Blocks and nodes
+/// are checked against the checksums their references carry when first read.
 /// A commit frees what the version before it reached and it does not (tagged with its version,
 /// in the root's free list) and reuses runs freed at a version no reader holds: snapshots pin
 /// their version (`VersionPin`), each process publishes its oldest in `<path>.lock`

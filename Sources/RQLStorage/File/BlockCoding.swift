@@ -40,13 +40,15 @@ enum BlockCoding {
         return try decode(storage, count: count, shapes: shapes, checkValues: checkValues, context: context())
     }
 
-    /// A block of a file opened for reading: a stub whose arrays are checked and mapped on first
-    /// use. A block that fails the checks then reads as `placeholder` rows, so nothing traps, and
-    /// the failure goes to `damage`, where throwing readers find it.
+    /// A block of a file opened for reading: a stub whose bytes are checked on first use (their
+    /// `checksum`, then every array's bounds) and then mapped. A block that fails the checks
+    /// reads as `placeholder` rows, so nothing traps, and the failure goes to `damage`, where
+    /// throwing readers find it.
     static func lazyBlock(
         _ bytes: UnsafeRawBufferPointer,
         count: Int,
         firstKey: Int64,
+        checksum: UInt64,
         shapes: [SegmentShape],
         mapping: FileMapping,
         damage: StoreDamage?,
@@ -57,6 +59,9 @@ enum BlockCoding {
         return Block(lazy: count, firstKey: firstKey) {
             let raw = UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: base), count: length)
             do throws(StoreFileError.Problem) {
+                guard FileChecksum.of(raw) == checksum else {
+                    throw .blockOffsets(className: context.className, block: context.block, reason: "checksum mismatch")
+                }
                 let block = try decode(
                     raw,
                     count: count,

@@ -16,13 +16,16 @@ public struct StoreFileInfo: Sendable, Equatable {
     /// Bytes free for reuse: the newest version's free list (pages older versions reached,
     /// reused by commits once no reader holds those versions) and any space past its end.
     public let freeBytes: UInt64
+    /// Set when the file's newest version is unreadable and this describes the intact version
+    /// before it (`verify(path:acceptingOlderVersion: true)` only; see `BlockStore.fallback`).
+    public let fallback: StoreFileError?
 
     /// The file's size in pages of `FileHeader.pageSize` bytes.
     public var pages: UInt64 { (fileSize + 4095) / 4096 }
 
     public static func == (a: StoreFileInfo, b: StoreFileInfo) -> Bool {
         a.formatVersion == b.formatVersion && a.version == b.version && a.fileSize == b.fileSize
-            && a.reachableBytes == b.reachableBytes && a.freeBytes == b.freeBytes
+            && a.reachableBytes == b.reachableBytes && a.freeBytes == b.freeBytes && a.fallback == b.fallback
             && a.classes.map(\.name) == b.classes.map(\.name)
             && a.classes.map(\.objects) == b.classes.map(\.objects)
     }
@@ -44,10 +47,11 @@ extension BlockStore {
     }
 
     /// Opens the store file at `path` at its newest valid version. Blocks are mapped read-only
-    /// and read in place; a damaged file gives a `StoreFileError` naming the problem (or, when
-    /// only the newest commit is damaged, the version before it). A path that is not a regular
-    /// file is `.notRegularFile`; an empty file opened read-write becomes an empty store
-    /// (version 0, no classes), read-only it is `.emptyFile`.
+    /// and read in place; a damaged file gives a `StoreFileError` naming the problem. When only
+    /// the newest commit is damaged (or was cut short), the store opens at the intact version
+    /// before it and says so in `fallback`; commits then throw until `acceptOlderVersion()`. A
+    /// path that is not a regular file is `.notRegularFile`; an empty file opened read-write
+    /// becomes an empty store (version 0, no classes), read-only it is `.emptyFile`.
     ///
     /// ```swift
     /// let store = try BlockStore.open(path: "dogs.rql", readOnly: true)
@@ -91,16 +95,23 @@ extension BlockStore {
         FileHeader.hasMagic(prefix)
     }
 
-    /// Checks the whole newest valid version of the file at `path`: both checksums, every block
-    /// (offsets, lengths, keys ascending), every index node (order, counts, entries pointing at
-    /// rows), the free list (no free page reachable). Returns what it found, or throws the first problem.
+    /// Checks the whole newest version of the file at `path`: both checksums, every block
+    /// (checksum, offsets, lengths, keys ascending), every index node (checksum, order, counts,
+    /// entries pointing at rows), the free list (no free page reachable). Returns what it found,
+    /// or throws the first problem. When the newest version is unreadable and the one before it
+    /// checks out, throws `.newestVersionUnreadable` naming both, unless `acceptingOlderVersion`:
+    /// then the info describes the intact version and its `fallback` says what was not read.
     ///
     /// ```swift
     /// let info = try BlockStore.verify(path: "dogs.rql")   // info.version, info.classes
     /// ```
-    public static func verify(path: String) throws(StoreFileError) -> StoreFileInfo {
+    public static func verify(
+        path: String,
+        acceptingOlderVersion: Bool = false
+    ) throws(StoreFileError) -> StoreFileInfo {
         let (file, _) = try StoreFile.open(path: path, readOnly: true)
         let result = try file.readNewestVersion(thorough: true)
+        if let fallback = result.fallback, !acceptingOlderVersion { throw fallback }
         return StoreFileInfo(
             formatVersion: FileHeader.formatVersion,
             version: result.snapshot.version,
@@ -110,7 +121,8 @@ extension BlockStore {
             fileSize: result.fileSize,
             reachableBytes: result.reachableBytes,
             freeBytes: result.freeList.freeBytes
-                + (result.fileSize - Swift.min(result.fileSize, result.freeList.fileEnd))
+                + (result.fileSize - Swift.min(result.fileSize, result.freeList.fileEnd)),
+            fallback: result.fallback
         )
     }
 
@@ -122,6 +134,30 @@ extension BlockStore {
     public var fileIdentity: FileIdentity? {
         file.flatMap { FileIdentity(descriptor: $0.descriptor) }
     }
+
+    /// Set when the file's newest version could not be read and the store read the intact
+    /// version before it: a `StoreFileError` whose problem is `.newestVersionUnreadable` (the
+    /// version numbers and why). Nil when the store is at the file's newest version, and again
+    /// once a commit lands.
+    ///
+    /// ```swift
+    /// let store = try BlockStore.open(path: "dogs.rql")
+    /// if let fallback = store.fallback {
+    ///     print(fallback)  // … the newest version 4 could not be read (…); version 3 is intact …
+    ///     store.acceptOlderVersion()  // the next commit builds on version 3, replacing 4
+    /// }
+    /// ```
+    public var fallback: StoreFileError? { file?.pins.damage.fallback }
+
+    /// Consents to commit on top of the older version a `fallback` opened: until this is
+    /// called, every commit to the file throws the fallback (and writes nothing), because it
+    /// would replace the unreadable newest version for good.
+    ///
+    /// ```swift
+    /// store.acceptOlderVersion()
+    /// try store.write { try $0.insert("Dog", ["name": .string("Rex")]) }
+    /// ```
+    public func acceptOlderVersion() { file?.pins.damage.acceptFallback() }
 
     /// Checks this store's file (see `verify(path:)`).
     public func verify() throws(StoreFileError) -> StoreFileInfo? {

@@ -5,7 +5,7 @@ extension BlockStore {
     /// Recomputes the header slots' checksums of a store file's bytes (the slot checksum, and
     /// the data checksum over the commit's bytes when they are in range), so a fuzzer's mutation
     /// of the pages reaches the readers instead of stopping at the checksum. Block and node
-    /// checksums (checked only by `verify`) are left as they are.
+    /// checksums (checked on first read) are left as they are.
     public static func resealHeaderSlots(_ bytes: inout [UInt8]) {
         for offset in FileHeader.slotOffsets where offset + FileHeader.slotSize <= bytes.count {
             var slot: HeaderSlot?
@@ -27,7 +27,7 @@ extension BlockStore {
                     writtenLength: writtenLength,
                     fileEnd: fileEnd,
                     dataChecksum: dataChecksum,
-                    pagesSynced: flags & 1 == 1
+                    pagesSynced: flags == 2
                 )
                 let read = { (at: UInt64, length: UInt64) throws(StoreFileError.Problem) -> [UInt8] in
                     guard at <= UInt64(raw.count), length <= UInt64(raw.count) - at else {
@@ -35,7 +35,7 @@ extension BlockStore {
                     }
                     return Array(raw[Int(at)..<Int(at + length)])
                 }
-                if let checksum = try? resealed.writtenChecksum(read) { resealed.dataChecksum = checksum }
+                if let checksum = try? resealed.commitChecksum(read) { resealed.dataChecksum = checksum }
                 slot = resealed
             }
             if let slot { bytes.replaceSubrange(offset..<offset + FileHeader.slotSize, with: slot.encoded()) }

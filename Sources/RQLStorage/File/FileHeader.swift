@@ -17,7 +17,10 @@
 /// caught on open, which then takes the other slot: the previous version, whose pages no commit
 /// overwrites (a commit reuses only pages that neither of the two newest versions reaches). A large commit (over
 /// `FileHeader.presyncThreshold` bytes) syncs its pages before writing the slot and marks the
-/// slot `pagesSynced`, so open never checksums megabytes.
+/// slot `pagesSynced`; its `dataChecksum` then covers the root alone, so open never checksums
+/// megabytes, and its blocks and nodes are checked against the checksums their references
+/// carry when first read. Open reports a fallback to the other slot
+/// (`.newestVersionUnreadable`): the pages cannot tell a torn commit from a damaged one.
 struct FileHeader {
     static let magic: [UInt8] = Array("RQLSTOR\0".utf8)
     static let formatVersion: UInt32 = 2
@@ -69,7 +72,8 @@ struct HeaderSlot: Equatable {
     /// The end of the space this version's file uses (its free list's `fileEnd`).
     var fileEnd: UInt64
     var dataChecksum: UInt64
-    /// The commit synced its pages before writing the slot: open need not checksum them.
+    /// The commit synced its pages before writing the slot, and `dataChecksum` covers its root
+    /// alone (flag 2). Flag 0, and flag 1 of earlier builds, cover everything the commit wrote.
     var pagesSynced: Bool
 
     func encoded() -> [UInt8] {
@@ -80,7 +84,7 @@ struct HeaderSlot: Equatable {
         writer.u64(writtenLength)
         writer.u64(fileEnd)
         writer.u64(dataChecksum)
-        writer.u64(pagesSynced ? 1 : 0)
+        writer.u64(pagesSynced ? 2 : 0)
         writer.u64(FileChecksum.of(writer.bytes))
         return writer.bytes
     }
@@ -95,7 +99,7 @@ struct HeaderSlot: Equatable {
             let fileEnd = try? reader.u64(),
             let dataChecksum = try? reader.u64(), let flags = try? reader.u64(), let checksum = try? reader.u64(),
             checksum == FileChecksum.of(UnsafeRawBufferPointer(rebasing: bytes[0..<56])),
-            flags <= 1
+            flags <= 2
         else { return nil }
         return HeaderSlot(
             version: version,
@@ -104,7 +108,7 @@ struct HeaderSlot: Equatable {
             writtenLength: writtenLength,
             fileEnd: fileEnd,
             dataChecksum: dataChecksum,
-            pagesSynced: flags == 1
+            pagesSynced: flags == 2
         )
     }
 
@@ -121,6 +125,22 @@ struct HeaderSlot: Equatable {
         else {
             throw .pointerOutOfRange(what: "version \(version)'s root", offset: rootOffset)
         }
+    }
+
+    /// Checks what this version's commit wrote against `dataChecksum`: the root alone for a
+    /// `pagesSynced` commit, else everything (`writtenChecksum`).
+    func checkCommit(_ read: (UInt64, UInt64) throws(StoreFileError.Problem) -> [UInt8]) throws(StoreFileError.Problem)
+    {
+        guard try commitChecksum(read) == dataChecksum else { throw .dataChecksum(version: version) }
+    }
+
+    /// The checksum `dataChecksum` should hold (see `checkCommit`).
+    func commitChecksum(
+        _ read: (UInt64, UInt64) throws(StoreFileError.Problem) -> [UInt8]
+    ) throws(StoreFileError.Problem)
+        -> UInt64
+    {
+        pagesSynced ? FileChecksum.of(try read(rootOffset, rootLength)) : try writtenChecksum(read)
     }
 
     /// The checksum of what this version's commit wrote, read through `read` (offset, length →

@@ -8,6 +8,11 @@ import Darwin
 
 /// A read-only, shared mapping of the first `size` bytes of a file. Blocks read from the file
 /// point into it (their `ByteStorage` keeps it alive); it is unmapped when the last one goes.
+///
+/// Commits only ever grow a store file, so the mapping stays valid. A file cut shorter while
+/// mapped is external tampering (as LMDB documents it): the next touch of a page past the new
+/// end raises SIGBUS and ends the process, rather than reading other bytes as data
+/// (`TruncatedMappingTests`).
 final class FileMapping: @unchecked Sendable {
     let base: UnsafeRawPointer?
     let size: Int

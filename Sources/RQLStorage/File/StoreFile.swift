@@ -83,9 +83,56 @@ final class StoreFile: @unchecked Sendable {
         let freeList: FreeList
         let fileSize: UInt64
         let reachableBytes: UInt64
+        /// Set when the version read is not the file's newest (`.newestVersionUnreadable`).
+        var fallback: StoreFileError? = nil
     }
 
+    /// Reads the newest version whose slot and pages check out. When that is not the newest
+    /// slot's version (or a header slot is damaged), the result says so (`fallback`) and the
+    /// fallback is recorded (`StoreDamage`), so commits refuse it until the caller accepts.
     func readNewestVersion(thorough: Bool) throws(StoreFileError) -> ReadResult {
+        // A commit of another process may land while this reads: its slot naming pages past the
+        // mapped size, or a slot caught half-copied, is not damage. Such a read is repeated
+        // while the header or the size moved under it.
+        var attempt = 0
+        while true {
+            attempt += 1
+            let seen = try headerState()
+            let outcome = Result { () throws(StoreFileError) in try readVersion(thorough: thorough) }
+            let settled: Bool
+            switch outcome {
+            case .success((_, nil)): settled = true
+            default: settled = attempt >= 16 || (try? headerState()).map { $0 == seen } ?? true
+            }
+            guard settled else { continue }
+            var (result, fallback) = try outcome.get()
+            guard let fallback else { return result }
+            let problem = StoreFileError.Problem.newestVersionUnreadable(
+                newest: fallback.slot?.version,
+                intact: result.slot.version,
+                problem: fallback.problem
+            )
+            pins.damage.recordFallback(problem, slot: fallback.slot)
+            result.fallback = error(problem)
+            return result
+        }
+    }
+
+    /// The file's size and its header slots' bytes, read with system calls (not the mapping).
+    private func headerState() throws(StoreFileError) -> (size: UInt64, slots: [UInt8]) {
+        let size = try FileSystem.size(descriptor, path)
+        let end = FileHeader.slotOffsets.last! + FileHeader.slotSize
+        let header = try FileSystem.read(descriptor, count: end, at: 0, path)
+        return (size, Array(header.dropFirst(FileHeader.slotOffsets[0])))
+    }
+
+    /// Why the newest version was not read: its slot (nil when the slot is unreadable) and the problem.
+    private struct Fallback {
+        let slot: HeaderSlot?
+        let problem: StoreFileError.Problem
+    }
+
+    private func readVersion(thorough: Bool) throws(StoreFileError) -> (ReadResult, Fallback?) {
         let size = try FileSystem.size(descriptor, path)
         guard size <= UInt64(Int.max) else { throw error(.malformed(what: "file", reason: "too large")) }
         let mapping = try FileMapping(descriptor: descriptor, size: Int(size), path: path)
@@ -98,9 +145,21 @@ final class StoreFile: @unchecked Sendable {
         guard bytes.count >= FileHeader.pageSize else {
             throw error(.truncated(expected: UInt64(FileHeader.pageSize), actual: size))
         }
-        let slots = FileHeader.slotOffsets.compactMap { offset in
-            HeaderSlot.decode(UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + FileHeader.slotSize]))
-        }.filter { $0.rootLength > 0 }.sorted { $0.version > $1.version }
+        var slots: [HeaderSlot] = []
+        // A slot that is not all zeros yet fails its checksum may have named a newer version.
+        var damagedSlot: Int?
+        var emptySlot = false
+        for (index, offset) in FileHeader.slotOffsets.enumerated() {
+            let raw = UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + FileHeader.slotSize])
+            if let slot = HeaderSlot.decode(raw), slot.rootLength > 0 {
+                slots.append(slot)
+            } else if raw.allSatisfy({ $0 == 0 }) {
+                emptySlot = true
+            } else {
+                damagedSlot = index
+            }
+        }
+        slots.sort { $0.version > $1.version }
         guard !slots.isEmpty else { throw error(.headerChecksum) }
         let readWritten = { (offset: UInt64, length: UInt64) throws(StoreFileError.Problem) -> [UInt8] in
             Array(try mapping.bytes(offset, length, what: "the commit"))
@@ -108,15 +167,11 @@ final class StoreFile: @unchecked Sendable {
         // The version is the one open picks: the newest whose slot, commit checksum and
         // structure read. `thorough` (verify) then checks that version completely and reports
         // what it finds, rather than falling back past real damage.
-        var firstProblem: StoreFileError.Problem?
+        var unreadable: Fallback?
         for slot in slots {
             do throws(StoreFileError.Problem) {
                 try slot.checkRanges(fileSize: size)
-                if !slot.pagesSynced {
-                    guard try slot.writtenChecksum(readWritten) == slot.dataChecksum else {
-                        throw StoreFileError.Problem.dataChecksum(version: slot.version)
-                    }
-                }
+                try slot.checkCommit(readWritten)
                 var reader = VersionReader(
                     mapping: mapping,
                     fileID: id,
@@ -125,23 +180,21 @@ final class StoreFile: @unchecked Sendable {
                     damage: pins.damage
                 )
                 let snapshot = try reader.read()
-                guard thorough else {
-                    return ReadResult(
+                if !thorough {
+                    let result = ReadResult(
                         slot: slot,
                         snapshot: snapshot.pinned(pins.pin(slot.version)),
                         freeList: reader.freeList,
                         fileSize: size,
                         reachableBytes: reader.reachableBytes
                     )
+                    return (result, unreadable ?? Self.slotFallback(slot, damagedSlot, emptySlot))
                 }
             } catch {
-                if firstProblem == nil { firstProblem = error }
+                if unreadable == nil { unreadable = Fallback(slot: slot, problem: error) }
                 continue
             }
             do throws(StoreFileError.Problem) {
-                guard try slot.writtenChecksum(readWritten) == slot.dataChecksum else {
-                    throw StoreFileError.Problem.dataChecksum(version: slot.version)
-                }
                 var reader = VersionReader(
                     mapping: mapping,
                     fileID: id,
@@ -150,18 +203,27 @@ final class StoreFile: @unchecked Sendable {
                     damage: pins.damage
                 )
                 let snapshot = try reader.read()
-                return ReadResult(
+                let result = ReadResult(
                     slot: slot,
                     snapshot: snapshot.pinned(pins.pin(slot.version)),
                     freeList: reader.freeList,
                     fileSize: size,
                     reachableBytes: reader.reachableBytes
                 )
+                return (result, unreadable ?? Self.slotFallback(slot, damagedSlot, emptySlot))
             } catch {
                 throw self.error(error)
             }
         }
-        throw self.error(firstProblem ?? .headerChecksum)
+        throw self.error(unreadable?.problem ?? .headerChecksum)
+    }
+
+    /// The fallback a read of `slot` is when the other header slot is damaged, or empty although
+    /// `slot` is not version 0 (every commit after the first fills the other slot).
+    private static func slotFallback(_ slot: HeaderSlot, _ damaged: Int?, _ empty: Bool) -> Fallback? {
+        if let damaged { return Fallback(slot: nil, problem: .slotChecksum(slot: damaged)) }
+        guard empty, slot.version > 0 else { return nil }
+        return Fallback(slot: nil, problem: .slotChecksum(slot: Int(1 - slot.version % 2)))
     }
 
     /// The newest version on disk now whose slot and pages check out (another process may have
@@ -191,12 +253,11 @@ final class StoreFile: @unchecked Sendable {
         }
         for slot in slots {
             if slot == known { return slot }
-            guard (try? slot.checkRanges(fileSize: size)) != nil else { continue }
-            if !slot.pagesSynced {
-                guard let checksum = try? slot.writtenChecksum(readWritten), checksum == slot.dataChecksum else {
-                    continue
-                }
-            }
+            // The version open could not read does not count: a commit accepted on top of the
+            // fallback replaces it.
+            guard !pins.damage.isUnreadable(slot), (try? slot.checkRanges(fileSize: size)) != nil,
+                (try? slot.checkCommit(readWritten)) != nil
+            else { continue }
             return slot
         }
         return nil
@@ -217,13 +278,15 @@ final class StoreFile: @unchecked Sendable {
     /// returns it pinned. Call with the lock held.
     func commit(_ snapshot: BlockSnapshot, base: BlockSnapshot) throws(StoreFileError) -> BlockSnapshot {
         guard !isReadOnly else { throw error(.readOnly) }
-        // A damaged block reads as empty rows: committing would write them back as data.
-        if let damage = pins.damage.error { throw damage }
+        // A damaged block reads as empty rows: committing would write them back as data. On a
+        // fallback, the commit would overwrite the newest version unless the caller accepted.
+        if let refusal = pins.damage.commitRefusal { throw refusal }
         if let onDisk = try newestSlotOnDisk(), onDisk.version != base.version {
             throw error(.conflict(expected: base.version, found: onDisk.version))
         }
         let pin = pins.pin(snapshot.version)
         try write(snapshot, base: base, slotIndex: Int(snapshot.version % 2))
+        pins.damage.clearFallback()
         return snapshot.pinned(pin)
     }
 
@@ -253,8 +316,11 @@ final class StoreFile: @unchecked Sendable {
             base: base,
             baseRoot: previous.rootLength > 0 ? (previous.rootOffset, previous.rootLength) : nil
         )
-        let checksum = FileChecksum.of(writer.bytes)
         let presync = writer.bytes.count > FileHeader.presyncThreshold
+        // A synced commit's slot covers its root (the tail of the bytes); blocks and nodes carry their own.
+        let checksum = writer.bytes.withUnsafeBytes { raw in
+            FileChecksum.of(presync ? UnsafeRawBufferPointer(rebasing: raw[(raw.count - Int(root.length))...]) : raw)
+        }
         let slot = HeaderSlot(
             version: snapshot.version,
             rootOffset: root.offset,

@@ -14,6 +14,14 @@ public struct StoreFileError: Error, Hashable, Sendable, CustomStringConvertible
         case unsupportedFormat(version: UInt32)
         /// Neither header slot holds a version whose checksums match.
         case headerChecksum
+        /// Header slot `slot` (0 or 1) is neither empty nor matches its checksum, so what it
+        /// named is unknown.
+        case slotChecksum(slot: Int)
+        /// The file's newest version could not be read and the intact version before it was
+        /// read instead: `newest` is the number its header slot names (nil when the slot itself
+        /// is unreadable), `problem` why it could not be read. A damaged last commit and a torn
+        /// one that never returned look the same on disk.
+        indirect case newestVersionUnreadable(newest: UInt64?, intact: UInt64, problem: Problem)
         /// The file ends before `expected` bytes (it has `actual`).
         case truncated(expected: UInt64, actual: UInt64)
         /// The bytes a commit wrote do not match the checksum its header slot recorded.
@@ -60,6 +68,13 @@ extension StoreFileError.Problem: CustomStringConvertible {
         case .badMagic: "bad magic (not an RQL store file)"
         case .unsupportedFormat(let version): "unsupported format version \(version)"
         case .headerChecksum: "header checksum mismatch in both slots"
+        case .slotChecksum(let slot): "header slot \(slot) does not match its checksum"
+        case .newestVersionUnreadable(let newest?, let intact, let problem):
+            "the newest version \(newest) could not be read (\(problem.text)); version \(intact) is intact"
+                + " (the last commit is damaged, or was cut short before it returned)"
+        case .newestVersionUnreadable(nil, let intact, let problem):
+            "the newest version could not be read (\(problem.text): it may name a version newer than"
+                + " \(intact)); version \(intact) is intact"
         case .truncated(let expected, let actual): "truncated: needs \(expected) bytes, has \(actual)"
         case .dataChecksum(let version): "checksum mismatch in the pages of version \(version)"
         case .pointerOutOfRange(let what, let offset): "\(what) points out of range (offset \(offset))"
@@ -82,6 +97,6 @@ struct FilePlace: Hashable, Sendable {
     let file: UInt64
     let offset: UInt64
     let length: UInt64
-    /// `FileChecksum` of the `length` bytes: `verify()` checks every reachable block and node.
+    /// `FileChecksum` of the `length` bytes: checked when the block or node is first read.
     let checksum: UInt64
 }

@@ -71,9 +71,11 @@ extension BacklinkEntry: FileElement {
 /// takes at most a budget of nodes (`LoadBudget`) that the file's size bounds.
 ///
 /// Opening reads a tree lazily: the root node now, every other node on first visit (a stub
-/// `BTreeNode`), so open plus one lookup reads the nodes of one path. `verify` reads eagerly and
-/// throws on the first damaged node; a lazy read of a damaged node cannot throw, so it yields
-/// an empty node (the tree stays well formed) and `verify` names the damage.
+/// `BTreeNode`), so open plus one lookup reads the nodes of one path. Every node read is checked
+/// against the checksum its reference carries. `verify` reads eagerly and throws on the first
+/// damaged node; a lazy read of a damaged node cannot throw, so it yields an empty node (the
+/// tree stays well formed) and records the damage (`StoreDamage`), which throwing readers and
+/// commits then throw.
 enum TreeCoding {
     /// The deepest tree read (64-way nodes: 2⁶⁴ elements fit in 11 levels).
     static let maximumDepth = 24
@@ -145,7 +147,7 @@ enum TreeCoding {
             throw .pointerOutOfRange(what: what + " node", offset: place.offset)
         }
         let bytes = try context.mapping.bytes(place.offset, place.length, what: what + " node")
-        if context.checksums && FileChecksum.of(bytes) != place.checksum {
+        if FileChecksum.of(bytes) != place.checksum {
             throw .malformed(what: what + " node at \(place.offset)", reason: "checksum mismatch")
         }
         var reader = ByteReader(bytes, base: place.offset, what: what + " node")
@@ -278,6 +280,7 @@ enum TreeCoding {
                 }
                 return ([], children, contents.bounds)
             } catch {
+                context.damage?.record(error)
                 return child.isLeaf ? ([], [], []) : ([], [BTreeNode(elements: [])], [fallbackBound])
             }
         }
@@ -302,6 +305,6 @@ final class LoadBudget: Sendable {
 struct TreeContext: Sendable {
     let mapping: FileMapping
     let fileID: UInt64
-    /// Check every node's checksum (`verify()`).
-    let checksums: Bool
+    /// Where a node found damaged on a lazy first visit records it (nil: nowhere).
+    let damage: StoreDamage?
 }

@@ -5,7 +5,8 @@ import RQLCore
 ///
 /// Everything read is checked against the version's bytes: a reference outside them, a count
 /// that cannot fit, a block whose offsets disagree with its length, an unreadable schema, all
-/// throw a `StoreFileError.Problem`.
+/// throw a `StoreFileError.Problem`. Blocks and tree nodes other than the roots are read on
+/// first use (unless `thorough`) and checked then, checksum first; what fails goes to `damage`.
 struct VersionReader {
     let mapping: FileMapping
     let fileID: UInt64
@@ -141,6 +142,7 @@ struct VersionReader {
                     bytes,
                     count: rows,
                     firstKey: firstKey,
+                    checksum: place.checksum,
                     shapes: shapes,
                     mapping: mapping,
                     damage: damage,
@@ -156,7 +158,7 @@ struct VersionReader {
         guard table.nextKey > lastKey else {
             throw .malformed(what: "table '\(name)'", reason: "next key \(table.nextKey) is not above key \(lastKey)")
         }
-        let context = TreeContext(mapping: mapping, fileID: fileID, checksums: thorough)
+        let context = TreeContext(mapping: mapping, fileID: fileID, damage: damage)
         let indexCount = try root.count(minimumSize: 37)
         var indexes: [Int: PropertyIndex] = [:]
         for _ in 0..<indexCount {

@@ -1,0 +1,137 @@
+import Foundation
+import RQLCore
+import RQLEngine
+import Testing
+
+@testable import RQLStorage
+
+/// Every block and index node read from a file is checked against the checksum its reference
+/// carries, on first use: one flipped bit anywhere a version reaches is a typed error, never a
+/// changed answer. A commit over `FileHeader.presyncThreshold` bytes checksums its root at open.
+@Suite("Store file: blocks and nodes checked on first read")
+struct BlockChecksumTests {
+    static let rows = 30_000
+
+    /// A store of `rows` Items written by one large commit (over the presync threshold), then a
+    /// small one; `large` makes the large commit the last.
+    static func makeFile(_ path: String, large last: Bool = false) throws {
+        let store = try BlockStore.create(
+            path: path,
+            schema: try DatasetLoader.loadSchema(json: StoreCrashTests.schemaJSON)
+        )
+        try store.write { t in
+            for id in 0..<rows {
+                _ = try t.insert(
+                    "Item",
+                    [
+                        "id": .int(Int64(id)), "text": .string("item \(id) of the large commit"),
+                        "history": .list([.int(Int64(id))]),
+                    ]
+                )
+            }
+        }
+        if !last { try store.write { t in _ = try t.insert("Counter", ["value": .int(1)]) } }
+    }
+
+    /// Flips one bit at `offset` of the file at `path`.
+    static func flip(_ path: String, at offset: UInt64) throws {
+        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        try handle.seek(toOffset: offset)
+        let byte = try #require(try handle.read(upToCount: 1)?.first)
+        try handle.seek(toOffset: offset)
+        handle.write(Data([byte ^ 0x10]))
+    }
+
+    /// The offset of the text of the row at `position` (whose text is `text`) in its block.
+    static func textOffset(_ path: String, position: Int, text: String) throws -> UInt64 {
+        let snapshot = try BlockStore.open(path: path, readOnly: true).snapshot
+        let table = snapshot.tables[0]
+        let (b, _) = try #require(table.locate(key: Int64(position)))
+        let place = try #require(table.blocks[b].place)
+        let bytes = Array(
+            try Data(contentsOf: URL(fileURLWithPath: path))[place.offset..<(place.offset + place.length)]
+        )
+        let needle = Array(text.utf8)
+        let at = try #require(
+            (0...(bytes.count - needle.count)).first { bytes[$0..<$0 + needle.count].elementsEqual(needle) }
+        )
+        return place.offset + UInt64(at) + 2
+    }
+
+    @Test("a flipped bit in a string is damage on first read: checked queries, verify and commits throw")
+    func flippedString() throws {
+        let directory = try TemporaryDirectory("checksum")
+        let path = directory.path("string.rql")
+        try Self.makeFile(path)
+        try Self.flip(path, at: try Self.textOffset(path, position: 12_345, text: "item 12345 of"))
+        let store = try BlockStore.open(path: path)
+        #expect(store.fallback == nil)
+        let snapshot = store.snapshot
+        let engine = QueryEngine()
+        let query = try engine.compile("text BEGINSWITH 'item 12345 '", className: "Item", store: snapshot)
+        #expect(throws: StoreFileError.self) { try engine.runChecked(query, on: snapshot) }
+        guard case .blockOffsets("Item", _, "checksum mismatch")? = snapshot.fileDamage?.problem else {
+            Issue.record("damage: \(String(describing: snapshot.fileDamage))")
+            return
+        }
+        #expect(throws: StoreFileError.self) { try BlockStore.verify(path: path) }
+        #expect(throws: WriteError.self) { try store.write { t in _ = try t.insert("Counter", ["value": .int(2)]) } }
+    }
+
+    @Test("a flipped bit in an index leaf is damage when a lookup first visits it")
+    func flippedIndexNode() throws {
+        let directory = try TemporaryDirectory("checksum")
+        let path = directory.path("node.rql")
+        try Self.makeFile(path)
+        let snapshot = try BlockStore.open(path: path, readOnly: true).snapshot
+        guard case .int(let tree)? = snapshot.tables[0].indexes[0] else {
+            Issue.record("Item.id has no integer index")
+            return
+        }
+        #expect(!tree.root.isLeaf)
+        let leaf = try #require(tree.root.children.dropFirst(tree.root.children.count / 2).first?.place)
+        try Self.flip(path, at: leaf.offset + leaf.length / 2)
+        let store = try BlockStore.open(path: path, readOnly: true)
+        let items = try #require(store.snapshot.table(named: "Item"))
+        #expect(store.snapshot.fileDamage == nil)
+        for id in 0..<Self.rows { _ = items.position(ofPrimaryKey: .int(Int64(id))) }
+        let damage = try #require(store.snapshot.fileDamage)
+        guard case .malformed(let what, "checksum mismatch") = damage.problem else {
+            Issue.record("damage: \(damage)")
+            return
+        }
+        #expect(what.contains("Item.id"))
+    }
+
+    @Test("a large last commit checksums its root at open: a flipped bit there is a reported fallback")
+    func largeCommitRoot() throws {
+        let directory = try TemporaryDirectory("checksum")
+        let path = directory.path("large.rql")
+        try Self.makeFile(path, large: true)
+        let store = try BlockStore.open(path: path, readOnly: true)
+        let slot = try #require(store.file?.newestSlot)
+        #expect(slot.pagesSynced && slot.version == 1)
+        try Self.flip(path, at: slot.rootOffset + slot.rootLength / 3)
+        let reopened = try BlockStore.open(path: path, readOnly: true)
+        #expect(reopened.snapshot.version == 0)
+        guard case .newestVersionUnreadable(1, 0, .dataChecksum(1))? = reopened.fallback?.problem else {
+            Issue.record("fallback: \(String(describing: reopened.fallback))")
+            return
+        }
+    }
+
+    @Test("a large last commit's blocks are checked on first read")
+    func largeCommitBlock() throws {
+        let directory = try TemporaryDirectory("checksum")
+        let path = directory.path("large-block.rql")
+        try Self.makeFile(path, large: true)
+        try Self.flip(path, at: try Self.textOffset(path, position: 20_000, text: "item 20000 of"))
+        let store = try BlockStore.open(path: path, readOnly: true)
+        #expect(store.fallback == nil && store.snapshot.version == 1)
+        let items = try #require(store.snapshot.table(named: "Item"))
+        #expect(items.value(at: 20_000, property: 1) != .string("item 20000 of the large commit"))
+        #expect(store.snapshot.fileDamage != nil)
+        #expect(throws: StoreFileError.self) { try BlockStore.verify(path: path) }
+    }
+}
