@@ -155,6 +155,7 @@ enum StoreRegistry {
 
     /// The coordinator of the store `configuration` names, opening the store if needed.
     static func coordinator(for configuration: Realm.Configuration) throws(Realm.Error) -> RealmCoordinator {
+        try configuration.validate()
         lock.lock()
         defer { lock.unlock() }
         do {
@@ -167,7 +168,11 @@ enum StoreRegistry {
                 return coordinator
             case .file(let path):
                 if let existing = files[path] { return existing }
-                let store = try openStore(atPath: path, readOnly: configuration.readOnly)
+                let store = try openStore(
+                    atPath: path,
+                    readOnly: configuration.readOnly,
+                    seed: configuration.seedFilePath
+                )
                 let coordinator = RealmCoordinator(key: key, store: store)
                 files[path] = coordinator
                 return coordinator
@@ -191,10 +196,12 @@ enum StoreRegistry {
     nonisolated(unsafe) private static var stores: [String: BlockStore] = [:]
 
     /// THE function that opens the store of a file-backed realm: the store file at `path`,
-    /// created empty unless it exists or `readOnly` is set. One store per path per process;
-    /// other processes see its commits when they open it (or refresh).
-    private static func openStore(atPath path: String, readOnly: Bool) throws(Realm.Error) -> BlockStore {
+    /// created empty unless it exists or `readOnly` is set (a copy of `seed` first when given).
+    /// One store per path per process; other processes see its commits when they open it (or
+    /// refresh).
+    private static func openStore(atPath path: String, readOnly: Bool, seed: URL?) throws(Realm.Error) -> BlockStore {
         if let store = stores[path] { return store }
+        if let seed, !FileManager.default.fileExists(atPath: path) { try copySeed(seed, to: path) }
         let store: BlockStore
         do {
             if FileManager.default.fileExists(atPath: path) {
@@ -202,14 +209,14 @@ enum StoreRegistry {
             } else {
                 guard !readOnly else {
                     throw Realm.Error(
-                        .fileAccess,
+                        .fileNotFound,
                         "Unable to open a realm at path '\(path)': No such file or directory"
                     )
                 }
                 store = try BlockStore.create(path: path, schema: emptySchema)
             }
         } catch let error as StoreFileError {
-            throw Realm.Error(.fileAccess, "Unable to open a realm at path '\(path)': \(error.problem.description)")
+            throw Realm.Error(error)
         } catch let error as Realm.Error {
             throw error
         } catch {
@@ -219,18 +226,33 @@ enum StoreRegistry {
         return store
     }
 
+    /// Copies the seed file to `path`, where no file exists yet.
+    private static func copySeed(_ seed: URL, to path: String) throws(Realm.Error) {
+        guard FileManager.default.fileExists(atPath: seed.path) else {
+            throw Realm.Error(.fileNotFound, "Unable to copy the seed file '\(seed.path)': No such file or directory")
+        }
+        do {
+            try FileManager.default.copyItem(atPath: seed.path, toPath: path)
+        } catch {
+            throw Realm.Error(
+                .fileOperationFailed,
+                "Unable to copy the seed file '\(seed.path)' to '\(path)': \(error.localizedDescription)"
+            )
+        }
+    }
+
     /// The schema version recorded in the store file at `path`, read from the open store of
     /// this process if there is one, else from the file opened read-only for the call.
     static func schemaVersion(atPath path: String) throws(Realm.Error) -> UInt64 {
         let open: BlockStore? = lock.withLock { stores[path] }
         if let open { return SchemaVersionRecord.read(open.snapshot) }
         guard FileManager.default.fileExists(atPath: path) else {
-            throw Realm.Error(.fileAccess, "Unable to open a realm at path '\(path)': No such file or directory")
+            throw Realm.Error(.fileNotFound, "Unable to open a realm at path '\(path)': No such file or directory")
         }
         do {
             return SchemaVersionRecord.read(try BlockStore.open(path: path, readOnly: true).snapshot)
         } catch {
-            throw Realm.Error(.fileAccess, "Unable to open a realm at path '\(path)': \(error.problem.description)")
+            throw Realm.Error(error)
         }
     }
 
