@@ -327,12 +327,12 @@ extension ObjectBase: _QueryObjectBase {
 extension EmbeddedObject: _QueryEmbeddedObjectBase {}
 
 extension ObjectBase: _QueryValue {
-    /// A managed object is a link constant; an unmanaged one cannot be compared with.
+    /// A managed object is a link constant. An unmanaged one is no object of the realm, so, as
+    /// in Realm Swift, `==` matches nothing and `!=` everything: it is a link to a key no
+    /// object has (keys are never negative).
     public var _rqlQueryConstant: UnboundExpression {
         guard let accessor = _rqlAccessor else {
-            return .invalid(
-                "an unmanaged \(type(of: self).className()) cannot be used in a query; add it to a realm first"
-            )
+            return .constant(.link(ObjectLink(className: type(of: self).className(), key: RowKey(-1))))
         }
         return .constant(.link(accessor.link))
     }
