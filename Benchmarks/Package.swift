@@ -7,7 +7,8 @@ import PackageDescription
 let package = Package(
     name: "RQLBenchmarks",
     products: [
-        .executable(name: "rql-bench", targets: ["rql-bench"])
+        .executable(name: "rql-bench", targets: ["rql-bench"]),
+        .executable(name: "realm-file-helper-release", targets: ["realm-file-helper-release"]),
     ],
     dependencies: [
         .package(name: "RQL", path: "..")
@@ -48,6 +49,13 @@ let package = Package(
             dependencies: ["BenchmarkKit", "Suites", .product(name: "RQLSyntax", package: "RQL")]
         ),
         // The same for the VM: one query's program run a fixed number of times.
+        // The root package's Tests/RealmFileHelper (a symbolic link), built optimized here so that
+        // RQLTests' release-stop test reuses the release build of RQL this package makes anyway
+        // instead of making a second one in the root package.
+        .executableTarget(
+            name: "realm-file-helper-release",
+            dependencies: [.product(name: "RQL", package: "RQL")]
+        ),
         .executableTarget(
             name: "rql-vm-profile",
             dependencies: [

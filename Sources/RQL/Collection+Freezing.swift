@@ -28,7 +28,7 @@ extension List {
     /// let snapshot = person.dogs.freeze()
     /// ```
     public func freeze() -> List<Element> {
-        guard let (accessor, ordinal) = storage.owner else { preconditionFailure("Unmanaged lists cannot be frozen") }
+        guard let (accessor, ordinal) = storage.owner else { realmStop("Unmanaged lists cannot be frozen") }
         if accessor.isFrozen { return self }
         return List._rqlLiveCollection(owner: CollectionOwner.frozen(accessor), ordinal: ordinal) ?? self
     }
@@ -39,7 +39,7 @@ extension List {
     /// let live = person.dogs.freeze().thaw()
     /// ```
     public func thaw() -> List<Element>? {
-        guard let (accessor, ordinal) = storage.owner else { preconditionFailure("Unmanaged lists cannot be thawed") }
+        guard let (accessor, ordinal) = storage.owner else { realmStop("Unmanaged lists cannot be thawed") }
         guard accessor.isFrozen else { return self }
         return CollectionOwner.live(accessor).flatMap { List._rqlLiveCollection(owner: $0, ordinal: ordinal) }
     }
@@ -52,7 +52,7 @@ extension MutableSet {
     /// let snapshot = rex.tags.freeze()
     /// ```
     public func freeze() -> MutableSet<Element> {
-        guard let (accessor, ordinal) = managedOwner else { preconditionFailure("Unmanaged sets cannot be frozen") }
+        guard let (accessor, ordinal) = managedOwner else { realmStop("Unmanaged sets cannot be frozen") }
         if accessor.isFrozen { return self }
         return MutableSet._rqlLiveCollection(owner: CollectionOwner.frozen(accessor), ordinal: ordinal) ?? self
     }
@@ -63,7 +63,7 @@ extension MutableSet {
     /// let live = rex.tags.freeze().thaw()
     /// ```
     public func thaw() -> MutableSet<Element>? {
-        guard let (accessor, ordinal) = managedOwner else { preconditionFailure("Unmanaged sets cannot be thawed") }
+        guard let (accessor, ordinal) = managedOwner else { realmStop("Unmanaged sets cannot be thawed") }
         guard accessor.isFrozen else { return self }
         return CollectionOwner.live(accessor).flatMap { MutableSet._rqlLiveCollection(owner: $0, ordinal: ordinal) }
     }
@@ -76,7 +76,7 @@ extension Map {
     /// let snapshot = rex.nicknames.freeze()
     /// ```
     public func freeze() -> Map<Key, Value> {
-        guard let (accessor, ordinal) = managedOwner else { preconditionFailure("Unmanaged maps cannot be frozen") }
+        guard let (accessor, ordinal) = managedOwner else { realmStop("Unmanaged maps cannot be frozen") }
         if accessor.isFrozen { return self }
         return Map._rqlLiveCollection(owner: CollectionOwner.frozen(accessor), ordinal: ordinal) ?? self
     }
@@ -87,7 +87,7 @@ extension Map {
     /// let live = rex.nicknames.freeze().thaw()
     /// ```
     public func thaw() -> Map<Key, Value>? {
-        guard let (accessor, ordinal) = managedOwner else { preconditionFailure("Unmanaged maps cannot be thawed") }
+        guard let (accessor, ordinal) = managedOwner else { realmStop("Unmanaged maps cannot be thawed") }
         guard accessor.isFrozen else { return self }
         return CollectionOwner.live(accessor).flatMap { Map._rqlLiveCollection(owner: $0, ordinal: ordinal) }
     }

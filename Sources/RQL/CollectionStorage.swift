@@ -83,7 +83,7 @@ final class ManagedCollectionStorage<Element: _Persistable> {
         guard let owner = object ?? accessor.object(for: accessor.link),
             let element = Element._rqlRead(value, owner: owner)
         else {
-            preconditionFailure(
+            realmStop(
                 "\(accessor.classInfo.className).\(propertyName) holds \(value.kind), not \(Element.self)"
             )
         }

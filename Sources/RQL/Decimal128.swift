@@ -50,7 +50,7 @@ public struct Decimal128: Hashable, Comparable, Sendable, CustomStringConvertibl
     /// ```
     public init(value: Any) {
         guard let converted = Decimal128.converting(value) else {
-            preconditionFailure("cannot convert '\(value)' of type \(type(of: value)) to Decimal128")
+            realmStop("cannot convert '\(value)' of type \(type(of: value)) to Decimal128")
         }
         self = converted
     }
@@ -204,7 +204,7 @@ extension Decimal128: ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, Ex
     /// Decimal text written in the program; stops the program if it is not a number.
     public init(stringLiteral value: String) {
         guard let parsed = try? RQLCore.Decimal128(value) else {
-            preconditionFailure("'\(value)' is not a Decimal128 number")
+            realmStop("'\(value)' is not a Decimal128 number")
         }
         self.init(parsed)
     }

@@ -74,7 +74,7 @@ public struct LinkingObjects<Element: ObjectBase & RealmCollectionValue>: Linkin
     /// let owners = rex.owners.freeze()
     /// ```
     public func freeze() -> LinkingObjects<Element> {
-        guard let owner else { preconditionFailure("Unmanaged linking objects cannot be frozen") }
+        guard let owner else { realmStop("Unmanaged linking objects cannot be frozen") }
         if owner.isFrozen { return self }
         guard let frozen = CollectionOwner.frozen(owner)._rqlAccessor else { return self }
         return LinkingObjects(propertyName: propertyName, owner: frozen)
@@ -86,7 +86,7 @@ public struct LinkingObjects<Element: ObjectBase & RealmCollectionValue>: Linkin
     /// let live = rex.owners.freeze().thaw()
     /// ```
     public func thaw() -> LinkingObjects<Element>? {
-        guard let owner else { preconditionFailure("Unmanaged linking objects cannot be thawed") }
+        guard let owner else { realmStop("Unmanaged linking objects cannot be thawed") }
         guard owner.isFrozen else { return self }
         return CollectionOwner.live(owner)?._rqlAccessor.map { LinkingObjects(propertyName: propertyName, owner: $0) }
     }
@@ -106,7 +106,7 @@ extension LinkingObjects: RandomAccessCollection {
 
     public subscript(position: Int) -> Element {
         let elements = current
-        precondition(position >= 0 && position < elements.count, "Index \(position) is out of bounds")
+        realmPrecondition(position >= 0 && position < elements.count, "Index \(position) is out of bounds")
         return elements[position]
     }
 }

@@ -85,7 +85,10 @@ public final class List<Element: RealmCollectionValue> {
     /// try realm.write { ann.dogs.insert(spot, at: 0) }
     /// ```
     public func insert(_ object: Element, at index: Int) {
-        precondition(index >= 0 && index <= count, "Index \(index) is out of bounds (must be within 0 and \(count))")
+        realmPrecondition(
+            index >= 0 && index <= count,
+            "Index \(index) is out of bounds (must be within 0 and \(count))"
+        )
         storage.insert(object, at: index)
     }
 
@@ -149,7 +152,7 @@ public final class List<Element: RealmCollectionValue> {
     /// try realm.write { ann.dogs.removeFirst() }
     /// ```
     public func removeFirst(_ number: Int = 1) {
-        precondition(number >= 0 && number <= count, "Cannot remove \(number) elements from a list of \(count)")
+        realmPrecondition(number >= 0 && number <= count, "Cannot remove \(number) elements from a list of \(count)")
         for _ in 0..<number { storage.remove(at: 0) }
     }
 
@@ -159,7 +162,7 @@ public final class List<Element: RealmCollectionValue> {
     /// try realm.write { ann.dogs.removeLast(2) }
     /// ```
     public func removeLast(_ number: Int = 1) {
-        precondition(number >= 0 && number <= count, "Cannot remove \(number) elements from a list of \(count)")
+        realmPrecondition(number >= 0 && number <= count, "Cannot remove \(number) elements from a list of \(count)")
         for _ in 0..<number { storage.remove(at: storage.count - 1) }
     }
 
@@ -169,7 +172,7 @@ public final class List<Element: RealmCollectionValue> {
     /// try realm.write { ann.dogs.insert(contentsOf: [rex, fido], at: 1) }
     /// ```
     public func insert<C: Collection>(contentsOf newElements: C, at i: Int) where C.Element == Element {
-        precondition(i >= 0 && i <= count, "Index \(i) is out of bounds (must be within 0 and \(count))")
+        realmPrecondition(i >= 0 && i <= count, "Index \(i) is out of bounds (must be within 0 and \(count))")
         for (offset, element) in newElements.enumerated() { storage.insert(element, at: i + offset) }
     }
 
@@ -180,7 +183,7 @@ public final class List<Element: RealmCollectionValue> {
     /// ```
     public func removeSubrange<R: RangeExpression>(_ bounds: R) where R.Bound == Int {
         let range = bounds.relative(to: 0..<count)
-        precondition(range.lowerBound >= 0 && range.upperBound <= count, "Range \(range) is out of bounds")
+        realmPrecondition(range.lowerBound >= 0 && range.upperBound <= count, "Range \(range) is out of bounds")
         for _ in range { storage.remove(at: range.lowerBound) }
     }
 
@@ -210,7 +213,10 @@ public final class List<Element: RealmCollectionValue> {
     }
 
     private func checkIndex(_ index: Int) {
-        precondition(index >= 0 && index < count, "Index \(index) is out of bounds (must be within 0 and \(count - 1))")
+        realmPrecondition(
+            index >= 0 && index < count,
+            "Index \(index) is out of bounds (must be within 0 and \(count - 1))"
+        )
     }
 }
 
@@ -231,7 +237,7 @@ extension List: RandomAccessCollection, MutableCollection {
     }
 
     private func checkBounds(_ position: Int) {
-        precondition(
+        realmPrecondition(
             position >= 0 && position < count,
             "Index \(position) is out of bounds (must be within 0 and \(count - 1))"
         )

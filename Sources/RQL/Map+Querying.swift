@@ -28,7 +28,7 @@ extension Map {
             return Results(
                 context: accessor.context,
                 source: .values(table, owner: accessor, ordinal: ordinal),
-                make: { _ in preconditionFailure("Results of plain values make no objects") }
+                make: { _ in realmStop("Results of plain values make no objects") }
             )
         }
         guard let optional = Value.self as? any _RQLOptionalObject.Type,
@@ -43,7 +43,7 @@ extension Map {
 
     private var queryableValues: Results<Value> {
         guard let results = _rqlValueResults else {
-            preconditionFailure("This method may only be called on managed maps (of an object in a realm)")
+            realmStop("This method may only be called on managed maps (of an object in a realm)")
         }
         return results
     }
@@ -59,7 +59,7 @@ extension Map {
         do {
             return try queryableValues.query(predicateFormat, arguments: args)
         } catch {
-            preconditionFailure("Invalid query:\n\(error.description)")
+            realmStop("Invalid query:\n\(error.description)")
         }
     }
 

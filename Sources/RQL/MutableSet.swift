@@ -165,7 +165,7 @@ extension MutableSet: RandomAccessCollection {
 
     /// The element at `position`; the order of a set's elements is not meaningful.
     public subscript(position: Int) -> Element {
-        precondition(position >= 0 && position < count, "Index \(position) is out of bounds")
+        realmPrecondition(position >= 0 && position < count, "Index \(position) is out of bounds")
         return current[position]
     }
 }

@@ -26,7 +26,7 @@ extension ObjectBase {
         do {
             try _rqlAssign(from: value)
         } catch {
-            preconditionFailure("Invalid value for \(type(of: self).className()): \(error.message)")
+            realmStop("Invalid value for \(type(of: self).className()): \(error.message)")
         }
     }
 
@@ -37,7 +37,7 @@ extension ObjectBase {
         do {
             return try ClassInfo.info(for: type(of: self))
         } catch {
-            preconditionFailure("\(error)")
+            realmStop("\(error)")
         }
     }
 
@@ -151,12 +151,12 @@ extension ObjectBase {
     public func setValue(_ value: Any?, forKey key: String) {
         let info = _rqlClassInfo
         guard let ordinal = info.propertyIndex(named: key), !info.properties[ordinal].schemaType.isBacklink else {
-            preconditionFailure("\(info.className) has no settable persisted property '\(key)'")
+            realmStop("\(info.className) has no settable persisted property '\(key)'")
         }
         do {
             try set(value ?? NSNull(), ordinal: ordinal, info: info)
         } catch {
-            preconditionFailure("\(error.message)")
+            realmStop("\(error.message)")
         }
     }
 
@@ -171,7 +171,7 @@ extension ObjectBase {
         var object: ObjectBase = self
         for component in components {
             guard let next = object[component] as? ObjectBase else {
-                preconditionFailure("\(keyPath): '\(component)' is not a link to an object")
+                realmStop("\(keyPath): '\(component)' is not a link to an object")
             }
             object = next
         }

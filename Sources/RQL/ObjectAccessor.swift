@@ -17,12 +17,15 @@ final class ObjectAccessor {
     /// Set when the transaction that created the object was rolled back: its key may be given
     /// to another object, so the accessor must never read it again.
     private(set) var isDetached = false
+    /// The context's `epoch` when the object was read: after `invalidate()` it never reads again.
+    let epoch: UInt32
 
-    init(context: RealmContext, classInfo: ClassInfo, key: RowKey, classIndex: Int) {
+    init(context: RealmContext, classInfo: ClassInfo, key: RowKey, classIndex: Int, epoch: UInt32? = nil) {
         self.context = context
         self.classInfo = classInfo
         self.key = key
         self.classIndex = classIndex
+        self.epoch = epoch ?? context.epoch
     }
 
     /// An accessor whose row was just found in `version`.
@@ -38,6 +41,7 @@ final class ObjectAccessor {
         self.classInfo = classInfo
         self.key = key
         self.classIndex = classIndex
+        epoch = context.epoch
         cachedVersion = version
         self.row = row
     }
@@ -58,7 +62,7 @@ final class ObjectAccessor {
 
     private func relocate(in version: StoreVersion) -> BlockRow? {
         cachedVersion = version
-        row = isDetached ? nil : version.row(of: key, classIndex: classIndex)
+        row = isDetached || epoch != context.epoch ? nil : version.row(of: key, classIndex: classIndex)
         return row
     }
 
@@ -97,7 +101,7 @@ final class ObjectAccessor {
     }
 
     private func invalidated() -> Never {
-        preconditionFailure(
+        realmStop(
             "Object has been deleted or invalidated: \(classInfo.className) \(key) no longer exists in its realm"
         )
     }
@@ -105,7 +109,7 @@ final class ObjectAccessor {
     func value<Value: _Persistable>(_ ordinal: Int, of owner: ObjectBase, as type: Value.Type) -> Value {
         let stored = storedValue(ordinal)
         guard let value = Value._rqlRead(stored, owner: owner) else {
-            preconditionFailure(
+            realmStop(
                 "\(classInfo.className).\(classInfo.properties[ordinal].name) holds \(stored.kind), not \(Value.self)"
             )
         }

@@ -26,6 +26,8 @@ open class ObjectBase: CustomStringConvertible, Hashable {
     final var _rqlVersion: StoreVersion?
     final var _rqlSerial: UInt64 = 0
     final var _rqlRow: BlockRow?
+    /// The context's epoch when the object was bound (see `RealmContext.invalidate()`).
+    final var _rqlEpoch: UInt32 = 0
     /// The accessor, made on first request (collections and writes keep it).
     private final var _rqlAccessorCache: ObjectAccessor?
     /// Set on the key-path recording prototype while a key path is being recorded.
@@ -129,7 +131,7 @@ open class ObjectBase: CustomStringConvertible, Hashable {
     /// snapshot.age   // still 10
     /// ```
     public func freeze() -> Self {
-        guard let accessor = _rqlAccessor else { preconditionFailure("Unmanaged objects cannot be frozen.") }
+        guard let accessor = _rqlAccessor else { realmStop("Unmanaged objects cannot be frozen.") }
         if accessor.isFrozen { return self }
         let frozen = accessor.context.frozen()
         return accessor.classInfo.makeManaged(context: frozen, key: accessor.key, classIndex: accessor.classIndex)
@@ -142,7 +144,7 @@ open class ObjectBase: CustomStringConvertible, Hashable {
     /// let live = rex.freeze().thaw()
     /// ```
     public func thaw() -> Self? {
-        guard let accessor = _rqlAccessor else { preconditionFailure("Unmanaged objects cannot be thawed.") }
+        guard let accessor = _rqlAccessor else { realmStop("Unmanaged objects cannot be thawed.") }
         guard accessor.isFrozen else { return self }
         guard let live = try? RealmContext.open(accessor.context.configuration) else { return nil }
         let object = accessor.classInfo.makeManaged(context: live, key: accessor.key, classIndex: accessor.classIndex)
@@ -157,7 +159,13 @@ open class ObjectBase: CustomStringConvertible, Hashable {
         get {
             if let cached = _rqlAccessorCache { return cached }
             guard let context = _rqlContext, let info = _rqlInfo else { return nil }
-            let accessor = ObjectAccessor(context: context, classInfo: info, key: _rqlKey, classIndex: _rqlClassIndex)
+            let accessor = ObjectAccessor(
+                context: context,
+                classInfo: info,
+                key: _rqlKey,
+                classIndex: _rqlClassIndex,
+                epoch: _rqlEpoch
+            )
             _rqlAccessorCache = accessor
             return accessor
         }
@@ -167,6 +175,7 @@ open class ObjectBase: CustomStringConvertible, Hashable {
             _rqlInfo = newValue?.classInfo
             _rqlKey = newValue?.key ?? RowKey(-1)
             _rqlClassIndex = newValue?.classIndex ?? 0
+            _rqlEpoch = newValue?.epoch ?? 0
             _rqlVersion = nil
             _rqlSerial = 0
             _rqlRow = nil
@@ -186,6 +195,7 @@ open class ObjectBase: CustomStringConvertible, Hashable {
         _rqlInfo = info
         _rqlKey = key
         _rqlClassIndex = classIndex
+        _rqlEpoch = context.epoch
         _rqlVersion = version
         _rqlSerial = version?.serial ?? 0
         _rqlRow = row
@@ -202,13 +212,14 @@ open class ObjectBase: CustomStringConvertible, Hashable {
         _rqlVersion = version
         _rqlSerial = version.serial
         let detached = _rqlAccessorCache?.isDetached ?? false
-        _rqlRow = detached ? nil : version.row(of: _rqlKey, classIndex: _rqlClassIndex)
+        let invalidated = _rqlEpoch != _rqlContext.unsafelyUnwrapped.epoch
+        _rqlRow = detached || invalidated ? nil : version.row(of: _rqlKey, classIndex: _rqlClassIndex)
         return _rqlRow
     }
 
     /// Stops the program: a deleted object was read, as in Realm Swift.
     final func _rqlInvalidated() -> Never {
-        preconditionFailure(
+        realmStop(
             "Object has been deleted or invalidated: \(_rqlInfo?.className ?? "?") \(_rqlKey) no longer exists in its realm"
         )
     }
@@ -231,7 +242,7 @@ open class ObjectBase: CustomStringConvertible, Hashable {
     /// was deleted).
     final func _rqlStoredValue(_ ordinal: Int) -> RQLCore.Value {
         guard let info = _rqlInfo else {
-            preconditionFailure("a managed property was read on an object that is not managed")
+            realmStop("a managed property was read on an object that is not managed")
         }
         guard let row = _rqlCurrentRow() else { _rqlInvalidated() }
         if info.isBacklink[ordinal] {
@@ -245,7 +256,7 @@ open class ObjectBase: CustomStringConvertible, Hashable {
     /// Stops the program: a stored value that does not fit the property's Swift type.
     func _rqlMismatch(_ ordinal: Int, _ type: Any.Type) -> Never {
         let info = _rqlClassInfo
-        preconditionFailure(
+        realmStop(
             "\(info.className).\(info.properties[ordinal].name) holds \(_rqlStoredValue(ordinal).kind), not \(type)"
         )
     }
@@ -253,7 +264,7 @@ open class ObjectBase: CustomStringConvertible, Hashable {
     @usableFromInline
     func _rqlSetManagedValue<Value: _Persistable>(_ value: Value, _ ordinal: Int) {
         guard let accessor = _rqlAccessor else {
-            preconditionFailure("a managed property was written on an object that is not managed")
+            realmStop("a managed property was written on an object that is not managed")
         }
         accessor.setValue(value, ordinal, of: self)
     }
@@ -316,12 +327,12 @@ extension ObjectBase: _QueryObjectBase {
 extension EmbeddedObject: _QueryEmbeddedObjectBase {}
 
 extension ObjectBase: _QueryValue {
-    /// A managed object is a link constant; an unmanaged one cannot be compared with.
+    /// A managed object is a link constant. An unmanaged one is no object of the realm, so, as
+    /// in Realm Swift, `==` matches nothing and `!=` everything: it is a link to a key no
+    /// object has (keys are never negative).
     public var _rqlQueryConstant: UnboundExpression {
         guard let accessor = _rqlAccessor else {
-            return .invalid(
-                "an unmanaged \(type(of: self).className()) cannot be used in a query; add it to a realm first"
-            )
+            return .constant(.link(ObjectLink(className: type(of: self).className(), key: RowKey(-1))))
         }
         return .constant(.link(accessor.link))
     }

@@ -69,7 +69,7 @@ public struct ObjectId: Hashable, Comparable, Sendable, CustomStringConvertible 
     public init(_ string: StaticString) {
         let text = string.withUTF8Buffer { String(decoding: $0, as: UTF8.self) }
         guard let core = try? RQLCore.ObjectId(hex: text) else {
-            preconditionFailure("'\(text)' is not an ObjectId: expected 24 hexadecimal digits")
+            realmStop("'\(text)' is not an ObjectId: expected 24 hexadecimal digits")
         }
         self.core = core
     }

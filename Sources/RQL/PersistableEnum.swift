@@ -27,7 +27,7 @@ extension PersistableEnum {
 
     /// The first case.
     public static func _rlmDefaultValue() -> Self {
-        guard let first = allCases.first else { preconditionFailure("\(Self.self) has no cases to default to") }
+        guard let first = allCases.first else { realmStop("\(Self.self) has no cases to default to") }
         return first
     }
 
@@ -101,7 +101,7 @@ extension _CustomPersistable {
 
     public static func _rlmDefaultValue() -> Self {
         guard let value = _rqlFromPersisted(PersistedType._rlmDefaultValue()) else {
-            preconditionFailure(
+            realmStop(
                 "\(Self.self) has no value for the default \(PersistedType.self); give the property an initial value"
             )
         }

@@ -45,7 +45,7 @@ struct PlainValueTable: Hashable, Sendable {
         do {
             return try ColumnStore(schema: schema, columns: [className: [Self.propertyName: .values(elements)]])
         } catch {
-            preconditionFailure("Elements of \(className) do not fit their own column: \(error)")
+            realmStop("Elements of \(className) do not fit their own column: \(error)")
         }
     }
 
@@ -80,7 +80,7 @@ extension PlainValueTable {
         default: reader = PlainValues.owner
         }
         guard let element = Element._rqlRead(value, owner: reader) else {
-            preconditionFailure("\(owner.classInfo.className) holds \(value.kind), not \(Element.self)")
+            realmStop("\(owner.classInfo.className) holds \(value.kind), not \(Element.self)")
         }
         return element
     }
@@ -93,7 +93,7 @@ extension PlainValueTable {
         guard
             let store = try? ColumnStore(schema: schema, columns: [className: [Self.propertyName: .values(elements)]])
         else {
-            preconditionFailure("The values of this unmanaged collection of \(className) cannot be queried")
+            realmStop("The values of this unmanaged collection of \(className) cannot be queried")
         }
         let plan = LogicalPlan(className: className, operators: [.filter(predicate)])
         let keys = QueryExecution.run(QueryExecution.compile(plan, onElements: store), onElements: store)

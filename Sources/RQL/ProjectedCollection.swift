@@ -37,7 +37,7 @@ public struct ProjectedCollection<Element>: RandomAccessCollection, CustomString
 
     public subscript(position: Int) -> Element {
         let current = values()
-        precondition(position >= 0 && position < current.count, "Index \(position) is out of bounds")
+        realmPrecondition(position >= 0 && position < current.count, "Index \(position) is out of bounds")
         return current[position]
     }
 

@@ -104,7 +104,7 @@ public struct Projected<T: ObjectBase, Value> {
             guard
                 let writable = observed[keyPath: storageKeyPath].projectedKeyPath as? ReferenceWritableKeyPath<T, Value>
             else {
-                preconditionFailure(
+                realmStop(
                     "the projected key path \(observed[keyPath: storageKeyPath].projectedKeyPath) is read-only"
                 )
             }
@@ -224,7 +224,7 @@ extension Projection: RealmFetchable {
     }
 
     public static func _rlmDefaultValue() -> Self {
-        preconditionFailure("a projection has no default value: it projects an object")
+        realmStop("a projection has no default value: it projects an object")
     }
 
     public static func _rqlConvert(_ value: Any) -> Self? { value as? Self }
@@ -237,7 +237,7 @@ extension Projection: RealmFetchable {
     }
 
     public static func _rqlRecordingValue(_ names: AnyObject) -> Self {
-        preconditionFailure("a projection cannot be read while recording a key path")
+        realmStop("a projection cannot be read while recording a key path")
     }
 
     /// The root object's link.

@@ -80,6 +80,37 @@ extension Realm {
         /// ```
         public var objectTypes: [ObjectBase.Type]?
 
+        /// The 64-byte key of an encrypted realm file. RQL does not encrypt files yet: a
+        /// non-nil key makes opening the realm throw `Realm.Error.invalidInput`, so that data
+        /// meant to be encrypted is never written in the clear.
+        ///
+        /// ```swift
+        /// let config = Realm.Configuration(fileURL: url, encryptionKey: key)
+        /// _ = try Realm(configuration: config)  // throws Realm.Error (.invalidInput)
+        /// ```
+        public var encryptionKey: Data?
+
+        /// A realm file copied to `fileURL` when no file exists there yet (a prebuilt database
+        /// shipped with the program); ignored once the file exists. A missing seed file is
+        /// `Realm.Error.fileNotFound`.
+        ///
+        /// ```swift
+        /// let config = Realm.Configuration(fileURL: documents, seedFilePath: bundledCatalogue)
+        /// let realm = try Realm(configuration: config)  // starts from the catalogue's objects
+        /// ```
+        public var seedFilePath: URL?
+
+        /// How many versions of the realm may be pinned at once (the version being written, and
+        /// every older one a frozen realm, object or collection still reads). A write that would
+        /// exceed it throws `Realm.Error` (`.tooManyActiveVersions`) instead of letting the
+        /// pinned versions pile up; nil for no limit.
+        ///
+        /// ```swift
+        /// var config = Realm.Configuration(inMemoryIdentifier: "bounded")
+        /// config.maximumNumberOfActiveVersions = 8
+        /// ```
+        public var maximumNumberOfActiveVersions: UInt?
+
         /// A configuration; the defaults are a file named `default.realm` in the current
         /// directory, writable, schema version 0, every class used.
         ///
@@ -89,9 +120,11 @@ extension Realm {
         public init(
             fileURL: URL? = nil,
             inMemoryIdentifier: String? = nil,
+            encryptionKey: Data? = nil,
             readOnly: Bool = false,
             schemaVersion: UInt64 = 0,
-            objectTypes: [ObjectBase.Type]? = nil
+            objectTypes: [ObjectBase.Type]? = nil,
+            seedFilePath: URL? = nil
         ) {
             if let inMemoryIdentifier {
                 location = .memory(inMemoryIdentifier)
@@ -101,6 +134,22 @@ extension Realm {
             self.readOnly = readOnly
             self.schemaVersion = schemaVersion
             self.objectTypes = objectTypes
+            self.encryptionKey = encryptionKey
+            self.seedFilePath = seedFilePath
+        }
+
+        /// Refuses what this build cannot honour before anything is opened.
+        func validate() throws(Realm.Error) {
+            if let encryptionKey { throw Self.encryptionUnsupported(encryptionKey) }
+        }
+
+        /// The error for an encryption key: files are not encrypted yet, and a key is never ignored.
+        static func encryptionUnsupported(_ key: Data) -> Realm.Error {
+            Realm.Error(
+                .invalidInput,
+                "Encrypted realms are not supported yet: open the realm with encryptionKey nil "
+                    + "(a \(key.count)-byte key was given)"
+            )
         }
 
         /// `default.realm` in the current directory.
@@ -135,6 +184,8 @@ extension Realm {
 
         public static func == (lhs: Configuration, rhs: Configuration) -> Bool {
             lhs.location == rhs.location && lhs.readOnly == rhs.readOnly && lhs.schemaVersion == rhs.schemaVersion
+                && lhs.encryptionKey == rhs.encryptionKey && lhs.seedFilePath == rhs.seedFilePath
+                && lhs.maximumNumberOfActiveVersions == rhs.maximumNumberOfActiveVersions
                 && lhs.objectTypes.map { $0.map(ObjectIdentifier.init) }
                     == rhs.objectTypes.map {
                         $0.map(ObjectIdentifier.init)

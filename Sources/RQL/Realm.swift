@@ -92,7 +92,7 @@ public struct Realm {
     /// ```
     public func objects<Element: RealmFetchable>(_ type: Element.Type) -> Results<Element> {
         let info = context.classInfo(for: Element._rqlObjectType)
-        precondition(!info.isEmbedded, "Embedded objects (\(info.className)) cannot be queried on their own")
+        realmPrecondition(!info.isEmbedded, "Embedded objects (\(info.className)) cannot be queried on their own")
         return Results(context: context, source: .table(info), make: Element._rqlMake)
     }
 
@@ -105,11 +105,11 @@ public struct Realm {
     public func object<Element: Object, KeyType>(ofType type: Element.Type, forPrimaryKey key: KeyType) -> Element? {
         let info = context.classInfo(for: type)
         guard let primaryKey = info.primaryKey, let ordinal = info.propertyIndex(named: primaryKey) else {
-            preconditionFailure("'\(info.className)' does not have a primary key")
+            realmStop("'\(info.className)' does not have a primary key")
         }
         let stored = PrimaryKeyConversion.value(key, for: info.properties[ordinal])
         guard let stored else {
-            preconditionFailure(
+            realmStop(
                 "Invalid value '\(key)' of type '\(KeyType.self)' for '\(info.className).\(primaryKey)' primary key"
             )
         }
@@ -162,7 +162,7 @@ public struct Realm {
         do {
             try context.beginWrite()
         } catch {
-            preconditionFailure(error.description)
+            realmStop(error.description)
         }
     }
 
@@ -249,7 +249,7 @@ public struct Realm {
         do {
             return Realm(context: try RealmContext.open(context.configuration))
         } catch {
-            preconditionFailure(error.description)
+            realmStop(error.description)
         }
     }
 
@@ -290,8 +290,20 @@ public struct Realm {
         collection.thaw()
     }
 
-    /// Invalidates nothing: RQL's realms hold no read lock. Present for source compatibility.
-    public func invalidate() {}
+    /// Stops reading the realm's current version: every object and list read from this realm
+    /// on this thread is invalidated (`isInvalidated` is true; reading one stops the program),
+    /// an open write transaction is cancelled, and the next read starts from the newest
+    /// version. The realm itself stays usable; results re-run on their next read.
+    ///
+    /// ```swift
+    /// let rex = realm.objects(Dog.self).first!
+    /// realm.invalidate()
+    /// rex.isInvalidated                 // true
+    /// realm.objects(Dog.self).count     // reads the newest version
+    /// ```
+    public func invalidate() {
+        context.invalidate()
+    }
 }
 
 extension Realm {

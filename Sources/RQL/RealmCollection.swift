@@ -13,9 +13,15 @@ import RQLCore
 /// }
 /// let olderDogs = person.dogs.filter("age > %@", 5)
 /// let names = person.dogs.sorted(by: \.name).map(\.name)
+///
+/// // Any of them, stored as one type:
+/// let shown: any RealmCollection<Dog> = person.dogs
+/// shown.filter("age > 5").count
 /// ```
-public protocol RealmCollection: RandomAccessCollection, CustomStringConvertible
+public protocol RealmCollection<Element>: RandomAccessCollection, CustomStringConvertible
 where Index == Int, Element: RealmCollectionValue {
+    /// What the collection holds: objects, or plain values.
+    associatedtype Element
     /// The realm the collection belongs to; nil while unmanaged.
     var realm: Realm? { get }
     /// Whether the object the collection belongs to was deleted.
@@ -35,7 +41,7 @@ extension RealmCollection {
     /// unmanaged collection, as in Realm Swift.
     var _rqlQueryable: Results<Element> {
         guard let results = _rqlResults else {
-            preconditionFailure("This method may only be called on managed collections (of an object in a realm)")
+            realmStop("This method may only be called on managed collections (of an object in a realm)")
         }
         return results
     }
@@ -52,7 +58,7 @@ extension RealmCollection {
         do {
             return try _rqlQueryable.query(predicateFormat, arguments: args)
         } catch {
-            preconditionFailure("Invalid query:\n\(error.description)")
+            realmStop("Invalid query:\n\(error.description)")
         }
     }
 
@@ -108,14 +114,14 @@ extension RealmCollection {
                 let bound = try QueryText.bind(predicateFormat, arguments: args, target: .elements(table))
                 return table.firstIndex(of: PlainValues.values(of: self), matching: bound.predicate)
             } catch {
-                preconditionFailure("Invalid query:\n\(error.description)")
+                realmStop("Invalid query:\n\(error.description)")
             }
         }
         let matching: Results<Element>
         do {
             matching = try _rqlQueryable.query(predicateFormat, arguments: args)
         } catch {
-            preconditionFailure("Invalid query:\n\(error.description)")
+            realmStop("Invalid query:\n\(error.description)")
         }
         let found = Set(matching.evaluate().keys)
         return _rqlQueryable.evaluate().keys.firstIndex { found.contains($0) }
@@ -134,7 +140,7 @@ extension RealmCollection {
                 let bound = try QueryText.bind(predicate, target: .elements(table))
                 return table.firstIndex(of: PlainValues.values(of: self), matching: bound.predicate)
             } catch {
-                preconditionFailure("Invalid query:\n\(error.description)")
+                realmStop("Invalid query:\n\(error.description)")
             }
         }
         return _rqlQueryable.index(matching: isIncluded)
@@ -369,7 +375,7 @@ enum CollectionResults {
             return Results(
                 context: owner.context,
                 source: .values(table, owner: owner, ordinal: ordinal),
-                make: { _ in preconditionFailure("Results of plain values make no objects") }
+                make: { _ in realmStop("Results of plain values make no objects") }
             )
         }
         guard let fetchable = Element.self as? any RealmFetchable.Type,

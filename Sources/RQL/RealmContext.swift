@@ -20,6 +20,9 @@ final class RealmContext {
     private(set) var version: StoreVersion
     /// The open write transaction.
     private(set) var session: WriteSession?
+    /// How many times `invalidate()` ran: objects read before the last one (an older epoch)
+    /// are invalidated, as Realm Swift's are when their read transaction ends.
+    private(set) var epoch: UInt32 = 0
     /// Classes this context resolved, by name (registered ones, plus those a write added).
     private var classes: [String: ClassInfo] = [:]
     /// The same by Swift class, so that adding an object does not spell its class name.
@@ -96,6 +99,9 @@ final class RealmContext {
             isFrozen: true
         )
         context.classes = classes
+        if configuration.maximumNumberOfActiveVersions != nil {
+            ActiveVersions.pin(current, of: configuration.storeKey)
+        }
         return context
     }
 
@@ -125,6 +131,17 @@ final class RealmContext {
         return true
     }
 
+    /// Ends what this realm reads, as Realm Swift's `invalidate()` does: an open write is
+    /// cancelled, every object (and its collections) read so far is invalidated, and the next
+    /// read starts from the newest version.
+    func invalidate() {
+        guard !isFrozen else { return }
+        if session != nil { cancelWrite() }
+        epoch &+= 1
+        coordinator.catchUp()
+        version = StoreVersion(coordinator.store.snapshot)
+    }
+
     // MARK: Classes
 
     /// The class named `className` in this realm's schema.
@@ -144,7 +161,7 @@ final class RealmContext {
         do {
             return try checkedClassInfo(for: type)
         } catch {
-            preconditionFailure(error.description)
+            realmStop(error.description)
         }
     }
 
@@ -219,9 +236,9 @@ final class RealmContext {
     /// Starts the write transaction: waits for another thread's to finish, then reads the newest
     /// version.
     func beginWrite() throws(Realm.Error) {
-        guard !isFrozen else { throw Realm.Error(.readOnly, "Cannot write to a frozen realm") }
+        guard !isFrozen else { throw Realm.Error(.readOnly, "Can't perform transactions on a frozen Realm") }
         guard !configuration.readOnly else {
-            throw Realm.Error(.readOnly, "Cannot write to the read-only realm \(coordinator.key)")
+            throw Realm.Error(.readOnly, "Can't perform transactions on read-only Realms (\(coordinator.key)).")
         }
         guard session == nil else {
             throw Realm.Error(
@@ -237,7 +254,20 @@ final class RealmContext {
                 "The Realm is already in a write transaction (opened through another path to \(coordinator.key))"
             )
         }
-        session = WriteSession(coordinator.store.beginWrite())
+        let transaction = coordinator.store.beginWrite()
+        if let limit = configuration.maximumNumberOfActiveVersions {
+            do {
+                try ActiveVersions.check(
+                    newest: coordinator.store.snapshot.version,
+                    limit: limit,
+                    of: configuration.storeKey
+                )
+            } catch {
+                transaction.rollback()
+                throw error
+            }
+        }
+        session = WriteSession(transaction)
     }
 
     /// Commits the write transaction, or rolls it back and throws the first error it recorded.
@@ -282,7 +312,7 @@ final class RealmContext {
     /// the caller skips the write); outside, the program stops as Realm Swift does.
     func writableSession() -> WriteSession? {
         guard let session else {
-            preconditionFailure(
+            realmStop(
                 "Attempting to modify object outside of a write transaction - call beginWrite on a Realm instance first"
             )
         }

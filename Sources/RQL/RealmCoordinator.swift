@@ -158,6 +158,7 @@ enum StoreRegistry {
 
     /// The coordinator of the store `configuration` names, opening the store if needed.
     static func coordinator(for configuration: Realm.Configuration) throws(Realm.Error) -> RealmCoordinator {
+        try configuration.validate()
         lock.lock()
         defer { lock.unlock() }
         do {
@@ -170,7 +171,11 @@ enum StoreRegistry {
                 return coordinator
             case .file(let path):
                 if let identity = FileIdentity(path: path), let existing = files[identity] { return existing }
-                let store = try openStore(atPath: path, readOnly: configuration.readOnly)
+                let store = try openStore(
+                    atPath: path,
+                    readOnly: configuration.readOnly,
+                    seed: configuration.seedFilePath
+                )
                 guard let identity = store.fileIdentity else {
                     throw Realm.Error(.fileAccess, "Unable to open a realm at path '\(path)': the file is gone")
                 }
@@ -199,17 +204,19 @@ enum StoreRegistry {
 
     /// THE function that opens the store of a file-backed realm: the store file at `path`,
     /// created empty (atomically: another process creating it at once opens what this one made)
-    /// unless it exists or `readOnly` is set; an empty file opened read-write becomes an empty
-    /// store, as in realm-core. One store per file per process, whatever path reaches it; other
-    /// processes see its commits when they open it (or refresh).
-    private static func openStore(atPath path: String, readOnly: Bool) throws(Realm.Error) -> BlockStore {
+    /// unless it exists or `readOnly` is set (a copy of `seed` first when given); an empty file
+    /// opened read-write becomes an empty store, as in realm-core. One store per file per
+    /// process, whatever path reaches it; other processes see its commits when they open it (or
+    /// refresh).
+    private static func openStore(atPath path: String, readOnly: Bool, seed: URL?) throws(Realm.Error) -> BlockStore {
         if let identity = FileIdentity(path: path), let store = stores[identity] { return store }
+        if let seed, !FileManager.default.fileExists(atPath: path) { try copySeed(seed, to: path) }
         let store: BlockStore
         do {
             if readOnly {
                 guard FileManager.default.fileExists(atPath: path) else {
                     throw Realm.Error(
-                        .fileAccess,
+                        .fileNotFound,
                         "Unable to open a realm at path '\(path)': No such file or directory"
                     )
                 }
@@ -219,7 +226,7 @@ enum StoreRegistry {
             }
             if let fallback = store.fallback { throw fallbackError(fallback, path: path) }
         } catch let error as StoreFileError {
-            throw Realm.Error(.fileAccess, "Unable to open a realm at path '\(path)': \(error.problem.description)")
+            throw Realm.Error(error)
         } catch let error as Realm.Error {
             throw error
         } catch {
@@ -232,19 +239,34 @@ enum StoreRegistry {
         return store
     }
 
+    /// Copies the seed file to `path`, where no file exists yet.
+    private static func copySeed(_ seed: URL, to path: String) throws(Realm.Error) {
+        guard FileManager.default.fileExists(atPath: seed.path) else {
+            throw Realm.Error(.fileNotFound, "Unable to copy the seed file '\(seed.path)': No such file or directory")
+        }
+        do {
+            try FileManager.default.copyItem(atPath: seed.path, toPath: path)
+        } catch {
+            throw Realm.Error(
+                .fileOperationFailed,
+                "Unable to copy the seed file '\(seed.path)' to '\(path)': \(error.localizedDescription)"
+            )
+        }
+    }
+
     /// The schema version recorded in the store file at `path`, read from the open store of
     /// this process if there is one, else from the file opened read-only for the call.
     static func schemaVersion(atPath path: String) throws(Realm.Error) -> UInt64 {
         let open: BlockStore? = lock.withLock { FileIdentity(path: path).flatMap { stores[$0] } }
         if let open { return SchemaVersionRecord.read(open.snapshot) }
         guard FileManager.default.fileExists(atPath: path) else {
-            throw Realm.Error(.fileAccess, "Unable to open a realm at path '\(path)': No such file or directory")
+            throw Realm.Error(.fileNotFound, "Unable to open a realm at path '\(path)': No such file or directory")
         }
         let store: BlockStore
         do {
             store = try BlockStore.open(path: path, readOnly: true)
         } catch {
-            throw Realm.Error(.fileAccess, "Unable to open a realm at path '\(path)': \(error.problem.description)")
+            throw Realm.Error(error)
         }
         if let fallback = store.fallback { throw fallbackError(fallback, path: path) }
         return SchemaVersionRecord.read(store.snapshot)

@@ -13,12 +13,12 @@ extension Results {
     /// let youngest: Int? = dogs.min(ofProperty: "age")
     /// ```
     public func min<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
-        aggregate(property, as: T.self, ValueAggregation.minimum)
+        aggregate(property, .min, as: T.self, ValueAggregation.minimum)
     }
 
     /// The greatest value of `property` among the results, or nil when there are none.
     public func max<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
-        aggregate(property, as: T.self, ValueAggregation.maximum)
+        aggregate(property, .max, as: T.self, ValueAggregation.maximum)
     }
 
     /// The sum of `property` over the results (zero when there are none).
@@ -27,7 +27,7 @@ extension Results {
     /// let totalAge: Int = dogs.sum(ofProperty: "age")
     /// ```
     public func sum<T: _Persistable>(ofProperty property: String) -> T where T.PersistedType: AddableType {
-        aggregate(property, as: T.self, { ValueAggregation.sum($0) }) ?? T._rlmDefaultValue()
+        aggregate(property, .sum, as: T.self, { ValueAggregation.sum($0) }) ?? T._rlmDefaultValue()
     }
 
     /// The mean of `property` over the results, or nil when there are none.
@@ -36,27 +36,34 @@ extension Results {
     /// let averageAge: Double? = dogs.average(ofProperty: "age")
     /// ```
     public func average<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: AddableType {
-        aggregate(property, as: T.self, { ValueAggregation.average($0) })
+        aggregate(property, .average, as: T.self, { ValueAggregation.average($0) })
     }
 
     /// The values of `property` of every result, through the store; the program stops for a
-    /// property the class does not have or one that cannot be aggregated, as in Realm Swift.
-    private func propertyValues(_ property: String) -> [RQLCore.Value] {
+    /// property the class does not have or one `method` cannot aggregate, as in Realm Swift.
+    private func propertyValues(_ property: String, _ method: AggregateMethod) -> [RQLCore.Value] {
         if case .values(let table, _, _) = source {
             // Realm Swift aggregates plain values as `min(ofProperty: "self")`.
             guard property == PlainValueTable.propertyName else {
-                preconditionFailure("Invalid property name '\(property)' for a collection of \(table.className)")
+                realmStop("Invalid property name '\(property)' for a collection of \(table.className)")
             }
             let keys = evaluate().keys
             return keys.map { state.elements[Int($0.rawValue)] }
         }
         guard let ordinal = classInfo.propertyIndex(named: property) else {
-            preconditionFailure("Invalid property name '\(property)' for class '\(classInfo.className)'")
+            realmStop("Invalid property name '\(property)' for class '\(classInfo.className)'")
         }
         let core = classInfo.properties[ordinal].core
         guard core.collection == .single, core.type.targetClassName == nil else {
-            preconditionFailure(
+            realmStop(
                 "Cannot aggregate '\(classInfo.className).\(property)': it is not a single value"
+            )
+        }
+        guard method.accepts(core.type) else {
+            // realm-core's UnsupportedColumnTypeException, worded as Realm Swift words it.
+            realmStop(
+                "\(method) is not supported for \(core.type.keyword)\(core.isOptional ? "?" : "") property "
+                    + "'\(classInfo.className).\(property)'."
             )
         }
         let (version, keys) = evaluate()
@@ -73,10 +80,11 @@ extension Results {
 
     private func aggregate<T: _Persistable>(
         _ property: String,
+        _ method: AggregateMethod,
         as type: T.Type,
         _ function: ([RQLCore.Value]) -> RQLCore.Value
     ) -> T? {
-        let values = propertyValues(property)
+        let values = propertyValues(property, method)
         let owner: ObjectBase = if case .values = source { PlainValues.owner } else { classInfo.prototype }
         return AggregateConversion.convert(function(values), to: T.self, owner: owner)
     }
@@ -166,6 +174,29 @@ extension Results where Element: ObjectBase {
     /// ```
     public func average<T: _Persistable>(of keyPath: KeyPath<Element, T>) -> T? where T.PersistedType: AddableType {
         average(ofProperty: _name(for: keyPath))
+    }
+}
+
+/// Which aggregate a collection computes, and the property types it takes (realm-core's: sums
+/// and averages of numbers, minimums and maximums of numbers and dates, each of mixed too).
+enum AggregateMethod: String, CustomStringConvertible {
+    /// `min(ofProperty:)`.
+    case min
+    /// `max(ofProperty:)`.
+    case max
+    /// `sum(ofProperty:)`.
+    case sum
+    /// `average(ofProperty:)`.
+    case average
+
+    var description: String { rawValue }
+
+    func accepts(_ type: RQLCore.PropertyType) -> Bool {
+        switch type {
+        case .int, .float, .double, .decimal128, .mixed: true
+        case .date: self == .min || self == .max
+        case .bool, .string, .data, .objectId, .uuid, .object, .linkingObjects: false
+        }
     }
 }
 

@@ -21,7 +21,7 @@ extension Results {
         do {
             return try query(predicateFormat, arguments: args)
         } catch {
-            preconditionFailure("Invalid query:\n\(error.description)")
+            realmStop("Invalid query:\n\(error.description)")
         }
     }
 
@@ -60,7 +60,7 @@ extension Results {
             let bound = try QueryText.bind(predicate, target: queryTarget)
             return appending(.filter(bound.predicate))
         } catch {
-            preconditionFailure("Invalid query:\n\(error.description)")
+            realmStop("Invalid query:\n\(error.description)")
         }
     }
 
@@ -110,7 +110,7 @@ extension Results {
     /// let topThree = dogs.sorted(byKeyPath: "age", ascending: false).prefix(3)
     /// ```
     public func prefix(_ maxLength: Int) -> Results<Element> {
-        precondition(maxLength >= 0, "Can't take a prefix of negative length from a collection")
+        realmPrecondition(maxLength >= 0, "Can't take a prefix of negative length from a collection")
         return appending(.clause(.limit(maxLength)))
     }
 
@@ -124,7 +124,7 @@ extension Results {
         do {
             return try QueryText.bind(clauses, target: queryTarget)
         } catch {
-            preconditionFailure("Invalid key path:\n\(error.description)")
+            realmStop("Invalid key path:\n\(error.description)")
         }
     }
 
@@ -156,7 +156,7 @@ extension Results {
         do {
             matching = try query(predicateFormat, arguments: args)
         } catch {
-            preconditionFailure("Invalid query:\n\(error.description)")
+            realmStop("Invalid query:\n\(error.description)")
         }
         return firstIndex(in: matching)
     }

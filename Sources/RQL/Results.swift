@@ -189,7 +189,7 @@ public struct Results<Element: RealmCollectionValue> {
     public func objects(at indexes: IndexSet) -> [Element] {
         let (version, keys) = evaluate()
         return indexes.map { index in
-            precondition(
+            realmPrecondition(
                 index >= 0 && index < keys.count,
                 "Index \(index) is out of bounds (must be less than \(keys.count))"
             )
@@ -266,7 +266,7 @@ enum ResultsSource {
     var classInfo: ClassInfo {
         switch self {
         case .table(let info), .collection(let info, _, _): info
-        case .values: preconditionFailure("Results of plain values have no object class")
+        case .values: realmStop("Results of plain values have no object class")
         }
     }
 
@@ -334,7 +334,7 @@ extension Results: RandomAccessCollection {
     /// The result at `position` (the program stops outside `0 ..< count`, as in Realm Swift).
     public subscript(position: Int) -> Element {
         let (version, keys) = evaluate()
-        precondition(
+        realmPrecondition(
             position >= 0 && position < keys.count,
             "Index \(position) is out of bounds (must be less than \(keys.count))"
         )

@@ -61,7 +61,7 @@ enum SchemaVersionRecord {
 }
 
 /// The schema version last set on the realm file at `fileURL` (0 for a file no configuration
-/// with a schema version has opened). Throws `Realm.Error` (`.fileAccess`) when there is no
+/// with a schema version has opened). Throws `Realm.Error` (`.fileNotFound`) when there is no
 /// readable realm file there. Encryption is not supported: `encryptionKey` must be nil.
 ///
 /// ```swift
@@ -70,8 +70,6 @@ enum SchemaVersionRecord {
 /// try schemaVersionAtURL(url)  // 3
 /// ```
 public func schemaVersionAtURL(_ fileURL: URL, encryptionKey: Data? = nil) throws -> UInt64 {
-    guard encryptionKey == nil else {
-        throw Realm.Error(.fail, "Encrypted realms are not supported (encryptionKey must be nil)")
-    }
+    if let encryptionKey { throw Realm.Configuration.encryptionUnsupported(encryptionKey) }
     return try StoreRegistry.schemaVersion(atPath: fileURL.standardizedFileURL.path)
 }

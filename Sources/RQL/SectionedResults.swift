@@ -106,7 +106,7 @@ extension SectionedResults: RandomAccessCollection {
     /// ```
     public subscript(_ index: Int) -> ResultsSection<Key, SectionElement> {
         let sections = self.sections
-        precondition(index >= 0 && index < sections.count, "Section index \(index) is out of bounds")
+        realmPrecondition(index >= 0 && index < sections.count, "Section index \(index) is out of bounds")
         return ResultsSection(key: sections[index].key, results: results, positions: sections[index].positions)
     }
 }

@@ -90,7 +90,7 @@ public struct SortDescriptor: Hashable, Sendable, CustomStringConvertible, Expre
 /// ```
 public func _name<Root: ObjectBase>(for keyPath: PartialKeyPath<Root>) -> String {
     guard let names = KeyPathRecording.names(of: keyPath, on: Root.self) else {
-        preconditionFailure("\(keyPath) does not read a persisted property of \(Root.className())")
+        realmStop("\(keyPath) does not read a persisted property of \(Root.className())")
     }
     return names.joined(separator: ".")
 }

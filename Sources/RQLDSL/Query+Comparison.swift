@@ -205,6 +205,34 @@ extension Query where T: _HasPersistedType, T.PersistedType: _QueryString {
     public static func <= (_ lhs: Query, _ rhs: T) -> Query<Bool> {
         lhs.compare(.lessOrEqual, QueryConstant.expression(rhs))
     }
+
+    // Two string-valued key paths (optional or not, or an enum stored as a string) compare in
+    // the same order, so the right side is any of them, not only the left side's exact type.
+
+    /// `keyPath > otherKeyPath` in Realm's string order.
+    ///
+    /// ```swift
+    /// people.where { $0.lastName > $0.firstName }
+    /// ```
+    public static func > <U: _HasPersistedType>(_ lhs: Query, _ rhs: Query<U>) -> Query<Bool>
+    where U.PersistedType: _QueryString {
+        lhs.compare(.greater, rhs)
+    }
+    /// `keyPath >= otherKeyPath` in Realm's string order.
+    public static func >= <U: _HasPersistedType>(_ lhs: Query, _ rhs: Query<U>) -> Query<Bool>
+    where U.PersistedType: _QueryString {
+        lhs.compare(.greaterOrEqual, rhs)
+    }
+    /// `keyPath < otherKeyPath` in Realm's string order.
+    public static func < <U: _HasPersistedType>(_ lhs: Query, _ rhs: Query<U>) -> Query<Bool>
+    where U.PersistedType: _QueryString {
+        lhs.compare(.less, rhs)
+    }
+    /// `keyPath <= otherKeyPath` in Realm's string order.
+    public static func <= <U: _HasPersistedType>(_ lhs: Query, _ rhs: Query<U>) -> Query<Bool>
+    where U.PersistedType: _QueryString {
+        lhs.compare(.lessOrEqual, rhs)
+    }
 }
 
 // MARK: Ranges

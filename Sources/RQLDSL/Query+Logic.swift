@@ -160,6 +160,19 @@ struct SubqueryRewriter {
         case .quantified(let quantifier, let inner):
             return .quantified(quantifier, rewrite(inner, collection: collection, depth: depth))
         case .subqueryCount(let inner, let predicate):
+            if inner == collection {
+                // A count built over this very collection (`($0.items.parts.price > 1).count`
+                // inside a count over `items`) counts, for each element, the next collection its
+                // key paths cross.
+                let nested = ElementSubquery(paths: paths, outer: collection, depth: depth)
+                guard case .subqueryCount(let next, let nestedPredicate) = nested.count(predicate) else {
+                    return nested.count(predicate)
+                }
+                return .subqueryCount(
+                    collection: next,
+                    predicate: rewrite(nestedPredicate, collection: collection, depth: depth + 1)
+                )
+            }
             return .subqueryCount(
                 collection: rerooted(inner, collection: collection, depth: depth) ?? inner,
                 predicate: rewrite(predicate, collection: collection, depth: depth + 1)

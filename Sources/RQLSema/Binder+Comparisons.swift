@@ -282,12 +282,27 @@ extension BindingSession {
                 }
             }
         case .constantList(let values):
-            return .constantList(
-                values.enumerated().map { index, value in
-                    if type == .decimal128, let exact = operand.exactDecimals[index] { return .decimal(exact) }
-                    return (try? ValueCoercion.coerce(value, toCompareWith: type)) ?? value
+            var converted: [Value] = []
+            converted.reserveCapacity(values.count)
+            for (index, value) in values.enumerated() {
+                if type == .decimal128, let exact = operand.exactDecimals[index] {
+                    converted.append(.decimal(exact))
+                } else if let value = try? ValueCoercion.coerce(value, toCompareWith: type) {
+                    converted.append(value)
+                } else if type == .data {
+                    // realm-core converts each value of a list as it converts one: against a
+                    // binary property, a value that is neither bytes nor a string is a type error.
+                    throw BindError(
+                        .typeMismatch,
+                        "Unsupported comparison between type 'binary' and type '\(value.kind)'"
+                            + " (\(operand.quotedText) holds \(withArticle(value.kind.description)), not a binary)",
+                        at: operand.span
+                    )
+                } else {
+                    converted.append(value)
                 }
-            )
+            }
+            return .constantList(converted)
         default:
             return operand.expression
         }

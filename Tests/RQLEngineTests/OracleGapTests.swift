@@ -179,6 +179,16 @@ struct OracleGapTests {
         #expect(try ids("bin == $0", [.value(.null)]) == [2])
     }
 
+    @Test("realm-core: a list argument holding a value that cannot be compared with a binary property is a type error")
+    func binaryListArgument() throws {
+        for query in ["bin == $0", "bin IN $0", "others.bin == $0"] {
+            let failure = try #require(try error(query, [.list([.data([0x61, 0x62, 0x63]), .int(5)])]), "\(query)")
+            #expect(failure.category == "type_mismatch", "\(query)")
+        }
+        #expect(try ids("bin IN $0", [.list([.string("abc"), .data([])])]) == [1, 3])
+        #expect(try ids("bin IN $0", [.list([.null])]) == [2])
+    }
+
     @Test("obj('class_Name', key) names the class Name, as realm-core's table names do")
     func classPrefixedObjectLiteral() throws {
         #expect(try ids("self == obj('class_Item', 1)") == [1])

@@ -140,7 +140,7 @@ struct WriteErrorTests {
         #expect {
             _ = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path), readOnly: true))
         } throws: { error in
-            (error as? Realm.Error)?.code == .fileAccess
+            (error as? Realm.Error)?.code == .fileNotFound
         }
         let writable = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path)))
         try writable.write { writable.add(Animal(value: ["name": "Rex"])) }

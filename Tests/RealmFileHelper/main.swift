@@ -8,6 +8,8 @@
 //     realm-file-helper add-dog PATH  adds one more dog (another process's commit to refresh to)
 //     realm-file-helper bad-filter PATH  runs `filter` with a misspelt property: the process
 //                                     stops with the diagnostic, as Realm Swift's does
+//     realm-file-helper stop-MODE PATH   hits one deliberate stop (`StopMode` below); run from a
+//                                     release build, it shows each stop's message survives -O
 //
 // A third argument N opens the realm with `schemaVersion: N` (default 0).
 // The test runs `write` and `read` as two processes: the data must survive the first one.
@@ -38,6 +40,57 @@ final class DogV2: Object {
 
 final class Home: EmbeddedObject {
     @Persisted var city = ""
+}
+
+/// A class outside the helper's `objectTypes`, for the unknown-class stop.
+final class Stray: Object {
+    @Persisted var name = ""
+}
+
+/// Each deliberate stop of the object model, reached the way a program would reach it.
+enum StopMode: String, CaseIterable {
+    /// `filter` with a misspelt property.
+    case badQuery = "stop-bad-query"
+    /// A managed object changed outside a write transaction.
+    case writeOutside = "stop-write-outside"
+    /// A deleted object read.
+    case deletedRead = "stop-deleted-read"
+    /// A class the configuration's `objectTypes` does not list.
+    case unknownClass = "stop-unknown-class"
+    /// A primary key of the wrong type.
+    case wrongKeyType = "stop-wrong-key-type"
+    /// `sum(ofProperty:)` of a string property.
+    case sumOfString = "stop-sum-of-string"
+    /// A plain `preconditionFailure`: in an optimized build its message is dropped, which is
+    /// what shows the helper was built optimized.
+    case plainPrecondition = "stop-plain-precondition"
+
+    func run(_ path: String) throws {
+        let realm = try Realm(configuration: configuration(path))
+        try realm.write {
+            realm.add(Owner(value: ["id": 1, "name": "Ann", "dogs": [["name": "Rex", "age": 3]]]))
+        }
+        let rex = realm.objects(Dog.self)[0]
+        switch self {
+        case .badQuery:
+            print("not stopped: \(realm.objects(Dog.self).filter("agee > 2").count)")
+        case .writeOutside:
+            rex.age = 4
+        case .deletedRead:
+            try realm.write { realm.delete(rex) }
+            print("not stopped: \(rex.name)")
+        case .unknownClass:
+            print("not stopped: \(realm.objects(Stray.self).count)")
+        case .wrongKeyType:
+            print("not stopped: \(String(describing: realm.object(ofType: Owner.self, forPrimaryKey: "one")))")
+        case .sumOfString:
+            let total: Int = realm.objects(Dog.self).sum(ofProperty: "name")
+            print("not stopped: \(total)")
+        case .plainPrecondition:
+            preconditionFailure("a message only an unoptimized build prints")
+        }
+        print("not stopped")
+    }
 }
 
 nonisolated(unsafe) var schemaVersion: UInt64 = 0
@@ -87,16 +140,18 @@ func read(_ path: String) throws -> String {
 
 let arguments = CommandLine.arguments
 guard (3...4).contains(arguments.count),
-    ["write", "read", "both", "read-v2", "bad-filter", "add-dog"].contains(arguments[1]),
+    ["write", "read", "both", "read-v2", "bad-filter", "add-dog"].contains(arguments[1])
+        || StopMode(rawValue: arguments[1]) != nil,
     arguments.count == 3 || UInt64(arguments[3]) != nil
 else {
     FileHandle.standardError.write(
-        Data("usage: realm-file-helper write|read|both|read-v2|bad-filter|add-dog PATH [SCHEMA-VERSION]\n".utf8)
+        Data("usage: realm-file-helper write|read|both|read-v2|bad-filter|add-dog|stop-… PATH [SCHEMA-VERSION]\n".utf8)
     )
     exit(2)
 }
 if arguments.count == 4, let version = UInt64(arguments[3]) { schemaVersion = version }
 do {
+    if let mode = StopMode(rawValue: arguments[1]) { try mode.run(arguments[2]) }
     switch arguments[1] {
     case "write":
         try write(arguments[2])
@@ -111,9 +166,11 @@ do {
         let realm = try Realm(configuration: configuration(arguments[2]))
         let dogs = realm.objects(Dog.self).filter("agee > 2")
         print("not stopped: \(dogs.count)")
-    default:
+    case "both":
         try write(arguments[2])
         print(try read(arguments[2]))
+    default:
+        break
     }
 } catch {
     FileHandle.standardError.write(Data("realm-file-helper: \(error)\n".utf8))

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+
+/// Realm Swift's deliberate stops (a bad query in `filter`, a write outside a transaction, a
+/// deleted object read…) must say why in the build configuration servers run: an optimized one,
+/// where `preconditionFailure` drops its message. Each case runs a release build of
+/// `realm-file-helper` in a mode that reaches one stop, and reads its standard error.
+///
+/// The release build comes from the Benchmarks package (its `realm-file-helper-release` target
+/// is the same source): CI builds that package optimized anyway, so the build made here is the
+/// one CI's benchmark step reuses, not a second optimized build of the library.
+@Suite("Deliberate stops in a release build")
+struct ReleaseStopTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// The optimized helper, built once per test run (incremental when nothing changed).
+    static let helper: Result<URL, BuildFailure> = {
+        let benchmarks = root.appendingPathComponent("Benchmarks")
+        let product = "realm-file-helper-release"
+        let build = run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["swift", "build", "--package-path", benchmarks.path, "-c", "release", "--product", product]
+        )
+        guard build.status == 0 else { return .failure(BuildFailure(output: build.output)) }
+        return .success(benchmarks.appendingPathComponent(".build/release/\(product)"))
+    }()
+
+    struct BuildFailure: Error, CustomStringConvertible {
+        let output: String
+        var description: String { "swift build -c release failed:\n\(output)" }
+    }
+
+    static func run(_ executable: URL, _ arguments: [String]) -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        do {
+            try process.run()
+        } catch {
+            return (-1, "\(error)")
+        }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    static func stop(_ mode: String) throws -> (status: Int32, output: String) {
+        let helper = try Self.helper.get()
+        let path = FileRealmTests.temporaryPath(mode)
+        defer {
+            try? FileManager.default.removeItem(atPath: path)
+            try? FileManager.default.removeItem(atPath: path + ".lock")
+        }
+        return run(helper, [mode, path])
+    }
+
+    @Test(
+        "each deliberate stop prints Realm Swift's message in an optimized build",
+        arguments: [
+            ("stop-bad-query", ["Invalid query", "agee > 2", "^"]),
+            ("stop-write-outside", ["Attempting to modify object outside of a write transaction"]),
+            ("stop-deleted-read", ["Object has been deleted or invalidated"]),
+            ("stop-unknown-class", ["Object type 'Stray' is not managed by the Realm"]),
+            ("stop-wrong-key-type", ["Invalid value 'one' of type 'String' for 'Owner.id' primary key"]),
+            ("stop-sum-of-string", ["sum is not supported for string property 'Dog.name'."]),
+        ]
+    )
+    func stopSaysWhy(mode: String, expected: [String]) throws {
+        let stopped = try Self.stop(mode)
+        #expect(stopped.status != 0, "\(stopped.output)")
+        #expect(!stopped.output.contains("not stopped"), "\(stopped.output)")
+        #expect(
+            stopped.output.contains("*** Terminating app due to uncaught exception 'RLMException', reason: '"),
+            "\(stopped.output)"
+        )
+        for text in expected {
+            #expect(stopped.output.contains(text), "\(text) missing from: \(stopped.output)")
+        }
+    }
+
+    @Test("the helper is optimized: a plain preconditionFailure's message is dropped")
+    func helperIsOptimized() throws {
+        let stopped = try Self.stop("stop-plain-precondition")
+        #expect(stopped.status != 0, "\(stopped.output)")
+        #expect(!stopped.output.contains("not stopped"), "\(stopped.output)")
+        #expect(!stopped.output.contains("a message only an unoptimized build prints"), "\(stopped.output)")
+    }
+}
