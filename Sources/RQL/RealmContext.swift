@@ -153,7 +153,9 @@ final class RealmContext {
         if let info = classesByType[ObjectIdentifier(type)] { return info }
         let info: ClassInfo
         if let known = classInfo(named: type.className()) {
-            info = known
+            // Another declaration of the same stored class (a later version of the program's
+            // model, say) gets its own info, matched against the stored class.
+            info = known.type == type ? known : try coordinator.matched(type, in: current.schema)
         } else {
             info = try register(type)
         }
@@ -207,6 +209,17 @@ final class RealmContext {
     func object(for link: ObjectLink) -> ObjectBase? {
         let version = current
         guard let info = classInfo(named: link.className), let classIndex = version.classIndex(named: link.className),
+            let row = version.row(of: link.key, classIndex: classIndex)
+        else { return nil }
+        return info.makeManaged(context: self, key: link.key, classIndex: classIndex, version: version, row: row)
+    }
+
+    /// The same, as an instance of `type` (a declaration of the link's class other than the
+    /// registered one); nil when `type` does not declare that class or does not match it.
+    func object(for link: ObjectLink, declaredAs type: ObjectBase.Type) -> ObjectBase? {
+        guard type.className() == link.className, let info = try? checkedClassInfo(for: type) else { return nil }
+        let version = current
+        guard let classIndex = version.classIndex(named: link.className),
             let row = version.row(of: link.key, classIndex: classIndex)
         else { return nil }
         return info.makeManaged(context: self, key: link.key, classIndex: classIndex, version: version, row: row)

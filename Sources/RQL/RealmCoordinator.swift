@@ -113,6 +113,25 @@ final class RealmCoordinator: @unchecked Sendable {
         return missing
     }
 
+    /// The info of `type` as `schema` stores its class, for a declaration other than the
+    /// registered one of the same class name; an error when they differ beyond property order.
+    func matched(_ type: ObjectBase.Type, in schema: RQLCore.Schema) throws(Realm.Error) -> ClassInfo {
+        let declared: ClassInfo
+        do {
+            declared = try ClassInfo.info(for: type)
+        } catch {
+            throw Realm.Error(.invalidSchema, error.description)
+        }
+        guard let stored = schema[declared.className] else { return declared }
+        guard let matched = declared.matching(stored) else {
+            throw Realm.Error(
+                .schemaMismatch,
+                MigrationCheck.message(stored: stored, declared: declared.objectSchema, key: key)
+            )
+        }
+        return matched
+    }
+
     /// Registers classes added by a committed transaction.
     func confirm(_ classes: [ClassInfo]) {
         lock.withLock {
@@ -120,18 +139,19 @@ final class RealmCoordinator: @unchecked Sendable {
         }
     }
 
-    /// The classes of `classes` the schema lacks; those it has must match it exactly.
+    /// The classes of `classes` the schema lacks; those it has must match it up to the order of
+    /// their properties (registered in the store's order).
     private func unregistered(_ classes: [ClassInfo], in schema: RQLCore.Schema) throws(Realm.Error) -> [ClassInfo] {
         var missing: [ClassInfo] = []
-        for info in classes where registered[info.className] !== info {
+        for info in classes where registered[info.className]?.type != info.type {
             if let stored = schema[info.className] {
-                guard stored == info.objectSchema else {
+                guard let matched = info.matching(stored) else {
                     throw Realm.Error(
                         .schemaMismatch,
                         MigrationCheck.message(stored: stored, declared: info.objectSchema, key: key)
                     )
                 }
-                if registered[info.className] == nil { registered[info.className] = info }
+                if registered[info.className] == nil { registered[info.className] = matched }
             } else if !missing.contains(where: { $0.className == info.className }) {
                 missing.append(info)
             }
