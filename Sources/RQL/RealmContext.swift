@@ -64,17 +64,7 @@ final class RealmContext {
         }
         let coordinator = try StoreRegistry.coordinator(for: configuration)
         coordinator.catchUp()
-        try coordinator.checkSchemaVersion(configuration.schemaVersion)
-        if let types = configuration.objectTypes {
-            let discovered: DiscoveredSchema
-            do {
-                discovered = try DiscoveredSchema(types: types, closingOverLinks: false)
-            } catch {
-                throw Realm.Error(.invalidSchema, error.description)
-            }
-            try coordinator.register(discovered.classes, readOnly: configuration.readOnly)
-        }
-        try coordinator.recordSchemaVersion(configuration.schemaVersion, readOnly: configuration.readOnly)
+        try SchemaMigration.prepare(configuration, coordinator: coordinator)
         let context = RealmContext(
             configuration: configuration,
             coordinator: coordinator,
@@ -85,6 +75,28 @@ final class RealmContext {
         context.threadTable = table
         return context
     }
+
+    /// A context for a migration's block, on no thread's table: the old realm reading
+    /// `version` forever (no `session`), or the new realm writing through the migration's
+    /// `session` (which the migration commits or rolls back itself, after `endMigration()`).
+    static func migrating(
+        _ configuration: Realm.Configuration,
+        coordinator: RealmCoordinator,
+        version: StoreVersion,
+        session: WriteSession?
+    ) -> RealmContext {
+        let context = RealmContext(
+            configuration: configuration,
+            coordinator: coordinator,
+            version: version,
+            isFrozen: session == nil
+        )
+        context.session = session
+        return context
+    }
+
+    /// Lets go of the migration's transaction.
+    func endMigration() { session = nil }
 
     /// A frozen copy reading this context's current version forever.
     func frozen() -> RealmContext {

@@ -132,6 +132,11 @@ final class RealmCoordinator: @unchecked Sendable {
         return matched
     }
 
+    /// Forgets every registered class, after a migration changed the stored classes.
+    func forgetRegistrations() {
+        lock.withLock { registered = [:] }
+    }
+
     /// Registers classes added by a committed transaction.
     func confirm(_ classes: [ClassInfo]) {
         lock.withLock {
