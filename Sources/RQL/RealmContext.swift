@@ -30,6 +30,7 @@ final class RealmContext {
     private var threadTable: ThreadContexts.Table?
 
     deinit {
+        coordinator.openContexts.subtract(1, ordering: .relaxed)
         session?.rollback()
         threadTable?.remove(self, for: configuration.storeKey)
     }
@@ -44,6 +45,7 @@ final class RealmContext {
         self.coordinator = coordinator
         self.version = version
         self.isFrozen = isFrozen
+        coordinator.openContexts.add(1, ordering: .relaxed)
     }
 
     // MARK: Opening

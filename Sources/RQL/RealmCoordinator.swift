@@ -1,6 +1,7 @@
 import Foundation
 import RQLCore
 import RQLStorage
+import Synchronization
 
 /// Everything realms of one store share, process-wide: the store, the classes checked against
 /// its schema, and the schema version. Every `Realm` of the same file (or in-memory
@@ -14,6 +15,9 @@ final class RealmCoordinator: @unchecked Sendable {
     let key: StoreKey
     let store: BlockStore
     private let lock = NSLock()
+    /// How many contexts (realms and what they made) use the store now; `Realm.deleteFiles`
+    /// refuses while any does.
+    let openContexts = Atomic<Int>(0)
     /// Classes whose declared schema matches the store's, by class name.
     private var registered: [String: ClassInfo] = [:]
 
@@ -192,6 +196,7 @@ enum StoreRegistry {
                 return coordinator
             case .file(let path):
                 if let existing = files[path] { return existing }
+                if stores[path] == nil { try LaunchCompaction.compactIfAsked(path: path, configuration) }
                 let store = try openStore(atPath: path, readOnly: configuration.readOnly)
                 let coordinator = RealmCoordinator(key: key, store: store)
                 files[path] = coordinator
@@ -242,6 +247,18 @@ enum StoreRegistry {
         }
         stores[path] = store
         return store
+    }
+
+    /// Closes the store of the file at `path` in this process (before its files are deleted);
+    /// an error while a realm of it is open.
+    static func close(path: String) throws(Realm.Error) {
+        lock.lock()
+        defer { lock.unlock() }
+        if let coordinator = files[path], coordinator.openContexts.load(ordering: .relaxed) > 0 {
+            throw Realm.Error(.fileAccess, "Cannot delete the realm at '\(path)': it is open in this process")
+        }
+        files[path] = nil
+        stores[path] = nil
     }
 
     /// The schema version recorded in the store file at `path`, read from the open store of
