@@ -46,7 +46,9 @@ public final class DynamicObject: Object {
             preconditionFailure("Invalid property name '\(key)' for class '\(info.className)'")
         }
         guard let session = accessor.context.writableSession() else { return }
-        guard !accessor.isInvalidated else {
+        // Checked on the transaction itself, not through a version it would keep: a write
+        // after that would copy the object's block.
+        guard session.contains(accessor.link) else {
             session.fail(Realm.Error(.invalidObject, "Object has been deleted or invalidated: \(accessor.link)"))
             return
         }

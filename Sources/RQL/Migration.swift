@@ -72,6 +72,10 @@ public final class Migration {
             return
         }
         let oldInfo = ClassInfo.dynamic(oldVersion.schema.classes[oldIndex])
+        let schema = run.session.transaction.schema
+        let newClass = schema.classIndex(named: typeName).map {
+            (index: $0, info: ClassInfo.dynamic(schema.classes[$0]))
+        }
         let batch = TableBlock.capacity
         var start = 0
         while start < oldTable.rowCount {
@@ -91,8 +95,12 @@ public final class Migration {
                     block(oldObject as? DynamicObject, nil)
                     continue
                 }
-                guard let newObject = newObject(typeName, key) else { continue }
-                block(oldObject as? DynamicObject, newObject)
+                // Made without reading the transaction's current version: a version held
+                // across the block's write would make that write copy the object's block.
+                let link = ObjectLink(className: typeName, key: key)
+                guard let newClass, run.session.contains(link) else { continue }
+                let newObject = newClass.info.makeManaged(context: new, key: key, classIndex: newClass.index)
+                block(oldObject as? DynamicObject, newObject as? DynamicObject)
             }
         }
     }

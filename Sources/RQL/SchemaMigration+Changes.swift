@@ -90,21 +90,15 @@ extension SchemaMigration {
             for property in info.objectSchema.properties {
                 guard let old = stored.property(named: property.name) else { continue }
                 let name = info.className
-                if old.isIndexed != property.isIndexed {
+                let kinds: [(IndexKind, Bool, Bool)] = [
+                    (.hash, old.isIndexed, property.isIndexed), (.fullText, old.isFullText, property.isFullText),
+                ]
+                for (kind, had, wanted) in kinds where had != wanted {
                     try perform { (t) throws(WriteError) in
-                        if property.isIndexed {
-                            try t.addIndex(.hash, on: property.name, of: name)
+                        if wanted {
+                            try t.addIndex(kind, on: property.name, of: name)
                         } else {
-                            try t.removeIndex(.hash, from: property.name, of: name)
-                        }
-                    }
-                }
-                if old.isFullText != property.isFullText {
-                    try perform { (t) throws(WriteError) in
-                        if property.isFullText {
-                            try t.addIndex(.fullText, on: property.name, of: name)
-                        } else {
-                            try t.removeIndex(.fullText, from: property.name, of: name)
+                            try t.removeIndex(kind, from: property.name, of: name)
                         }
                     }
                 }

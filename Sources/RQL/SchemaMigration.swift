@@ -60,6 +60,15 @@ final class SchemaMigration {
             (reset && (changes.needsMigration || configured < stored))
             || (configured > stored && (changes.needsMigration || configuration.migrationBlock != nil))
             || changes.hasIndexChanges
+        if wanted && !configuration.readOnly && configured > stored,
+            coordinator.openContexts.load(ordering: .relaxed) > 0
+        {
+            throw Realm.Error(
+                .schemaMismatch,
+                "Realm at \(coordinator.key) is already open in this process at schema version \(stored): "
+                    + "it cannot be migrated to version \(configured) while open"
+            )
+        }
         if wanted && !configuration.readOnly {
             try migrate(configuration, coordinator: coordinator, declared: declared)
         }
