@@ -26,8 +26,13 @@ final class ClassInfo: @unchecked Sendable {
     let type: ObjectBase.Type
     let className: String
     let isEmbedded: Bool
-    /// In schema order: superclass properties first, then declaration order.
+    /// In the store's column order: a property's ordinal is its column. For a class discovered
+    /// from its declaration, superclass properties first, then declaration order; a store that
+    /// keeps the same properties in another order gets a copy in its order (`matching(_:)`).
     let properties: [PersistedProperty]
+    /// The ordinals in declaration order: what users see (`objectSchema`, `description`, an
+    /// array given to `init(value:)`), whatever order the store keeps the columns in.
+    let declaredOrder: [Int]
     let primaryKey: String?
     let objectSchema: RQLCore.ObjectSchema
     /// An instance whose fields are in the recording state (see `KeyPathRecording`).
@@ -47,16 +52,20 @@ final class ClassInfo: @unchecked Sendable {
     /// Per property: where its `Persisted` wrapper lives inside an instance.
     let offsets: [Int]
 
-    private init(
+    init(
         type: ObjectBase.Type,
         className: String,
         properties: [PersistedProperty],
         primaryKey: String?,
-        prototype: ObjectBase
+        prototype: ObjectBase,
+        declaredOrder: [Int]? = nil,
+        isEmbedded: Bool? = nil
     ) {
+        let isEmbedded = isEmbedded ?? type._rqlIsEmbedded
         self.type = type
         self.className = className
-        self.isEmbedded = type._rqlIsEmbedded
+        self.declaredOrder = declaredOrder ?? Array(properties.indices)
+        self.isEmbedded = isEmbedded
         self.properties = properties
         self.primaryKey = primaryKey
         self.prototype = prototype
@@ -64,7 +73,7 @@ final class ClassInfo: @unchecked Sendable {
             name: className,
             properties: properties.map(\.core),
             primaryKey: primaryKey,
-            isEmbedded: type._rqlIsEmbedded
+            isEmbedded: isEmbedded
         )
         var indexByName: [String: Int] = [:]
         for (i, property) in properties.enumerated() { indexByName[property.name] = i }
@@ -75,9 +84,10 @@ final class ClassInfo: @unchecked Sendable {
             default: false
             }
         }
-        isBulkInsertable = !type._rqlIsEmbedded && !deferredOnAdd.contains(true)
+        isBulkInsertable = !isEmbedded && !deferredOnAdd.contains(true)
         isBacklink = properties.map(\.schemaType.isBacklink)
-        offsets = properties.map(\.offset)
+        // A dynamic object has no `Persisted` fields: every access goes through its ordinal.
+        offsets = type == DynamicObject.self ? [] : properties.map(\.offset)
         isCollection = properties.map { $0.schemaType.collection != .single || $0.schemaType.isBacklink }
     }
 

@@ -62,7 +62,11 @@ public struct LinkingObjects<Element: ObjectBase & RealmCollectionValue>: Linkin
     private var current: [Element] {
         guard let owner, let originInfo = try? ClassInfo.info(for: Element.self) else { return [] }
         return owner.context.current.backlinks(to: owner.link, fromClass: originInfo.className, property: propertyName)
-            .compactMap { owner.object(for: ObjectLink(className: originInfo.className, key: $0)) as? Element }
+            .compactMap { key in
+                let link = ObjectLink(className: originInfo.className, key: key)
+                return owner.object(for: link) as? Element
+                    ?? owner.context.object(for: link, declaredAs: Element.self) as? Element
+            }
     }
 
     /// The object whose backlinks these are; nil while unmanaged.

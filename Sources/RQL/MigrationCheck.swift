@@ -62,10 +62,14 @@ enum MigrationCheck {
         default:
             break
         }
-        if found.isEmpty {
-            // Same properties, another order: the store keeps columns in declaration order.
-            found.append("Properties of class '\(name)' have been reordered.")
-        }
         return found
+    }
+
+    /// Whether the two declarations hold the same properties, only in another order (which
+    /// needs no migration: properties are matched by name).
+    static func differsOnlyInOrder(stored: RQLCore.ObjectSchema, declared: RQLCore.ObjectSchema) -> Bool {
+        stored.name == declared.name && stored.primaryKey == declared.primaryKey
+            && stored.isEmbedded == declared.isEmbedded && stored.properties.count == declared.properties.count
+            && stored.properties.allSatisfy { declared.property(named: $0.name) == $0 }
     }
 }

@@ -44,7 +44,7 @@ extension ObjectBase {
     /// Fills the object from a dictionary, an array or another object.
     func _rqlAssign(from value: Any) throws(ObjectValueError) {
         let info = try classInfoOrError()
-        let settable = info.properties.indices.filter { !info.properties[$0].schemaType.isBacklink }
+        let settable = info.declaredOrder.filter { !info.properties[$0].schemaType.isBacklink }
         switch value {
         case let dictionary as [String: Any]:
             for ordinal in settable {
@@ -149,6 +149,10 @@ extension ObjectBase {
     /// try realm.write { rex.setValue(11, forKey: "age") }
     /// ```
     public func setValue(_ value: Any?, forKey key: String) {
+        if let dynamic = self as? DynamicObject {
+            dynamic._rqlSetDynamic(value, forKey: key)
+            return
+        }
         let info = _rqlClassInfo
         guard let ordinal = info.propertyIndex(named: key), !info.properties[ordinal].schemaType.isBacklink else {
             realmStop("\(info.className) has no settable persisted property '\(key)'")
@@ -191,13 +195,17 @@ enum ObjectDescription {
     static let maximumDepth = 4
 
     static func describe(object: ObjectBase, depth: Int) -> String {
-        let className = type(of: object).className()
-        guard let info = try? ClassInfo.info(for: type(of: object)) else { return "\(className) {}" }
+        // The object's own info: a managed object's may keep the columns in another order.
+        guard let info = object._rqlAccessor?.classInfo ?? (try? ClassInfo.info(for: type(of: object))) else {
+            return "\(type(of: object).className()) {}"
+        }
+        let className = info.className
         if object.isInvalidated { return "[invalid object]" }
         guard depth < maximumDepth else { return "\(className) {…}" }
         let indent = String(repeating: "\t", count: depth + 1)
         var lines = ["\(className) {"]
-        for (ordinal, property) in info.properties.enumerated() where !property.schemaType.isBacklink {
+        for ordinal in info.declaredOrder where !info.properties[ordinal].schemaType.isBacklink {
+            let property = info.properties[ordinal]
             let value = describe(value: object._rqlValue(ordinal, info: info), depth: depth + 1)
             lines.append("\(indent)\(property.name) = \(value);")
         }
@@ -236,7 +244,8 @@ extension ObjectBase {
             return
         }
         var container = encoder.container(keyedBy: PropertyCodingKey.self)
-        for (ordinal, property) in info.properties.enumerated() where !property.schemaType.isBacklink {
+        for ordinal in info.declaredOrder where !info.properties[ordinal].schemaType.isBacklink {
+            let property = info.properties[ordinal]
             guard let value = _rqlValue(ordinal, info: info) as? Encodable else { continue }
             if let object = value as? ObjectBase {
                 try object._rqlEncode(to: container.superEncoder(forKey: PropertyCodingKey(property.name)))

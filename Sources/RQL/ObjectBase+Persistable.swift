@@ -27,10 +27,13 @@ extension ObjectBase: _PersistableInsideOptional, _RealmCollectionValueInsideOpt
         return object
     }
 
-    /// The linked object, bound to the owner's realm.
+    /// The linked object, bound to the owner's realm (a `DynamicObject` when read as one).
     public class func _rqlRead(_ stored: RQLCore.Value, owner: ObjectBase) -> Self? {
         guard case .link(let link) = stored else { return nil }
-        return owner._rqlAccessor?.object(for: link) as? Self
+        guard let context = owner._rqlAccessor?.context else { return nil }
+        if self == DynamicObject.self { return context.dynamicObject(for: link) as? Self }
+        if let object = context.object(for: link) as? Self { return object }
+        return context.object(for: link, declaredAs: self) as? Self
     }
 
     /// A link to the object (added to the realm first when unmanaged), or an embedded object's

@@ -51,8 +51,16 @@ open class ObjectBase: CustomStringConvertible, Hashable {
     /// override class func className() -> String { "Animal" }  // a stored name of its own
     /// ```
     open class func className() -> String {
-        String(describing: self)
+        _realmObjectName() ?? String(describing: self)
     }
+
+    /// The name the class is stored under, as realm-swift's hook spells it; nil for the class
+    /// name. `className()` reads it.
+    ///
+    /// ```swift
+    /// override class func _realmObjectName() -> String? { "Animal" }
+    /// ```
+    open class func _realmObjectName() -> String? { nil }
 
     /// The primary key property's name, as an alternative to `@Persisted(primaryKey: true)`.
     ///

@@ -274,6 +274,9 @@ protocol PersistedField {
     /// Sets a managed object's property from the conversions of `Object(value:)`; false when
     /// `value` does not convert.
     static func setManagedValue(_ value: Any, of owner: ObjectBase, ordinal: Int) -> Bool
+    /// `value` converted as `Object(value:)` converts it and stored by `writer`; nil when it
+    /// does not convert (the dynamic API writes through it).
+    static func storedValue(converting value: Any, writer: _RQLWriter) -> RQLCore.Value?
     /// Puts the field of an object that just became managed into the managed state: a
     /// collection it held becomes the live view of the stored one.
     static func promote(at field: UnsafeMutableRawPointer, ordinal: Int, owner: ObjectBase)
@@ -345,6 +348,10 @@ extension Persisted: PersistedField {
         guard let converted = Value._rqlConvert(value) else { return false }
         owner._rqlSetManagedValue(converted, ordinal)
         return true
+    }
+
+    static func storedValue(converting value: Any, writer: _RQLWriter) -> RQLCore.Value? {
+        Value._rqlConvert(value).map { $0._rqlStore(writer) }
     }
 
     static func promote(at field: UnsafeMutableRawPointer, ordinal: Int, owner: ObjectBase) {

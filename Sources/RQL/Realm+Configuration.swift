@@ -63,8 +63,9 @@ extension Realm {
         /// ```
         public var readOnly: Bool
         /// The version of the schema, recorded in the file: opening a file last used with a higher
-        /// version fails, and opening it with a different schema fails ("Migration is required
-        /// due to the following errors: …") until migrations exist.
+        /// version fails; a higher one migrates the file to the declared classes (see
+        /// `migrationBlock`); the same one with different classes fails ("Migration is required
+        /// due to the following errors: …").
         ///
         /// ```swift
         /// let v2 = Realm.Configuration(fileURL: url, schemaVersion: 2, objectTypes: [Dog.self])
@@ -72,6 +73,32 @@ extension Realm {
         /// // schemaVersion 1 now throws "Provided schema version 1 is less than last set version 2."
         /// ```
         public var schemaVersion: UInt64
+        /// Run when the file's schema version is lower than `schemaVersion`, inside the
+        /// migration's write transaction (see `Migration`). Without one, a raised version still
+        /// applies the declared classes' added and removed properties and classes.
+        ///
+        /// ```swift
+        /// config.migrationBlock = { migration, oldVersion in
+        ///     migration.enumerateObjects(ofType: "Dog") { old, new in new?["name"] = (old?["name"] as? String)?.capitalized }
+        /// }
+        /// ```
+        public var migrationBlock: MigrationBlock?
+        /// When the declared classes differ from the file's and no migration applies (or the
+        /// version is lower), replace the file's classes and their objects with the declared
+        /// ones instead of failing.
+        ///
+        /// ```swift
+        /// let cache = Realm.Configuration(fileURL: url, deleteRealmIfMigrationNeeded: true, objectTypes: [Entry.self])
+        /// ```
+        public var deleteRealmIfMigrationNeeded: Bool
+        /// Asked with the file's size and the bytes its data uses on the first open of the file
+        /// in this process; true compacts the file first (skipped while another process has it
+        /// open).
+        ///
+        /// ```swift
+        /// config.shouldCompactOnLaunch = { total, used in total > 100 * 1024 * 1024 && used < total / 2 }
+        /// ```
+        public var shouldCompactOnLaunch: (@Sendable (Int, Int) -> Bool)?
         /// The classes the realm holds (each link target must be among them); nil for every
         /// class the realm is used with.
         ///
@@ -123,6 +150,9 @@ extension Realm {
             encryptionKey: Data? = nil,
             readOnly: Bool = false,
             schemaVersion: UInt64 = 0,
+            migrationBlock: MigrationBlock? = nil,
+            deleteRealmIfMigrationNeeded: Bool = false,
+            shouldCompactOnLaunch: (@Sendable (Int, Int) -> Bool)? = nil,
             objectTypes: [ObjectBase.Type]? = nil,
             seedFilePath: URL? = nil
         ) {
@@ -133,6 +163,9 @@ extension Realm {
             }
             self.readOnly = readOnly
             self.schemaVersion = schemaVersion
+            self.migrationBlock = migrationBlock
+            self.deleteRealmIfMigrationNeeded = deleteRealmIfMigrationNeeded
+            self.shouldCompactOnLaunch = shouldCompactOnLaunch
             self.objectTypes = objectTypes
             self.encryptionKey = encryptionKey
             self.seedFilePath = seedFilePath
@@ -183,9 +216,11 @@ extension Realm {
         }
 
         public static func == (lhs: Configuration, rhs: Configuration) -> Bool {
+            // Blocks cannot be compared: two configurations differing only in them are equal.
             lhs.location == rhs.location && lhs.readOnly == rhs.readOnly && lhs.schemaVersion == rhs.schemaVersion
                 && lhs.encryptionKey == rhs.encryptionKey && lhs.seedFilePath == rhs.seedFilePath
                 && lhs.maximumNumberOfActiveVersions == rhs.maximumNumberOfActiveVersions
+                && lhs.deleteRealmIfMigrationNeeded == rhs.deleteRealmIfMigrationNeeded
                 && lhs.objectTypes.map { $0.map(ObjectIdentifier.init) }
                     == rhs.objectTypes.map {
                         $0.map(ObjectIdentifier.init)

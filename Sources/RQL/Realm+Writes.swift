@@ -74,7 +74,8 @@ extension Realm {
                         try t.set(info.properties[ordinal].name, of: link, to: stored)
                     }
                 }
-                return (context.object(for: link) as? T) ?? object
+                return (context.object(for: link) as? T) ?? (context.object(for: link, declaredAs: T.self) as? T)
+                    ?? object
             }
         }
         writer.add(object)
@@ -84,7 +85,7 @@ extension Realm {
     /// The properties `value` gives: a dictionary's keys, an array's first elements, every
     /// property of an object.
     private static func givenProperties(in value: Any, info: ClassInfo) -> [Int] {
-        let settable = info.properties.indices.filter { !info.properties[$0].schemaType.isBacklink }
+        let settable = info.declaredOrder.filter { !info.properties[$0].schemaType.isBacklink }
         switch value {
         case let dictionary as [String: Any]:
             return settable.filter { dictionary[info.properties[$0].name] != nil }

@@ -114,7 +114,8 @@ public struct Realm {
             )
         }
         guard let found = context.current.key(of: info.className, primaryKey: stored) else { return nil }
-        return context.object(for: ObjectLink(className: info.className, key: found)) as? Element
+        let link = ObjectLink(className: info.className, key: found)
+        return context.object(for: link) as? Element ?? context.object(for: link, declaredAs: type) as? Element
     }
 
     // MARK: Transactions

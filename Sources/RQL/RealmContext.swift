@@ -33,6 +33,7 @@ final class RealmContext {
     private var threadTable: ThreadContexts.Table?
 
     deinit {
+        coordinator.openContexts.subtract(1, ordering: .relaxed)
         session?.rollback()
         threadTable?.remove(self, for: configuration.storeKey)
     }
@@ -47,6 +48,7 @@ final class RealmContext {
         self.coordinator = coordinator
         self.version = version
         self.isFrozen = isFrozen
+        coordinator.openContexts.add(1, ordering: .relaxed)
     }
 
     // MARK: Opening
@@ -67,17 +69,7 @@ final class RealmContext {
         }
         let coordinator = try StoreRegistry.coordinator(for: configuration)
         coordinator.catchUp()
-        try coordinator.checkSchemaVersion(configuration.schemaVersion)
-        if let types = configuration.objectTypes {
-            let discovered: DiscoveredSchema
-            do {
-                discovered = try DiscoveredSchema(types: types, closingOverLinks: false)
-            } catch {
-                throw Realm.Error(.invalidSchema, error.description)
-            }
-            try coordinator.register(discovered.classes, readOnly: configuration.readOnly)
-        }
-        try coordinator.recordSchemaVersion(configuration.schemaVersion, readOnly: configuration.readOnly)
+        try SchemaMigration.prepare(configuration, coordinator: coordinator)
         let context = RealmContext(
             configuration: configuration,
             coordinator: coordinator,
@@ -88,6 +80,28 @@ final class RealmContext {
         context.threadTable = table
         return context
     }
+
+    /// A context for a migration's block, on no thread's table: the old realm reading
+    /// `version` forever (no `session`), or the new realm writing through the migration's
+    /// `session` (which the migration commits or rolls back itself, after `endMigration()`).
+    static func migrating(
+        _ configuration: Realm.Configuration,
+        coordinator: RealmCoordinator,
+        version: StoreVersion,
+        session: WriteSession?
+    ) -> RealmContext {
+        let context = RealmContext(
+            configuration: configuration,
+            coordinator: coordinator,
+            version: version,
+            isFrozen: session == nil
+        )
+        context.session = session
+        return context
+    }
+
+    /// Lets go of the migration's transaction.
+    func endMigration() { session = nil }
 
     /// A frozen copy reading this context's current version forever.
     func frozen() -> RealmContext {
@@ -170,7 +184,9 @@ final class RealmContext {
         if let info = classesByType[ObjectIdentifier(type)] { return info }
         let info: ClassInfo
         if let known = classInfo(named: type.className()) {
-            info = known
+            // Another declaration of the same stored class (a later version of the program's
+            // model, say) gets its own info, matched against the stored class.
+            info = known.type == type ? known : try coordinator.matched(type, in: current.schema)
         } else {
             info = try register(type)
         }
@@ -224,6 +240,17 @@ final class RealmContext {
     func object(for link: ObjectLink) -> ObjectBase? {
         let version = current
         guard let info = classInfo(named: link.className), let classIndex = version.classIndex(named: link.className),
+            let row = version.row(of: link.key, classIndex: classIndex)
+        else { return nil }
+        return info.makeManaged(context: self, key: link.key, classIndex: classIndex, version: version, row: row)
+    }
+
+    /// The same, as an instance of `type` (a declaration of the link's class other than the
+    /// registered one); nil when `type` does not declare that class or does not match it.
+    func object(for link: ObjectLink, declaredAs type: ObjectBase.Type) -> ObjectBase? {
+        guard type.className() == link.className, let info = try? checkedClassInfo(for: type) else { return nil }
+        let version = current
+        guard let classIndex = version.classIndex(named: link.className),
             let row = version.row(of: link.key, classIndex: classIndex)
         else { return nil }
         return info.makeManaged(context: self, key: link.key, classIndex: classIndex, version: version, row: row)

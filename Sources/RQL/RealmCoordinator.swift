@@ -1,6 +1,7 @@
 import Foundation
 import RQLCore
 import RQLStorage
+import Synchronization
 
 /// Everything realms of one store share, process-wide: the store, the classes checked against
 /// its schema, and the schema version. Every `Realm` of the same file (or in-memory
@@ -14,6 +15,9 @@ final class RealmCoordinator: @unchecked Sendable {
     let key: StoreKey
     let store: BlockStore
     private let lock = NSLock()
+    /// How many contexts (realms and what they made) use the store now; `Realm.deleteFiles`
+    /// refuses while any does.
+    let openContexts = Atomic<Int>(0)
     /// Classes whose declared schema matches the store's, by class name.
     private var registered: [String: ClassInfo] = [:]
 
@@ -113,6 +117,30 @@ final class RealmCoordinator: @unchecked Sendable {
         return missing
     }
 
+    /// The info of `type` as `schema` stores its class, for a declaration other than the
+    /// registered one of the same class name; an error when they differ beyond property order.
+    func matched(_ type: ObjectBase.Type, in schema: RQLCore.Schema) throws(Realm.Error) -> ClassInfo {
+        let declared: ClassInfo
+        do {
+            declared = try ClassInfo.info(for: type)
+        } catch {
+            throw Realm.Error(.invalidSchema, error.description)
+        }
+        guard let stored = schema[declared.className] else { return declared }
+        guard let matched = declared.matching(stored) else {
+            throw Realm.Error(
+                .schemaMismatch,
+                MigrationCheck.message(stored: stored, declared: declared.objectSchema, key: key)
+            )
+        }
+        return matched
+    }
+
+    /// Forgets every registered class, after a migration changed the stored classes.
+    func forgetRegistrations() {
+        lock.withLock { registered = [:] }
+    }
+
     /// Registers classes added by a committed transaction.
     func confirm(_ classes: [ClassInfo]) {
         lock.withLock {
@@ -120,18 +148,19 @@ final class RealmCoordinator: @unchecked Sendable {
         }
     }
 
-    /// The classes of `classes` the schema lacks; those it has must match it exactly.
+    /// The classes of `classes` the schema lacks; those it has must match it up to the order of
+    /// their properties (registered in the store's order).
     private func unregistered(_ classes: [ClassInfo], in schema: RQLCore.Schema) throws(Realm.Error) -> [ClassInfo] {
         var missing: [ClassInfo] = []
-        for info in classes where registered[info.className] !== info {
+        for info in classes where registered[info.className]?.type != info.type {
             if let stored = schema[info.className] {
-                guard stored == info.objectSchema else {
+                guard let matched = info.matching(stored) else {
                     throw Realm.Error(
                         .schemaMismatch,
                         MigrationCheck.message(stored: stored, declared: info.objectSchema, key: key)
                     )
                 }
-                if registered[info.className] == nil { registered[info.className] = info }
+                if registered[info.className] == nil { registered[info.className] = matched }
             } else if !missing.contains(where: { $0.className == info.className }) {
                 missing.append(info)
             }
@@ -171,6 +200,9 @@ enum StoreRegistry {
                 return coordinator
             case .file(let path):
                 if let identity = FileIdentity(path: path), let existing = files[identity] { return existing }
+                if FileIdentity(path: path).flatMap({ stores[$0] }) == nil {
+                    try LaunchCompaction.compactIfAsked(path: path, configuration)
+                }
                 let store = try openStore(
                     atPath: path,
                     readOnly: configuration.readOnly,
@@ -252,6 +284,19 @@ enum StoreRegistry {
                 "Unable to copy the seed file '\(seed.path)' to '\(path)': \(error.localizedDescription)"
             )
         }
+    }
+
+    /// Closes the store of the file at `path` in this process (before its files are deleted);
+    /// an error while a realm of it is open.
+    static func close(path: String) throws(Realm.Error) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let identity = FileIdentity(path: path) else { return }
+        if let coordinator = files[identity], coordinator.openContexts.load(ordering: .relaxed) > 0 {
+            throw Realm.Error(.fileAccess, "Cannot delete the realm at '\(path)': it is open in this process")
+        }
+        files[identity] = nil
+        stores[identity] = nil
     }
 
     /// The schema version recorded in the store file at `path`, read from the open store of

@@ -87,7 +87,9 @@ public struct ObjectSchema: CustomStringConvertible, Equatable {
     public let primaryKeyProperty: Property?
 
     init(_ info: ClassInfo) {
-        let properties = info.properties.map { Property($0, isPrimary: $0.name == info.primaryKey) }
+        let properties = info.declaredOrder.map { info.properties[$0] }.map {
+            Property($0, isPrimary: $0.name == info.primaryKey)
+        }
         self.properties = properties
         className = info.className
         objectClass = info.type

@@ -18,9 +18,9 @@ enum SchemaVersionRecord {
     /// skip it.
     static let className = "__RQLMetadata"
 
-    private static let property = "schemaVersion"
+    fileprivate static let property = "schemaVersion"
 
-    private static let objectSchema = RQLCore.ObjectSchema(
+    fileprivate static let objectSchema = RQLCore.ObjectSchema(
         name: className,
         properties: [RQLCore.Property(name: property, type: .int)]
     )
@@ -47,16 +47,23 @@ enum SchemaVersionRecord {
             return
         }
         do {
-            if transaction.schema[className] == nil {
-                try transaction.addClasses([objectSchema])
-            }
-            try transaction.deleteAll(className)
-            try transaction.insert(className, [property: RQLCore.Value.int(Int64(bitPattern: version))])
+            try write(version, in: transaction)
             _ = try transaction.commit()
         } catch {
             transaction.rollback()
             throw Realm.Error(error)
         }
+    }
+}
+
+extension SchemaVersionRecord {
+    /// Records `version` inside `transaction` (a migration records it with its changes).
+    static func write(_ version: UInt64, in transaction: WriteTransaction) throws(WriteError) {
+        if transaction.schema[className] == nil {
+            try transaction.addClasses([objectSchema])
+        }
+        try transaction.deleteAll(className)
+        try transaction.insert(className, [property: RQLCore.Value.int(Int64(bitPattern: version))])
     }
 }
 

@@ -139,7 +139,7 @@ struct FileRealmTests {
             let realm = try Realm(configuration: Realm.Configuration(fileURL: url, objectTypes: [Note.self]))
             try realm.write { realm.add(Note(value: ["id": 1, "text": "kept"])) }
         }
-        for schemaVersion: UInt64 in [0, 1] {
+        for schemaVersion: UInt64 in [0] {
             #expect {
                 _ = try Thread.run {
                     try Realm(
@@ -167,6 +167,14 @@ struct FileRealmTests {
                 .object(ofType: Note.self, forPrimaryKey: 1)?.text
         }
         #expect(text == "kept")
+        // A higher version migrates: the text is kept (made optional), pinned starts false.
+        let migrated = try Thread.run {
+            let realm = try Realm(
+                configuration: Realm.Configuration(fileURL: url, schemaVersion: 1, objectTypes: [NoteV2.self])
+            )
+            return realm.object(ofType: NoteV2.self, forPrimaryKey: 1).map { "\($0.text ?? "nil") \($0.pinned)" }
+        }
+        #expect(migrated == "kept false")
     }
 
     @Test("the schema version is kept in the file: a lower one is refused, a higher one recorded")
@@ -222,14 +230,48 @@ struct FileRealmTests {
         let same = try Self.runHelper(["read", path, "3"])
         #expect(same.status == 0, "\(same.output)")
         #expect(same.output.trimmingCharacters(in: .whitespacesAndNewlines) == Self.expected)
-        let changed = try Self.runHelper(["read-v2", path, "4"])
+        let changed = try Self.runHelper(["read-v2", path, "3"])
         #expect(changed.status == 1)
         #expect(changed.output.contains("Migration is required due to the following errors"), "\(changed.output)")
         #expect(changed.output.contains("- Property 'Dog.age' has been removed."), "\(changed.output)")
         #expect(changed.output.contains("- Property 'Dog.weight' has been added."), "\(changed.output)")
-        // The refused open did not record version 4: version 3 still opens.
+        // The refused open changed nothing: version 3 still opens.
         let again = try Self.runHelper(["read", path, "3"])
         #expect(again.status == 0, "\(again.output)")
+        // A process stopped inside its migration block leaves the file as it was.
+        let stopped = try Self.runHelper(["migrate-stop", path, "4"])
+        #expect(stopped.status != 0)
+        #expect(stopped.output.contains("stopped inside the migration block"), "\(stopped.output)")
+        #expect(try schemaVersionAtURL(URL(fileURLWithPath: path)) == 3)
+        let unchanged = try Self.runHelper(["read", path, "3"])
+        #expect(unchanged.output.trimmingCharacters(in: .whitespacesAndNewlines) == Self.expected)
+        // A higher version migrates with the helper's block; this process reads what it wrote.
+        let migrated = try Self.runHelper(["read-v2", path, "4"])
+        #expect(migrated.status == 0, "\(migrated.output)")
+        #expect(migrated.output.contains("dogs=3 weights=6.0,12.0,20.0"), "\(migrated.output)")
+        let (names, weights) = try Thread.run {
+            let realm = try Realm(
+                configuration: Realm.Configuration(
+                    fileURL: URL(fileURLWithPath: path),
+                    schemaVersion: 4,
+                    objectTypes: [MigratedDog.self]
+                )
+            )
+            let dogs = realm.objects(MigratedDog.self).sorted(byKeyPath: "weight")
+            return (Set(dogs.map(\.name)), dogs.map(\.weight))
+        }
+        #expect(names == ["renamed"])
+        #expect(weights == [6, 12, 20])
+        let older = try Self.runHelper(["read", path, "3"])
+        #expect(older.status == 1)
+    }
+
+    /// The helper's `Dog` after its migration.
+    final class MigratedDog: Object {
+        override class func className() -> String { "Dog" }
+        @Persisted var name = ""
+        @Persisted var weight = 0.0
+        @Persisted var tags: MutableSet<String>
     }
 
     @Test("filter stops the program on a bad query with the rendered diagnostic; query throws it")

@@ -3,8 +3,11 @@
 //     realm-file-helper write PATH    writes a known set of objects to the realm stored at PATH
 //     realm-file-helper read PATH     prints what the realm at PATH holds, one line
 //     realm-file-helper both PATH     writes, then reads in the same process (checks the line)
-//     realm-file-helper read-v2 PATH  opens the realm declaring a changed `Dog` (no migration:
-//                                     prints the error and exits 1)
+//     realm-file-helper read-v2 PATH  opens the realm declaring a changed `Dog`: at the stored
+//                                     schema version prints the error and exits 1; at a higher
+//                                     one migrates (weight = age * 2) and prints the dog count
+//     realm-file-helper migrate-stop PATH  opens it declaring the changed `Dog` with a migration
+//                                     block that writes, then stops the process inside it
 //     realm-file-helper add-dog PATH  adds one more dog (another process's commit to refresh to)
 //     realm-file-helper bad-filter PATH  runs `filter` with a misspelt property: the process
 //                                     stops with the diagnostic, as Realm Swift's does
@@ -103,15 +106,23 @@ func configuration(_ path: String) -> Realm.Configuration {
     )
 }
 
-func readV2(_ path: String) throws -> String {
+func readV2(_ path: String, stopping: Bool = false) throws -> String {
     let realm = try Realm(
         configuration: Realm.Configuration(
             fileURL: URL(fileURLWithPath: path),
             schemaVersion: schemaVersion,
+            migrationBlock: { migration, _ in
+                migration.enumerateObjects(ofType: "Dog") { old, new in
+                    new?["weight"] = Double(old?["age"] as? Int ?? 0) * 2
+                    new?["name"] = "renamed"
+                }
+                if stopping { fatalError("stopped inside the migration block") }
+            },
             objectTypes: [DogV2.self]
         )
     )
-    return "dogs=\(realm.objects(DogV2.self).count)"
+    let weights = realm.objects(DogV2.self).sorted(byKeyPath: "weight").map { "\($0.weight)" }
+    return "dogs=\(realm.objects(DogV2.self).count) weights=\(weights.joined(separator: ","))"
 }
 
 func write(_ path: String) throws {
@@ -140,12 +151,15 @@ func read(_ path: String) throws -> String {
 
 let arguments = CommandLine.arguments
 guard (3...4).contains(arguments.count),
-    ["write", "read", "both", "read-v2", "bad-filter", "add-dog"].contains(arguments[1])
+    ["write", "read", "both", "read-v2", "migrate-stop", "bad-filter", "add-dog"].contains(arguments[1])
         || StopMode(rawValue: arguments[1]) != nil,
     arguments.count == 3 || UInt64(arguments[3]) != nil
 else {
     FileHandle.standardError.write(
-        Data("usage: realm-file-helper write|read|both|read-v2|bad-filter|add-dog|stop-… PATH [SCHEMA-VERSION]\n".utf8)
+        Data(
+            "usage: realm-file-helper write|read|both|read-v2|migrate-stop|bad-filter|add-dog|stop-… PATH [SCHEMA-VERSION]\n"
+                .utf8
+        )
     )
     exit(2)
 }
@@ -159,6 +173,8 @@ do {
         print(try read(arguments[2]))
     case "read-v2":
         print(try readV2(arguments[2]))
+    case "migrate-stop":
+        print(try readV2(arguments[2], stopping: true))
     case "add-dog":
         let realm = try Realm(configuration: configuration(arguments[2]))
         try realm.write { realm.add(Dog(value: ["name": "Max", "age": 1])) }

@@ -33,6 +33,7 @@ registry.registerBaselineBenchmarks(rows: options.rows, seed: options.seed)
 registry.registerStorageBenchmarks(rows: options.rows, seed: options.seed)
 registry.registerStoreFileBenchmarks(rows: options.rows, seed: options.seed)
 registry.registerObjectModelBenchmarks()
+registry.registerMigrationBenchmarks()
 registry.registerVMBenchmarks(rows: options.rows, seed: options.seed)
 
 let selected = registry.selected(by: options.filter)

@@ -178,6 +178,15 @@ extension BlockStore {
         return true
     }
 
+    /// Whether another open store of the same file (in any process) holds a version of it now;
+    /// true too when that cannot be seen (no reader table), so callers that need the file to
+    /// themselves hold back.
+    public var isOpenElsewhere: Bool {
+        guard let file else { return false }
+        guard let table = file.pins.table else { return true }
+        return table.oldestOfOthers() != nil
+    }
+
     /// Writes the newest version to a fresh file at `path` (which must not exist): only what
     /// that version reaches, with no older versions' pages.
     public func compact(to path: String) throws(StoreFileError) {

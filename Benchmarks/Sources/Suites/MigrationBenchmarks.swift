@@ -1,0 +1,127 @@
+import BenchmarkKit
+import Foundation
+import RQL
+
+/// A schema migration of a large file:
+///
+///     rql-bench --filter live/migration --samples 3
+///
+/// - `migration`: a file of 1,000,000 `Pet` objects (`id`, `name`, `age`) at schema version 1
+///   is opened at version 2, which removes `name` and adds `years`, with a block that sets every
+///   new object's `years` from the old object's `age`; the open, the block and the commit are
+///   timed (copying the seeded file for each run is timed too, and is small against them). Peak
+///   memory is the process's maximum resident set (`/usr/bin/time -v`), see the README.
+extension Registry {
+    public mutating func registerMigrationBenchmarks() {
+        let state = MigrationBenchmarkState()
+        add(
+            Benchmark(
+                suite: "live",
+                name: "migration",
+                fields: [("n", .int(MigrationBenchmarkState.count))],
+                setUp: { try state.seed() }
+            ) { iterations in
+                for _ in 0..<iterations { blackHole(state.migrate()) }
+            }
+        )
+    }
+}
+
+final class MigrationPetV1: Object {
+    override class func className() -> String { "Pet" }
+    @Persisted var id = 0
+    @Persisted var name = ""
+    @Persisted var age = 0
+}
+
+final class MigrationPetV2: Object {
+    override class func className() -> String { "Pet" }
+    @Persisted var id = 0
+    @Persisted var age = 0
+    @Persisted var years = 0
+}
+
+final class MigrationBenchmarkState: @unchecked Sendable {
+    static let count = 1_000_000
+    private let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("rql-bench-migration-\(getpid())")
+    private var seeded: URL { directory.appendingPathComponent("seed.realm") }
+    private var run = 0
+
+    /// Writes the version-1 file once.
+    func seed() throws {
+        try? FileManager.default.removeItem(at: directory)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try onThread {
+            let realm = try Realm(
+                configuration: Realm.Configuration(
+                    fileURL: self.seeded,
+                    schemaVersion: 1,
+                    objectTypes: [MigrationPetV1.self]
+                )
+            )
+            try realm.write {
+                var pets: [MigrationPetV1] = []
+                pets.reserveCapacity(Self.count)
+                for i in 0..<Self.count {
+                    pets.append(MigrationPetV1(value: ["id": i, "name": "pet\(i)", "age": i % 20]))
+                }
+                realm.add(pets)
+            }
+        }
+        // Every migration in the process reads a copy it has not opened before.
+        let check = migrate()
+        guard check == Self.count else { throw MigrationBenchmarkError(message: "migrated \(check) objects") }
+    }
+
+    /// Copies the seeded file and migrates the copy; returns the number of objects visited.
+    func migrate() -> Int {
+        run += 1
+        let url = directory.appendingPathComponent("run-\(run).realm")
+        try? FileManager.default.removeItem(at: url)
+        do {
+            try FileManager.default.copyItem(at: seeded, to: url)
+            let visited = try onThread { () throws -> Int in
+                nonisolated(unsafe) var visited = 0
+                try Realm.performMigration(
+                    for: Realm.Configuration(
+                        fileURL: url,
+                        schemaVersion: 2,
+                        migrationBlock: { migration, _ in
+                            migration.enumerateObjects(ofType: "Pet") { old, new in
+                                new?["years"] = old?["age"] as? Int ?? 0
+                                visited += 1
+                            }
+                        },
+                        objectTypes: [MigrationPetV2.self]
+                    )
+                )
+                return visited
+            }
+            try? FileManager.default.removeItem(at: url)
+            return visited
+        } catch {
+            fatalError("live/migration: \(error)")
+        }
+    }
+
+    /// Realms are per thread: each step runs on a thread of its own, as a program's would.
+    private func onThread<T>(_ body: @escaping () throws -> T) throws -> T {
+        nonisolated(unsafe) var result: Result<T, Error>?
+        nonisolated(unsafe) let body = body
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            result = Result { try body() }
+            done.signal()
+        }
+        thread.stackSize = 8 << 20
+        thread.start()
+        done.wait()
+        return try result!.get()
+    }
+}
+
+struct MigrationBenchmarkError: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import RQLStorage
+import Synchronization
+import Testing
+
+@testable import RQL
+
+/// A realm's files: `fileExists`, `deleteFiles`, `writeCopy`, `shouldCompactOnLaunch`, and
+/// classes stored under another name.
+@Suite("Realm files")
+struct RealmFilesTests {
+    final class Entry: Object {
+        @Persisted(primaryKey: true) var id = 0
+        @Persisted var text = ""
+    }
+
+    /// Stored as "Animal" through realm-swift's hook.
+    final class Creature: Object {
+        override class func _realmObjectName() -> String? { "Animal" }
+        @Persisted var name = ""
+    }
+
+    private func fill(_ url: URL, count: Int, deleteAllButOne: Bool = false) throws {
+        try Thread.run {
+            let realm = try Realm(configuration: Realm.Configuration(fileURL: url, objectTypes: [Entry.self]))
+            try realm.write {
+                for i in 0..<count {
+                    realm.create(Entry.self, value: ["id": i, "text": String(repeating: "x", count: 200)])
+                }
+            }
+            if deleteAllButOne {
+                try realm.write { realm.delete(realm.objects(Entry.self).filter("id > 0")) }
+            }
+        }
+    }
+
+    private static func size(_ url: URL) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.intValue ?? 0
+    }
+
+    @Test("fileExists and deleteFiles: an open realm's file is not deleted; a closed one's is, with its lock file")
+    func existsAndDelete() throws {
+        let url = URL(fileURLWithPath: FileRealmTests.temporaryPath("delete"))
+        let configuration = Realm.Configuration(fileURL: url, objectTypes: [Entry.self])
+        #expect(!Realm.fileExists(for: configuration))
+        #expect(try Realm.deleteFiles(for: configuration) == false)
+        var realm: Realm? = try Realm(configuration: configuration)
+        try realm?.write { realm?.create(Entry.self, value: ["id": 1]) }
+        #expect(Realm.fileExists(for: configuration))
+        #expect(throws: Realm.Error.self) { try Realm.deleteFiles(for: configuration) }
+        // From another thread too: the realm is open in the process.
+        #expect(throws: Realm.Error.self) { try Thread.run { try Realm.deleteFiles(for: configuration) } }
+        #expect(Realm.fileExists(for: configuration))
+        realm = nil
+        #expect(try Realm.deleteFiles(for: configuration))
+        #expect(!Realm.fileExists(for: configuration))
+        #expect(!FileManager.default.fileExists(atPath: url.path + ".lock"))
+    }
+
+    @Test("deleteFiles removes a file no realm has open; reopening starts empty")
+    func deleteClosed() throws {
+        let url = URL(fileURLWithPath: FileRealmTests.temporaryPath("delete-closed"))
+        let configuration = Realm.Configuration(fileURL: url, objectTypes: [Entry.self])
+        try fill(url, count: 3)
+        #expect(try Realm.deleteFiles(for: configuration))
+        #expect(!Realm.fileExists(for: configuration))
+        let count = try Thread.run { try Realm(configuration: configuration).objects(Entry.self).count }
+        #expect(count == 0)
+        try Realm.deleteFiles(for: configuration)
+    }
+
+    @Test("writeCopy writes a compacted copy that opens with the same objects, and refuses an existing file")
+    func writeCopy() throws {
+        let url = URL(fileURLWithPath: FileRealmTests.temporaryPath("copy-source"))
+        let copy = URL(fileURLWithPath: FileRealmTests.temporaryPath("copy"))
+        defer {
+            try? FileManager.default.removeItem(at: url)
+            try? FileManager.default.removeItem(at: copy)
+        }
+        try fill(url, count: 2_000, deleteAllButOne: true)
+        try Thread.run {
+            let realm = try Realm(configuration: Realm.Configuration(fileURL: url, objectTypes: [Entry.self]))
+            try realm.writeCopy(toFile: copy)
+            #expect(throws: Realm.Error.self) { try realm.writeCopy(toFile: copy) }
+            #expect(throws: Realm.Error.self) { try realm.writeCopy(toFile: copy, encryptionKey: Data(count: 64)) }
+        }
+        #expect(Self.size(copy) < Self.size(url))
+        let ids = try Thread.run {
+            try Realm(configuration: Realm.Configuration(fileURL: copy, objectTypes: [Entry.self]))
+                .objects(Entry.self).map(\.id)
+        }
+        #expect(Array(ids) == [0])
+    }
+
+    @Test("shouldCompactOnLaunch is asked on the first open in a process and compacts when it says so")
+    func compactOnLaunch() throws {
+        let url = URL(fileURLWithPath: FileRealmTests.temporaryPath("compact"))
+        defer { try? FileManager.default.removeItem(at: url) }
+        try fill(url, count: 2_000, deleteAllButOne: true)
+        let before = Self.size(url)
+        // A new process would open the file for the first time: close it in this one.
+        try StoreRegistry.close(path: url.standardizedFileURL.path)
+        let asked = Mutex<[(Int, Int)]>([])
+        let configuration = Realm.Configuration(
+            fileURL: url,
+            shouldCompactOnLaunch: { total, used in
+                asked.withLock { $0.append((total, used)) }
+                return used < total
+            },
+            objectTypes: [Entry.self]
+        )
+        let ids = try Thread.run { try Realm(configuration: configuration).objects(Entry.self).map(\.id) }
+        #expect(Array(ids) == [0])
+        let calls = asked.withLock { $0 }
+        #expect(calls.count == 1)
+        #expect(calls.first.map { $0.0 == before && $0.1 < $0.0 } == true)
+        #expect(Self.size(url) < before)
+        // Not asked again in this process.
+        _ = try Thread.run { try Realm(configuration: configuration).objects(Entry.self).count }
+        #expect(asked.withLock { $0.count } == 1)
+    }
+
+    @Test("shouldCompactOnLaunch is skipped while another store has the file open")
+    func compactSkippedWhenShared() throws {
+        let url = URL(fileURLWithPath: FileRealmTests.temporaryPath("compact-shared"))
+        defer { try? FileManager.default.removeItem(at: url) }
+        try fill(url, count: 500, deleteAllButOne: true)
+        try StoreRegistry.close(path: url.standardizedFileURL.path)
+        let other = try BlockStore.open(path: url.path, readOnly: true)
+        let asked = Mutex(0)
+        let configuration = Realm.Configuration(
+            fileURL: url,
+            shouldCompactOnLaunch: { _, _ in
+                asked.withLock { $0 += 1 }
+                return true
+            },
+            objectTypes: [Entry.self]
+        )
+        _ = try Thread.run { try Realm(configuration: configuration).objects(Entry.self).count }
+        #expect(asked.withLock { $0 } == 0)
+        withExtendedLifetime(other) {}
+    }
+
+    @Test("a class is stored under the name _realmObjectName() gives")
+    func storedName() throws {
+        let realm = try makeRealm([Creature.self])
+        try realm.write { realm.add(Creature(value: ["name": "Rex"])) }
+        #expect(realm.schema["Animal"] != nil)
+        #expect(realm.dynamicObjects("Animal").first?["name"] as? String == "Rex")
+        #expect(Creature.className() == "Animal")
+    }
+}
