@@ -28,6 +28,9 @@ final class RealmContext {
     private var classIndexes: [ObjectIdentifier: Int] = [:]
     /// The thread table a live context is registered in.
     private var threadTable: ThreadContexts.Table?
+    /// Whether the main thread's realm refreshes from the main queue when another realm
+    /// commits (`Realm.autorefresh`).
+    var autorefresh = true
 
     deinit {
         session?.rollback()
@@ -99,6 +102,12 @@ final class RealmContext {
         return context
     }
 
+    /// A frozen copy reading `version` (a notification delivered at that version). It may be
+    /// made on another thread than this context's, so it copies nothing this context mutates.
+    func frozen(at version: StoreVersion) -> RealmContext {
+        RealmContext(configuration: configuration, coordinator: coordinator, version: version, isFrozen: true)
+    }
+
     // MARK: Reading
 
     /// The version reads see now: the write transaction's state inside a write, else `version`.
@@ -122,6 +131,7 @@ final class RealmContext {
         let newest = coordinator.store.snapshot
         guard newest.version != version.version else { return false }
         version = StoreVersion(newest)
+        coordinator.notifiers.deliver(to: self)
         return true
     }
 
@@ -232,8 +242,9 @@ final class RealmContext {
         session = WriteSession(coordinator.store.beginWrite())
     }
 
-    /// Commits the write transaction, or rolls it back and throws the first error it recorded.
-    func commitWrite() throws(Realm.Error) {
+    /// Commits the write transaction, or rolls it back and throws the first error it recorded;
+    /// then delivers this realm's notifications (the observations of `silencing` skip it).
+    func commitWrite(silencing: [NotificationToken] = []) throws(Realm.Error) {
         guard let session else {
             throw Realm.Error(.invalidTransaction, "Can't commit a non-existing write transaction")
         }
@@ -251,6 +262,8 @@ final class RealmContext {
         }
         coordinator.confirm(session.addedClasses)
         version = StoreVersion(result.snapshot)
+        coordinator.notifiers.committed(result.changes, at: version, silencing: silencing.compactMap(\.observation))
+        coordinator.notifiers.deliver(to: self)
     }
 
     /// Discards the write transaction.
