@@ -6,6 +6,8 @@
 //     realm-file-helper read-v2 PATH  opens the realm declaring a changed `Dog` (no migration:
 //                                     prints the error and exits 1)
 //     realm-file-helper add-dog PATH  adds one more dog (another process's commit to refresh to)
+//     realm-file-helper observe-write PATH  observes the dogs while adding 20, until it sees 40
+//                                     (two of them run at once: see ObserveWrite.swift)
 //     realm-file-helper bad-filter PATH  runs `filter` with a misspelt property: the process
 //                                     stops with the diagnostic, as Realm Swift's does
 //
@@ -87,11 +89,14 @@ func read(_ path: String) throws -> String {
 
 let arguments = CommandLine.arguments
 guard (3...4).contains(arguments.count),
-    ["write", "read", "both", "read-v2", "bad-filter", "add-dog"].contains(arguments[1]),
+    ["write", "read", "both", "read-v2", "bad-filter", "add-dog", "observe-write"].contains(arguments[1]),
     arguments.count == 3 || UInt64(arguments[3]) != nil
 else {
     FileHandle.standardError.write(
-        Data("usage: realm-file-helper write|read|both|read-v2|bad-filter|add-dog PATH [SCHEMA-VERSION]\n".utf8)
+        Data(
+            "usage: realm-file-helper write|read|both|read-v2|bad-filter|add-dog|observe-write PATH [SCHEMA-VERSION]\n"
+                .utf8
+        )
     )
     exit(2)
 }
@@ -107,6 +112,8 @@ do {
     case "add-dog":
         let realm = try Realm(configuration: configuration(arguments[2]))
         try realm.write { realm.add(Dog(value: ["name": "Max", "age": 1])) }
+    case "observe-write":
+        print(try observeWhileWriting(arguments[2]))
     case "bad-filter":
         let realm = try Realm(configuration: configuration(arguments[2]))
         let dogs = realm.objects(Dog.self).filter("agee > 2")
