@@ -34,6 +34,7 @@ registry.registerStorageBenchmarks(rows: options.rows, seed: options.seed)
 registry.registerStoreFileBenchmarks(rows: options.rows, seed: options.seed)
 registry.registerObjectModelBenchmarks()
 registry.registerVMBenchmarks(rows: options.rows, seed: options.seed)
+registry.registerLiveBenchmarks()
 
 let selected = registry.selected(by: options.filter)
 if options.list {
