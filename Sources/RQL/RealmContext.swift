@@ -129,7 +129,11 @@ final class RealmContext {
         guard !isFrozen, session == nil else { return false }
         coordinator.catchUp()
         let newest = coordinator.store.snapshot
-        guard newest.version != version.version else { return false }
+        guard newest.version != version.version else {
+            // A rolled-back write moves the version without delivering: deliver now.
+            coordinator.notifiers.deliver(to: self)
+            return false
+        }
         version = StoreVersion(newest)
         coordinator.notifiers.deliver(to: self)
         return true

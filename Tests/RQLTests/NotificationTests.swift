@@ -19,6 +19,7 @@ final class WatchedPet: Object {
     @Persisted var toys: List<WatchedToy>
     @Persisted var tags: MutableSet<String>
     @Persisted var scores: List<Int>
+    @Persisted var nicknames: Map<String, String>
 }
 
 final class WatchedKeeper: Object {
@@ -492,5 +493,74 @@ struct SeededRandom {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
+    }
+}
+
+/// Maps and sectioned results: their own change shapes.
+@Suite("Notifications of maps and sections")
+struct KeyedNotificationTests {
+    @Test("a map reports the keys removed, added and changed")
+    func mapChanges() throws {
+        let realm = try makeWatchedRealm()
+        let pet = WatchedPet(value: ["name": "Rex"])
+        try realm.write {
+            pet.nicknames["home"] = "Rexy"
+            pet.nicknames["vet"] = "R."
+            realm.add(pet)
+        }
+        var changes: [RealmMapChange<Map<String, String>>] = []
+        let token = pet.nicknames.observe { changes.append($0) }
+        guard case .initial(let first)? = changes.first else {
+            Issue.record("no initial change")
+            return
+        }
+        #expect(first.count == 2)
+        try realm.write {
+            pet.nicknames["vet"] = nil
+            pet.nicknames["park"] = "Rex!"
+            pet.nicknames["home"] = "Rexie"
+        }
+        guard case .update(let map, let deletions, let insertions, let modifications)? = changes.last else {
+            Issue.record("no update: \(changes)")
+            return
+        }
+        #expect(deletions == ["vet"] && insertions == ["park"] && modifications == ["home"])
+        #expect(map["home"] == "Rexie")
+        try realm.write { pet.age = 9 }
+        #expect(changes.count == 2)
+        withExtendedLifetime(token) {}
+    }
+
+    @Test("sectioned results report items by index path and whole sections")
+    func sectionChanges() throws {
+        let realm = try makeWatchedRealm()
+        try realm.write {
+            for name in ["Ann", "Abe", "Bo", "Cy"] { realm.add(WatchedPet(value: ["name": name])) }
+        }
+        let sections = realm.objects(WatchedPet.self).sectioned(
+            by: { String($0.name.prefix(1)) },
+            sortDescriptors: [SortDescriptor(keyPath: "name")]
+        )
+        var changes: [SectionedResultsChange<SectionedResults<String, WatchedPet>>] = []
+        let token = sections.observe { changes.append($0) }
+        #expect(changes.count == 1)
+        try realm.write {
+            realm.delete(realm.objects(WatchedPet.self).filter("name == 'Bo'"))
+            realm.add(WatchedPet(value: ["name": "Dee"]))
+            realm.add(WatchedPet(value: ["name": "Al"]))
+        }
+        guard
+            case .update(let now, let deletions, let insertions, _, let sectionsToInsert, let sectionsToDelete)? =
+                changes.last
+        else {
+            Issue.record("no update")
+            return
+        }
+        #expect(now.allKeys == ["A", "C", "D"])
+        #expect(sectionsToDelete == IndexSet([1]))
+        #expect(sectionsToInsert == IndexSet([2]))
+        #expect(deletions == [])
+        #expect(insertions == [IndexPath(item: 1, section: 0)])
+        withExtendedLifetime(token) {}
     }
 }

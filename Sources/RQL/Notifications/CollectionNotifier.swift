@@ -197,31 +197,36 @@ final class CollectionNotifier<Element: RealmCollectionValue, C>: Notifier, @unc
         }
         removed.sort()
         added.sort()
-        let old = keys
-        let deletions = removed.compactMap { old.binarySearch($0) }
-        var remaining: [RowKey] = []
-        remaining.reserveCapacity(old.count - removed.count + added.count)
-        var r = 0
-        for key in old {
-            if r < removed.count, removed[r] == key {
-                r += 1
-            } else {
-                remaining.append(key)
-            }
-        }
-        keys = Self.mergeAscending(remaining, added)
-        let insertions = added.compactMap { keys.binarySearch($0) }
+        // Indices in the old keys first: deletions, and modifications of objects that stay.
+        let deletions = removed.compactMap { keys.binarySearch($0) }
+        let removedSet = Set(removed)
         let modified = paths?.modified(by: changes, in: version.snapshot) ?? [:]
-        var modifications: [Int] = []
-        for key in modified.keys where matching.contains(key) || own.modified[key] == nil {
-            // Modified in place: in the results before and after.
-            guard let index = old.binarySearch(key), keys.binarySearch(key) != nil else { continue }
-            modifications.append(index)
+        let modifications = modified.keys.filter { !removedSet.contains($0) }.compactMap { keys.binarySearch($0) }
+            .sorted()
+        if removed.count + added.count <= Self.inPlaceLimit {
+            // A few rows: moved in place (one memmove each), not copied one by one.
+            for index in deletions.reversed() { keys.remove(at: index) }
+            for key in added { keys.insert(key, at: keys.insertionPoint(of: key)) }
+        } else {
+            var remaining: [RowKey] = []
+            remaining.reserveCapacity(keys.count - removed.count + added.count)
+            var r = 0
+            for key in keys {
+                if r < removed.count, removed[r] == key {
+                    r += 1
+                } else {
+                    remaining.append(key)
+                }
+            }
+            keys = Self.mergeAscending(remaining, added)
         }
-        modifications.sort()
+        let insertions = added.compactMap { keys.binarySearch($0) }
         target.prime(version: version, keys: keys)
         return (deletions, insertions, modifications)
     }
+
+    /// Up to this many rows removed and added, the keys are edited in place.
+    static var inPlaceLimit: Int { 64 }
 
     /// Two ascending key lists merged into one (no key is in both).
     static func mergeAscending(_ a: [RowKey], _ b: [RowKey]) -> [RowKey] {
@@ -268,12 +273,18 @@ extension Delivery {
 extension Array where Element == RowKey {
     /// The index of `key` in this ascending array, or nil.
     func binarySearch(_ key: RowKey) -> Int? {
+        let low = insertionPoint(of: key)
+        return low < count && self[low] == key ? low : nil
+    }
+
+    /// The first index whose key is not below `key` in this ascending array.
+    func insertionPoint(of key: RowKey) -> Int {
         var low = 0
         var high = count
         while low < high {
             let middle = (low + high) / 2
             if self[middle] < key { low = middle + 1 } else { high = middle }
         }
-        return low < count && self[low] == key ? low : nil
+        return low
     }
 }
