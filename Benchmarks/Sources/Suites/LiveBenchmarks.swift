@@ -9,7 +9,7 @@ import RQL
 ///
 /// Every iteration is one write transaction that changes one object's `age` so that it enters
 /// or leaves `age >= 50` (and so the observed results), committed on the benchmark's thread.
-/// - `commit-100k`: the write with nothing observed: the baseline.
+/// - `commit-100k`, `commit-1M`: the write with nothing observed: the baselines.
 /// - `commit-observed-{1k,100k,1M}`: the same with one observation of `age >= 50` over that many
 ///   objects, delivered on the committing thread before `commit` returns; latency from commit
 ///   to delivery = this − the baseline. Target: under 100 µs at 100k, and proportional to the
@@ -28,6 +28,7 @@ extension Registry {
             ("commit-100k", 100_000, false, false),
             ("commit-observed-1k", 1_000, false, true),
             ("commit-observed-100k", 100_000, false, true),
+            ("commit-1M", 1_000_000, false, false),
             ("commit-observed-1M", 1_000_000, false, true),
             ("commit-observed-sorted-100k", 100_000, true, true),
         ] {
