@@ -203,6 +203,12 @@ final class CollectionNotifier<Element: RealmCollectionValue, C>: Notifier, @unc
         let modified = paths?.modified(by: changes, in: version.snapshot) ?? [:]
         let modifications = modified.keys.filter { !removedSet.contains($0) }.compactMap { keys.binarySearch($0) }
             .sorted()
+        if results.state.version === delivered {
+            // The live results still hold the keys primed at the last delivery: let go of them,
+            // so that the edit below moves the keys in place instead of copying them all.
+            results.state.version = nil
+            results.state.keys = []
+        }
         if removed.count + added.count <= Self.inPlaceLimit {
             // A few rows: moved in place (one memmove each), not copied one by one.
             for index in deletions.reversed() { keys.remove(at: index) }
@@ -251,14 +257,7 @@ final class CollectionNotifier<Element: RealmCollectionValue, C>: Notifier, @unc
     /// Plain values have no identity: the common prefix and suffix stay, the rest of the old
     /// values are deleted and the rest of the new ones inserted.
     static func valueDiff(old: [RQLCore.Value], new: [RQLCore.Value]) -> ([Int], [Int], [Int]) {
-        var prefix = 0
-        while prefix < old.count, prefix < new.count, old[prefix] == new[prefix] { prefix += 1 }
-        var suffix = 0
-        while suffix < old.count - prefix, suffix < new.count - prefix,
-            old[old.count - 1 - suffix] == new[new.count - 1 - suffix]
-        {
-            suffix += 1
-        }
+        let (prefix, suffix) = KeyDiff.commonEnds(old, new)
         return (Array(prefix..<(old.count - suffix)), Array(prefix..<(new.count - suffix)), [])
     }
 }

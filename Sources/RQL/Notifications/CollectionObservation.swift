@@ -23,17 +23,21 @@ enum CollectionObservation {
             preconditionFailure("Only managed collections can be observed: this one belongs to no realm")
         }
         let delivery = Self.delivery(for: results.context, queue: queue)
-        let notifier: CollectionNotifier<Element, C>
+        return start {
+            try CollectionNotifier(results: results, keyPaths: keyPaths, delivery: delivery, make: make, block: block)
+        }
+    }
+
+    /// Makes a notifier and starts it; an error making it (a key path naming no property)
+    /// stops the program with its message, as Realm Swift does.
+    static func start(_ make: () throws -> Notifier) -> NotificationToken {
+        let notifier: Notifier
         do {
-            notifier = try CollectionNotifier(
-                results: results,
-                keyPaths: keyPaths,
-                delivery: delivery,
-                make: make,
-                block: block
-            )
-        } catch {
+            notifier = try make()
+        } catch let error as Realm.Error {
             preconditionFailure(error.description)
+        } catch {
+            preconditionFailure("\(error)")
         }
         let token = NotificationToken(notifier)
         notifier.start()

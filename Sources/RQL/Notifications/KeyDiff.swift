@@ -56,14 +56,7 @@ struct KeyDiff: Equatable {
     static func ordered(old: [RowKey], new: [RowKey]) -> KeyDiff {
         var diff = KeyDiff()
         // Rows in a common prefix and suffix stay where they are (appends, removals at the end).
-        var prefix = 0
-        while prefix < old.count, prefix < new.count, old[prefix] == new[prefix] { prefix += 1 }
-        var suffix = 0
-        while suffix < old.count - prefix, suffix < new.count - prefix,
-            old[old.count - 1 - suffix] == new[new.count - 1 - suffix]
-        {
-            suffix += 1
-        }
+        let (prefix, suffix) = commonEnds(old, new)
         for index in 0..<prefix { diff.kept.append((index, index)) }
         let oldMiddle = prefix..<(old.count - suffix)
         let newMiddle = prefix..<(new.count - suffix)
@@ -105,6 +98,20 @@ struct KeyDiff: Equatable {
             diff.kept.append((old.count - suffix + offset, new.count - suffix + offset))
         }
         return diff
+    }
+
+    /// The lengths of the longest common prefix of `old` and `new`, and of the longest common
+    /// suffix of what remains.
+    static func commonEnds<T: Equatable>(_ old: [T], _ new: [T]) -> (prefix: Int, suffix: Int) {
+        var prefix = 0
+        while prefix < old.count, prefix < new.count, old[prefix] == new[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < old.count - prefix, suffix < new.count - prefix,
+            old[old.count - 1 - suffix] == new[new.count - 1 - suffix]
+        {
+            suffix += 1
+        }
+        return (prefix, suffix)
     }
 
     /// The positions in `values` of one longest strictly increasing subsequence, ascending

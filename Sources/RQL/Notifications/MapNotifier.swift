@@ -106,9 +106,8 @@ extension Map {
             preconditionFailure("Only managed collections can be observed: this one belongs to no realm")
         }
         let delivery = CollectionObservation.delivery(for: accessor.context, queue: queue)
-        let notifier: MapNotifier<Key, Value>
-        do {
-            notifier = try MapNotifier(
+        return CollectionObservation.start {
+            try MapNotifier(
                 map: self,
                 accessor: accessor,
                 ordinal: ordinal,
@@ -116,12 +115,7 @@ extension Map {
                 delivery: delivery,
                 block: block
             )
-        } catch {
-            preconditionFailure(error.description)
         }
-        let token = NotificationToken(notifier)
-        notifier.start()
-        return token
     }
 
     /// `observe(keyPaths:on:_:)` delivering on `actor`, with frozen maps, in commit order.

@@ -96,13 +96,7 @@ class Notifier: @unchecked Sendable {
     func versionAvailable() {
         switch delivery {
         case .queue(let queue):
-            guard
-                lock.withLock({ () -> Bool in
-                    if isScheduled { return false }
-                    isScheduled = true
-                    return true
-                })
-            else { return }
+            guard claimSchedule() else { return }
             queue.async {
                 self.lock.withLock { self.isScheduled = false }
                 guard !self.isInvalidated else { return }
@@ -110,19 +104,22 @@ class Notifier: @unchecked Sendable {
             }
         case .thread(let context, let isMain):
             guard isMain, context.autorefresh else { return }
-            guard
-                lock.withLock({ () -> Bool in
-                    if isScheduled { return false }
-                    isScheduled = true
-                    return true
-                })
-            else { return }
+            guard claimSchedule() else { return }
             let box = UncheckedSendable(context)
             DispatchQueue.main.async {
                 self.lock.withLock { self.isScheduled = false }
                 guard !self.isInvalidated, box.value.autorefresh, !box.value.isInWriteTransaction else { return }
                 box.value.refresh()
             }
+        }
+    }
+
+    /// Marks a delivery as scheduled; false when one already is (it will see this version).
+    private func claimSchedule() -> Bool {
+        lock.withLock {
+            if isScheduled { return false }
+            isScheduled = true
+            return true
         }
     }
 

@@ -29,21 +29,9 @@ extension RealmCollectionValue where Self: ObjectBase {
         }
         precondition(!accessor.isInvalidated, "Object has been deleted or invalidated.")
         let delivery = CollectionObservation.delivery(for: accessor.context, queue: queue)
-        let notifier: ObjectNotifier<Self>
-        do {
-            notifier = try ObjectNotifier(
-                object: self,
-                accessor: accessor,
-                keyPaths: keyPaths,
-                delivery: delivery,
-                block: block
-            )
-        } catch {
-            preconditionFailure(error.description)
+        return CollectionObservation.start {
+            try ObjectNotifier(object: self, accessor: accessor, keyPaths: keyPaths, delivery: delivery, block: block)
         }
-        let token = NotificationToken(notifier)
-        notifier.start()
-        return token
     }
 
     /// `observe(keyPaths:on:_:)` with typed key paths.
@@ -85,9 +73,6 @@ extension Realm {
     /// ```
     public func observe(_ block: @escaping NotificationBlock) -> NotificationToken {
         precondition(!context.isFrozen, "Frozen Realms do not change and do not have change notifications.")
-        let notifier = RealmNotifier(context: context, block: block)
-        let token = NotificationToken(notifier)
-        notifier.start()
-        return token
+        return CollectionObservation.start { RealmNotifier(context: context, block: block) }
     }
 }
