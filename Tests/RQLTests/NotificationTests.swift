@@ -11,6 +11,7 @@ final class WatchedMaker: Object {
 final class WatchedToy: Object {
     @Persisted var brand = ""
     @Persisted var maker: WatchedMaker?
+    @Persisted(originProperty: "toys") var owners: LinkingObjects<WatchedPet>
 }
 
 final class WatchedPet: Object {
@@ -493,6 +494,64 @@ struct SeededRandom {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
+    }
+}
+
+/// Key paths that name nothing, linking objects, and objects delivered on a queue.
+@Suite("Notifications: key path errors and other kinds")
+struct NotificationEdgeTests {
+    @Test("a key path naming no property, or going on past a value, is an error naming it")
+    func badKeyPaths() throws {
+        let realm = try makeWatchedRealm()
+        let schema = realm.context.current.schema
+        #expect(throws: Realm.Error.self) { try ObservedPaths(["agee"], className: "WatchedPet", schema: schema) }
+        #expect(throws: Realm.Error.self) { try ObservedPaths(["age.years"], className: "WatchedPet", schema: schema) }
+        #expect(throws: Realm.Error.self) {
+            try ObservedPaths(["toys.maker.nope"], className: "WatchedPet", schema: schema)
+        }
+        let deep = try ObservedPaths(["toys.maker.name"], className: "WatchedPet", schema: schema)
+        #expect(deep.classes == ["WatchedPet", "WatchedToy", "WatchedMaker"])
+        #expect(deep.direct == ["toys"])
+    }
+
+    @Test("linking objects report the objects that come to link here")
+    func linkingObjects() throws {
+        let realm = try makeWatchedRealm()
+        let toy = WatchedToy(value: ["brand": "Ball"])
+        try realm.write { realm.add(toy) }
+        var counts: [Int] = []
+        let token = toy.owners.observe { change in
+            switch change {
+            case .initial(let owners): counts.append(owners.count)
+            case .update(let owners, _, let insertions, _):
+                counts.append(owners.count)
+                #expect(insertions == [owners.count - 1])
+            case .error: break
+            }
+        }
+        try realm.write { realm.add(WatchedPet(value: ["name": "Rex", "toys": [toy]])) }
+        try realm.write { realm.add(WatchedPet(value: ["name": "Max", "toys": [toy]])) }
+        #expect(counts == [0, 1, 2])
+        withExtendedLifetime(token) {}
+    }
+
+    @Test("an object observed on a queue is delivered frozen, with its old and new values")
+    func objectOnQueue() throws {
+        let realm = try makeWatchedRealm()
+        let pet = WatchedPet(value: ["name": "Rex", "age": 1])
+        try realm.write { realm.add(pet) }
+        let seen = Outcomes()
+        let token = pet.observe(on: DispatchQueue(label: "pet")) { change in
+            if case .change(let object, let properties) = change {
+                seen.add(
+                    "\(object.isFrozen) \(object.age) \(properties.map { "\($0.name):\($0.oldValue ?? "-")>\($0.newValue ?? "-")" })"
+                )
+            }
+        }
+        try realm.write { pet.age = 2 }
+        #expect(waitUntil { !seen.all.isEmpty })
+        #expect(seen.all == ["true 2 [\"age:1>2\"]"])
+        token.invalidate()
     }
 }
 
