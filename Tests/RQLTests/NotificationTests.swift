@@ -461,6 +461,15 @@ struct NotificationTests {
             new: reordered
         )
         #expect(back == reordered)
+        let once = [keys[2], keys[1]]
+        let fewer = KeyDiff.ordered(old: twice, new: once)
+        let shrunk: [RowKey] = KeyDiff.replay(
+            twice,
+            deletions: fewer.deletions,
+            insertions: fewer.insertions,
+            new: once
+        )
+        #expect(shrunk == once)
     }
 }
 

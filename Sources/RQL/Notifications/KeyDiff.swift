@@ -61,7 +61,52 @@ struct KeyDiff: Equatable {
         let oldMiddle = prefix..<(old.count - suffix)
         let newMiddle = prefix..<(new.count - suffix)
 
-        // The k-th occurrence of a key in the old middle pairs with its k-th in the new one.
+        let pairs = uniquePairs(old, oldMiddle, new, newMiddle) ?? occurrencePairs(old, oldMiddle, new, newMiddle)
+        let stay = longestIncreasingRun(pairs.map(\.new))
+        var isKept = [Bool](repeating: false, count: new.count)
+        var oldKept = [Bool](repeating: false, count: old.count)
+        for position in stay {
+            let pair = pairs[position]
+            diff.kept.append(pair)
+            isKept[pair.new] = true
+            oldKept[pair.old] = true
+        }
+        diff.deletions = oldMiddle.filter { !oldKept[$0] }
+        diff.insertions = newMiddle.filter { !isKept[$0] }
+        for offset in 0..<suffix {
+            diff.kept.append((old.count - suffix + offset, new.count - suffix + offset))
+        }
+        return diff
+    }
+
+    /// The old rows whose key is in the new middle, with its index there, when no key is in the
+    /// new middle twice (results); nil otherwise. An old key seen twice pairs twice with the
+    /// same new index, and the increasing run keeps at most one of them.
+    private static func uniquePairs(
+        _ old: [RowKey],
+        _ oldMiddle: Range<Int>,
+        _ new: [RowKey],
+        _ newMiddle: Range<Int>
+    ) -> [(old: Int, new: Int)]? {
+        var newIndex: [RowKey: Int] = [:]
+        newIndex.reserveCapacity(newMiddle.count)
+        for index in newMiddle where newIndex.updateValue(index, forKey: new[index]) != nil { return nil }
+        var pairs: [(old: Int, new: Int)] = []
+        pairs.reserveCapacity(Swift.min(oldMiddle.count, newMiddle.count))
+        for index in oldMiddle {
+            if let target = newIndex[old[index]] { pairs.append((index, target)) }
+        }
+        return pairs
+    }
+
+    /// The same for lists holding a key more than once: the k-th occurrence of a key in the
+    /// old middle pairs with its k-th in the new one.
+    private static func occurrencePairs(
+        _ old: [RowKey],
+        _ oldMiddle: Range<Int>,
+        _ new: [RowKey],
+        _ newMiddle: Range<Int>
+    ) -> [(old: Int, new: Int)] {
         struct Occurrence: Hashable {
             let key: RowKey
             let ordinal: Int
@@ -83,21 +128,7 @@ struct KeyDiff: Equatable {
                 pairs.append((index, target))
             }
         }
-        let stay = longestIncreasingRun(pairs.map(\.new))
-        var isKept = [Bool](repeating: false, count: new.count)
-        var oldKept = Set<Int>()
-        for position in stay {
-            let pair = pairs[position]
-            diff.kept.append(pair)
-            isKept[pair.new] = true
-            oldKept.insert(pair.old)
-        }
-        diff.deletions = oldMiddle.filter { !oldKept.contains($0) }
-        diff.insertions = newMiddle.filter { !isKept[$0] }
-        for offset in 0..<suffix {
-            diff.kept.append((old.count - suffix + offset, new.count - suffix + offset))
-        }
-        return diff
+        return pairs
     }
 
     /// The lengths of the longest common prefix of `old` and `new`, and of the longest common
