@@ -53,7 +53,7 @@ public struct LinkingObjects<Element: ObjectBase & RealmCollectionValue>: Linkin
         self.init(propertyName: propertyName)
     }
 
-    private init(propertyName: String, owner: ObjectAccessor) {
+    init(propertyName: String, owner: ObjectAccessor) {
         self.propertyName = propertyName
         self.owner = owner
     }

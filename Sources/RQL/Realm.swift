@@ -147,7 +147,7 @@ public struct Realm {
             if isInWriteTransaction { cancelWrite() }
             throw error
         }
-        if isInWriteTransaction { try commitWrite() }
+        if isInWriteTransaction { try commitWrite(withoutNotifying: tokens) }
         return result
     }
 
@@ -183,7 +183,7 @@ public struct Realm {
     /// try realm.commitWrite()  // throws Realm.Error (.primaryKeyExists); nothing was written
     /// ```
     public func commitWrite(withoutNotifying tokens: [NotificationToken] = []) throws {
-        try context.commitWrite()
+        try context.commitWrite(silencing: tokens)
     }
 
     /// Discards the write transaction: objects it changed read their previous values again and
@@ -198,8 +198,9 @@ public struct Realm {
         context.cancelWrite()
     }
 
-    /// Moves the realm to the newest version written by any realm of the same store. Returns
-    /// whether there was a newer version.
+    /// Moves the realm to the newest version written by any realm of the same store (another
+    /// process's too), and delivers the notifications of this realm's thread. Returns whether
+    /// there was a newer version.
     ///
     /// ```swift
     /// // another thread's realm of the same store commits a write, then:
@@ -210,15 +211,17 @@ public struct Realm {
         context.refresh()
     }
 
-    /// Always true: a realm reads newer versions when it writes or is refreshed; there is no
-    /// run loop on which to refresh it in between.
+    /// Whether the main thread's realm moves to newer versions by itself: when another thread
+    /// or process commits, it refreshes from the main queue (when the program runs it:
+    /// `dispatchMain()`, `RunLoop.main.run()`), delivering its notifications. Other threads'
+    /// realms move when they write or call `refresh()`; there is no run loop to do it for them.
     ///
     /// ```swift
-    /// realm.autorefresh  // true
+    /// realm.autorefresh = false  // the main thread's realm moves only on write or refresh()
     /// ```
     public var autorefresh: Bool {
-        get { true }
-        nonmutating set {}
+        get { context.autorefresh }
+        nonmutating set { context.autorefresh = newValue }
     }
 
     // MARK: Freezing
@@ -316,15 +319,6 @@ extension Realm {
 extension Realm: Equatable {
     /// Realms are equal when they are the same realm on the same thread (or the same frozen copy).
     public static func == (lhs: Realm, rhs: Realm) -> Bool { lhs.context === rhs.context }
-}
-
-/// A token for a change notification. Notifications are not available yet; the type exists so
-/// that `write(withoutNotifying:)` compiles.
-public final class NotificationToken {
-    /// A token that was never registered.
-    public init() {}
-    /// Stops the notifications.
-    public func invalidate() {}
 }
 
 /// Converting a primary key given as a Swift value to the stored value of its property.

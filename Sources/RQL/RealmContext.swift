@@ -31,6 +31,9 @@ final class RealmContext {
     private var classIndexes: [ObjectIdentifier: Int] = [:]
     /// The thread table a live context is registered in.
     private var threadTable: ThreadContexts.Table?
+    /// Whether the main thread's realm refreshes from the main queue when another realm
+    /// commits (`Realm.autorefresh`).
+    var autorefresh = true
 
     deinit {
         coordinator.openContexts.subtract(1, ordering: .relaxed)
@@ -119,6 +122,12 @@ final class RealmContext {
         return context
     }
 
+    /// A frozen copy reading `version` (a notification delivered at that version). It may be
+    /// made on another thread than this context's, so it copies nothing this context mutates.
+    func frozen(at version: StoreVersion) -> RealmContext {
+        RealmContext(configuration: configuration, coordinator: coordinator, version: version, isFrozen: true)
+    }
+
     // MARK: Reading
 
     /// The version reads see now: the write transaction's state inside a write, else `version`.
@@ -140,8 +149,13 @@ final class RealmContext {
         guard !isFrozen, session == nil else { return false }
         coordinator.catchUp()
         let newest = coordinator.store.snapshot
-        guard newest.version != version.version else { return false }
+        guard newest.version != version.version else {
+            // A rolled-back write moves the version without delivering: deliver now.
+            coordinator.notifiers.deliver(to: self)
+            return false
+        }
         version = StoreVersion(newest)
+        coordinator.notifiers.deliver(to: self)
         return true
     }
 
@@ -297,8 +311,9 @@ final class RealmContext {
         session = WriteSession(transaction)
     }
 
-    /// Commits the write transaction, or rolls it back and throws the first error it recorded.
-    func commitWrite() throws(Realm.Error) {
+    /// Commits the write transaction, or rolls it back and throws the first error it recorded;
+    /// then delivers this realm's notifications (the observations of `silencing` skip it).
+    func commitWrite(silencing: [NotificationToken] = []) throws(Realm.Error) {
         guard let session else {
             throw Realm.Error(.invalidTransaction, "Can't commit a non-existing write transaction")
         }
@@ -316,6 +331,8 @@ final class RealmContext {
         }
         coordinator.confirm(session.addedClasses)
         version = StoreVersion(result.snapshot)
+        coordinator.notifiers.committed(result.changes, at: version, silencing: silencing.compactMap(\.observation))
+        coordinator.notifiers.deliver(to: self)
     }
 
     /// Discards the write transaction.

@@ -14,6 +14,8 @@ import Synchronization
 final class RealmCoordinator: @unchecked Sendable {
     let key: StoreKey
     let store: BlockStore
+    /// The store's observations (notifications).
+    let notifiers: Notifiers
     private let lock = NSLock()
     /// How many contexts (realms and what they made) use the store now; `Realm.deleteFiles`
     /// refuses while any does.
@@ -24,6 +26,7 @@ final class RealmCoordinator: @unchecked Sendable {
     init(key: StoreKey, store: BlockStore) {
         self.key = key
         self.store = store
+        notifiers = Notifiers(store: store)
     }
 
     /// Reads the newest version another process committed to the store's file, if any. A file
@@ -82,7 +85,8 @@ final class RealmCoordinator: @unchecked Sendable {
         do {
             // Checked again: another thread may have added them meanwhile.
             added = try register(classes, in: transaction)
-            _ = try transaction.commit()
+            let result = try transaction.commit()
+            notifiers.committed(result.changes, at: StoreVersion(result.snapshot))
         } catch let error as Realm.Error {
             transaction.rollback()
             throw error

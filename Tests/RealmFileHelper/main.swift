@@ -9,6 +9,8 @@
 //     realm-file-helper migrate-stop PATH  opens it declaring the changed `Dog` with a migration
 //                                     block that writes, then stops the process inside it
 //     realm-file-helper add-dog PATH  adds one more dog (another process's commit to refresh to)
+//     realm-file-helper observe-write PATH  observes the dogs while adding 20, until it sees 40
+//                                     (two of them run at once: see ObserveWrite.swift)
 //     realm-file-helper bad-filter PATH  runs `filter` with a misspelt property: the process
 //                                     stops with the diagnostic, as Realm Swift's does
 //     realm-file-helper stop-MODE PATH   hits one deliberate stop (`StopMode` below); run from a
@@ -151,13 +153,14 @@ func read(_ path: String) throws -> String {
 
 let arguments = CommandLine.arguments
 guard (3...4).contains(arguments.count),
-    ["write", "read", "both", "read-v2", "migrate-stop", "bad-filter", "add-dog"].contains(arguments[1])
+    ["write", "read", "both", "read-v2", "migrate-stop", "bad-filter", "add-dog", "observe-write"].contains(arguments[1])
         || StopMode(rawValue: arguments[1]) != nil,
     arguments.count == 3 || UInt64(arguments[3]) != nil
 else {
     FileHandle.standardError.write(
         Data(
-            "usage: realm-file-helper write|read|both|read-v2|migrate-stop|bad-filter|add-dog|stop-… PATH [SCHEMA-VERSION]\n"
+            "usage: realm-file-helper write|read|both|read-v2|migrate-stop|bad-filter|add-dog|observe-write|stop-… PATH"
+                + " [SCHEMA-VERSION]\n"
                 .utf8
         )
     )
@@ -178,6 +181,8 @@ do {
     case "add-dog":
         let realm = try Realm(configuration: configuration(arguments[2]))
         try realm.write { realm.add(Dog(value: ["name": "Max", "age": 1])) }
+    case "observe-write":
+        print(try observeWhileWriting(arguments[2]))
     case "bad-filter":
         let realm = try Realm(configuration: configuration(arguments[2]))
         let dogs = realm.objects(Dog.self).filter("agee > 2")

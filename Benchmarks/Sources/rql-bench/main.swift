@@ -35,6 +35,7 @@ registry.registerStoreFileBenchmarks(rows: options.rows, seed: options.seed)
 registry.registerObjectModelBenchmarks()
 registry.registerMigrationBenchmarks()
 registry.registerVMBenchmarks(rows: options.rows, seed: options.seed)
+registry.registerLiveBenchmarks()
 
 let selected = registry.selected(by: options.filter)
 if options.list {

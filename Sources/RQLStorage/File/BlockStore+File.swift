@@ -187,6 +187,17 @@ extension BlockStore {
         return table.oldestOfOthers() != nil
     }
 
+    /// Whether another process committed a version newer than this store's newest: one read of
+    /// the file's header (false in memory, or when the header cannot be read now).
+    ///
+    /// ```swift
+    /// if store.hasNewerVersionOnDisk() { … }   // then refresh under the write lock
+    /// ```
+    public func hasNewerVersionOnDisk() -> Bool {
+        guard let file, let onDisk = try? file.newestSlotOnDisk() else { return false }
+        return onDisk.version > snapshot.version
+    }
+
     /// Writes the newest version to a fresh file at `path` (which must not exist): only what
     /// that version reaches, with no older versions' pages.
     public func compact(to path: String) throws(StoreFileError) {
