@@ -111,9 +111,19 @@ extension LinkingObjects: RandomAccessCollection {
     }
 }
 
-extension LinkingObjects: CustomStringConvertible {
-    public var description: String {
-        ObjectDescription.describe(collection: "LinkingObjects<\(Element.className())>", Array(self))
+extension LinkingObjects: CustomStringConvertible, DescribedCollection {
+    /// The linking objects' descriptions, bounded as `Object.description` is (nesting depth,
+    /// and the first 100 objects).
+    public var description: String { describe(depth: ObjectDescription.maximumDepth) }
+
+    func describe(depth: Int) -> String {
+        let objects = Array(self)
+        return ObjectDescription.describe(
+            collection: "LinkingObjects<\(Element.className())>",
+            count: objects.count,
+            shown: objects.prefix(ObjectDescription.maximumElements).map { $0 as Any },
+            depth: depth
+        )
     }
 }
 
