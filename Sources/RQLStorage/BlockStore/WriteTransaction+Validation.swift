@@ -102,20 +102,32 @@ extension WriteTransaction {
     }
 
     /// A mixed value: any kind, with links to existing top-level objects and valid map keys,
-    /// at any depth.
+    /// nested less than `MixedCoding.maximumDepth` levels (what a block can read back: a deeper
+    /// value would be stored and then read as null).
     private func checkMixed(
         _ value: Value,
         _ property: Property,
         _ className: String,
-        _ key: RowKey?
+        _ key: RowKey?,
+        depth: Int = 0
     ) throws(WriteError) {
+        guard depth < MixedCoding.maximumDepth else {
+            throw .typeMismatch(
+                className: className,
+                property: property.name,
+                key: key,
+                expected: "a mixed value nested at most \(MixedCoding.maximumDepth) levels deep",
+                found: "one nested deeper"
+            )
+        }
         switch value {
         case .link(let link): try checkLink(link, property, className, key)
-        case .list(let items): for item in items { try checkMixed(item, property, className, key) }
+        case .list(let items):
+            for item in items { try checkMixed(item, property, className, key, depth: depth + 1) }
         case .map(let map):
             for entry in map {
                 try checkMapKey(entry.key, property, className, key)
-                try checkMixed(entry.value, property, className, key)
+                try checkMixed(entry.value, property, className, key, depth: depth + 1)
             }
         default: break
         }
