@@ -117,13 +117,7 @@ extension LinkingObjects: CustomStringConvertible, DescribedCollection {
     public var description: String { describe(depth: ObjectDescription.maximumDepth) }
 
     func describe(depth: Int) -> String {
-        let objects = Array(self)
-        return ObjectDescription.describe(
-            collection: "LinkingObjects<\(Element.className())>",
-            count: objects.count,
-            shown: objects.prefix(ObjectDescription.maximumElements).map { $0 as Any },
-            depth: depth
-        )
+        ObjectDescription.describe(collection: "LinkingObjects<\(Element.className())>", all: Array(self), depth: depth)
     }
 }
 

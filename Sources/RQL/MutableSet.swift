@@ -176,13 +176,7 @@ extension MutableSet: CustomStringConvertible, DescribedCollection {
     public var description: String { describe(depth: ObjectDescription.maximumDepth) }
 
     func describe(depth: Int) -> String {
-        let elements = Array(self)
-        return ObjectDescription.describe(
-            collection: "MutableSet<\(Element.self)>",
-            count: elements.count,
-            shown: elements.prefix(ObjectDescription.maximumElements).map { $0 as Any },
-            depth: depth
-        )
+        ObjectDescription.describe(collection: "MutableSet<\(Element.self)>", all: Array(self), depth: depth)
     }
 }
 
