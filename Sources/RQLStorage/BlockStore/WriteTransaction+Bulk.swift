@@ -266,6 +266,17 @@ extension WriteTransaction {
                 )
             }
         }
+        for (tp, property) in objectSchema.properties.enumerated() where property.type == .mixed {
+            guard let sp = plan.sourceIndex[tp] else { continue }
+            for position in 0..<table.rowCount {
+                try checkMixedDepth(
+                    table.value(at: position, property: sp),
+                    property,
+                    className,
+                    table.rowKey(at: position)
+                )
+            }
+        }
         for (tp, property) in objectSchema.properties.enumerated() where TableInput.canHoldLinks(property) {
             guard let sp = plan.sourceIndex[tp] else { continue }
             let ownsEmbedded = isEmbeddedTarget(property)
@@ -306,7 +317,9 @@ extension WriteTransaction {
         for (index, property) in objectSchema.properties.enumerated() where TableInput.canHoldLinks(property) {
             guard let column = columns[index] else { continue }
             for row in 0..<rowCount {
-                try checkElementLinks(column.value(at: row), property, objectSchema.name)
+                let value = column.value(at: row)
+                if property.type == .mixed { try checkMixedDepth(value, property, objectSchema.name, nil) }
+                try checkElementLinks(value, property, objectSchema.name)
             }
         }
     }

@@ -111,15 +111,7 @@ extension WriteTransaction {
         _ key: RowKey?,
         depth: Int = 0
     ) throws(WriteError) {
-        guard depth < MixedCoding.maximumDepth else {
-            throw .typeMismatch(
-                className: className,
-                property: property.name,
-                key: key,
-                expected: "a mixed value nested at most \(MixedCoding.maximumDepth) levels deep",
-                found: "one nested deeper"
-            )
-        }
+        guard depth < MixedCoding.maximumDepth else { throw Self.tooDeep(property, className, key) }
         switch value {
         case .link(let link): try checkLink(link, property, className, key)
         case .list(let items):
@@ -131,6 +123,31 @@ extension WriteTransaction {
             }
         default: break
         }
+    }
+
+    /// Throws unless a mixed value nests less than `MixedCoding.maximumDepth` levels (bulk loads,
+    /// whose links are checked separately).
+    func checkMixedDepth(_ value: Value, _ property: Property, _ className: String, _ key: RowKey?) throws(WriteError) {
+        // A list, set or map of mixed stores each element as its own mixed value.
+        var pending: [(value: Value, depth: Int)] = [(value, property.collection == .single ? 0 : -1)]
+        while let (next, depth) = pending.popLast() {
+            guard depth < MixedCoding.maximumDepth else { throw Self.tooDeep(property, className, key) }
+            switch next {
+            case .list(let items): pending += items.map { ($0, depth + 1) }
+            case .map(let map): pending += map.values.map { ($0, depth + 1) }
+            default: break
+            }
+        }
+    }
+
+    private static func tooDeep(_ property: Property, _ className: String, _ key: RowKey?) -> WriteError {
+        .typeMismatch(
+            className: className,
+            property: property.name,
+            key: key,
+            expected: "a mixed value nested at most \(MixedCoding.maximumDepth) levels deep",
+            found: "one nested deeper"
+        )
     }
 
     /// A link must reach an existing object, and not an embedded one (it has its owner).
