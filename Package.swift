@@ -99,7 +99,7 @@ let package = Package(
             name: "RQLTests",
             dependencies: [
                 "RQL", "RQLCore", "RQLIR", "RQLSema", "RQLSyntax", "RQLStorage", "RQLEngine", "RQLTools",
-                "realm-file-helper",
+                "realm-file-helper", "RQLTestSupport",
             ]
         ),
     ]

@@ -170,7 +170,8 @@ public enum AnyRealmValue {
     /// ```
     public static func fromDictionary(_ dictionary: [String: AnyRealmValue]) -> AnyRealmValue {
         let map = Map<String, AnyRealmValue>()
-        for (key, value) in dictionary { map[key] = value }
+        // In key order, each insert lands at the end of the map's sorted entries.
+        for (key, value) in dictionary.sorted(by: { $0.key < $1.key }) { map[key] = value }
         return .dictionary(map)
     }
 

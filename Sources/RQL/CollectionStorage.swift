@@ -9,6 +9,8 @@ protocol ListStorage<Element>: AnyObject {
     var count: Int { get }
     func element(at index: Int) -> Element
     func insert(_ element: Element, at index: Int)
+    /// Adds `element` at the end (without reading the count first).
+    func append(_ element: Element)
     func replace(at index: Int, with element: Element)
     func remove(at index: Int)
     func move(from source: Int, to destination: Int)
@@ -28,6 +30,7 @@ final class UnmanagedListStorage<Element>: ListStorage {
     var count: Int { elements.count }
     func element(at index: Int) -> Element { elements[index] }
     func insert(_ element: Element, at index: Int) { elements.insert(element, at: index) }
+    func append(_ element: Element) { elements.append(element) }
     func replace(at index: Int, with element: Element) { elements[index] = element }
     func remove(at index: Int) { elements.remove(at: index) }
     func move(from source: Int, to destination: Int) { elements.insert(elements.remove(at: source), at: destination) }
@@ -79,6 +82,29 @@ final class ManagedCollectionStorage<Element: _Persistable> {
         return []
     }
 
+    // Single reads go to the object's row in place: a loop that reads the count or one element
+    // between writes must not decode the whole collection each time (each write is a new version).
+
+    /// The number of elements (a map's entries).
+    var count: Int {
+        if accessor.classInfo.isBacklink[ordinal] { return stored.count }
+        guard let row = accessor.currentRow() else { accessor.invalidated() }
+        return row.elementCount(ordinal)
+    }
+
+    /// Element `index` (a map's values in key order).
+    func storedElement(at index: Int) -> RQLCore.Value {
+        if accessor.classInfo.isBacklink[ordinal] { return stored[index] }
+        guard let row = accessor.currentRow() else { accessor.invalidated() }
+        return row.element(ordinal, at: index)
+    }
+
+    /// The value stored under map key `key`, or nil.
+    func storedValue(forKey key: String) -> RQLCore.Value? {
+        guard let row = accessor.currentRow() else { accessor.invalidated() }
+        return row.mapIndex(ordinal, of: key).map { row.element(ordinal, at: $0) }
+    }
+
     func bridge(_ value: RQLCore.Value) -> Element {
         guard let owner = object ?? accessor.object(for: accessor.link),
             let element = Element._rqlRead(value, owner: owner)
@@ -96,18 +122,20 @@ final class ManagedCollectionStorage<Element: _Persistable> {
         case none
         /// At this position of a list.
         case listIndex(Int)
+        /// At the end of a list.
+        case lastListElement
         /// Under this key of a map.
         case mapKey(String)
 
-        /// The element at this place of `stored`.
-        func element(of stored: RQLCore.Value) -> RQLCore.Value? {
-            switch (self, stored) {
-            case (.listIndex(let index), .list(let values)) where index < values.count:
-                return values[index]
-            case (.mapKey(let key), .map(let map)):
-                return map.keys.firstIndex(of: key).map { map.values[$0] }
-            default:
-                return nil
+        /// The element at this place of the collection now (read in place, not decoded whole).
+        func element(of storage: ManagedCollectionStorage) -> RQLCore.Value? {
+            switch self {
+            case .none: return nil
+            case .listIndex(let index): return index < storage.count ? storage.storedElement(at: index) : nil
+            case .lastListElement:
+                let count = storage.count
+                return count > 0 ? storage.storedElement(at: count - 1) : nil
+            case .mapKey(let key): return storage.storedValue(forKey: key)
             }
         }
     }
@@ -122,7 +150,9 @@ final class ManagedCollectionStorage<Element: _Persistable> {
     ) {
         guard let session = accessor.context.writableSession() else { return }
         let writer = _RQLWriter(context: accessor.context, session: session, update: .error)
-        guard !accessor.isInvalidated else {
+        // Asked of the transaction, not of a version: a version made between two writes shares
+        // the transaction's blocks, so that the next write would have to copy what it changes.
+        guard !accessor.isDetached, session.contains(accessor.link) else {
             writer.fail(.invalidObject, "Object has been deleted or invalidated: \(accessor.link)")
             return
         }
@@ -131,10 +161,16 @@ final class ManagedCollectionStorage<Element: _Persistable> {
         let name = propertyName
         let link = accessor.link
         session.perform { (transaction) throws(WriteError) in try body(transaction, value, name, link) }
-        if let element, let now = session.value(of: link, property: ordinal), let child = placement.element(of: now) {
+        if let element, Self.isEmbeddedObject(element), let child = placement.element(of: self) {
             writer.bindEmbedded(element, to: child)
         }
         writer.finish()
+    }
+
+    /// Whether `element` is an embedded object, which the write gave a row to bind it to.
+    private static func isEmbeddedObject(_ element: Element) -> Bool {
+        guard let object = ObjectBase.unwrapped(element) as? ObjectBase else { return false }
+        return type(of: object)._rqlIsEmbedded
     }
 }
 
@@ -145,8 +181,14 @@ final class ManagedListStorage<Element: _Persistable>: ListStorage {
         self.managed = managed
     }
 
-    var count: Int { managed.stored.count }
-    func element(at index: Int) -> Element { managed.bridge(managed.stored[index]) }
+    var count: Int { managed.count }
+    func element(at index: Int) -> Element { managed.bridge(managed.storedElement(at: index)) }
+
+    func append(_ element: Element) {
+        managed.write(element, at: .lastListElement) { (t, value, name, link) throws(WriteError) in
+            try t.append(value, to: name, of: link)
+        }
+    }
 
     func insert(_ element: Element, at index: Int) {
         managed.write(element, at: .listIndex(index)) { (t, value, name, link) throws(WriteError) in

@@ -30,7 +30,7 @@ public final class DynamicObject: Object {
         get {
             let info = _rqlClassInfo
             guard info.propertyIndex(named: member) != nil else {
-                preconditionFailure("Invalid property name '\(member)' for class '\(info.className)'")
+                realmStop("Invalid property name '\(member)' for class '\(info.className)'")
             }
             return self[member]
         }
@@ -40,10 +40,10 @@ public final class DynamicObject: Object {
     /// Sets the property named `key` (inside a write transaction): see the type's documentation
     /// for the values it takes. `ObjectBase.setValue(_:forKey:)` and `self[key] = value` come here.
     func _rqlSetDynamic(_ value: Any?, forKey key: String) {
-        guard let accessor = _rqlAccessor else { preconditionFailure("An unmanaged DynamicObject has no properties") }
+        guard let accessor = _rqlAccessor else { realmStop("An unmanaged DynamicObject has no properties") }
         let info = accessor.classInfo
         guard let ordinal = info.propertyIndex(named: key), !info.isBacklink[ordinal] else {
-            preconditionFailure("Invalid property name '\(key)' for class '\(info.className)'")
+            realmStop("Invalid property name '\(key)' for class '\(info.className)'")
         }
         guard let session = accessor.context.writableSession() else { return }
         // Checked on the transaction itself, not through a version it would keep: a write
@@ -56,7 +56,7 @@ public final class DynamicObject: Object {
         defer { writer.finish() }
         let property = info.properties[ordinal]
         guard let stored = writer.dynamicValue(value ?? NSNull(), for: property.core) else {
-            preconditionFailure(
+            realmStop(
                 "Invalid value '\(value.map { "\($0)" } ?? "nil")' of type '\(value.map { "\(type(of: $0))" } ?? "nil")' "
                     + "for '\(info.className).\(key)' of type '\(property.core.typeSyntax)'"
             )
@@ -74,7 +74,7 @@ extension ObjectBase {
     public func dynamicList(_ propertyName: String) -> List<DynamicObject> {
         let (owner, ordinal) = _rqlDynamicCollection(propertyName, .list)
         guard let list = List<DynamicObject>._rqlLiveCollection(owner: owner, ordinal: ordinal) else {
-            preconditionFailure("'\(propertyName)' is not a managed list")
+            realmStop("'\(propertyName)' is not a managed list")
         }
         return list
     }
@@ -87,7 +87,7 @@ extension ObjectBase {
     public func dynamicMutableSet(_ propertyName: String) -> MutableSet<DynamicObject> {
         let (owner, ordinal) = _rqlDynamicCollection(propertyName, .set)
         guard let set = MutableSet<DynamicObject>._rqlLiveCollection(owner: owner, ordinal: ordinal) else {
-            preconditionFailure("'\(propertyName)' is not a managed set")
+            realmStop("'\(propertyName)' is not a managed set")
         }
         return set
     }
@@ -100,7 +100,7 @@ extension ObjectBase {
     public func dynamicMap<Key: _MapKey>(_ propertyName: String) -> Map<Key, DynamicObject?> {
         let (owner, ordinal) = _rqlDynamicCollection(propertyName, .map)
         guard let map = Map<Key, DynamicObject?>._rqlLiveCollection(owner: owner, ordinal: ordinal) else {
-            preconditionFailure("'\(propertyName)' is not a managed map")
+            realmStop("'\(propertyName)' is not a managed map")
         }
         return map
     }
@@ -108,15 +108,15 @@ extension ObjectBase {
     /// The owner and ordinal of a managed collection-of-objects property.
     private func _rqlDynamicCollection(_ propertyName: String, _ kind: CollectionKind) -> (ObjectBase, Int) {
         guard let accessor = _rqlAccessor else {
-            preconditionFailure("Dynamic collections are available on managed objects only")
+            realmStop("Dynamic collections are available on managed objects only")
         }
         let info = accessor.classInfo
         guard let ordinal = info.propertyIndex(named: propertyName) else {
-            preconditionFailure("Invalid property name '\(propertyName)' for class '\(info.className)'")
+            realmStop("Invalid property name '\(propertyName)' for class '\(info.className)'")
         }
         let core = info.properties[ordinal].core
         guard core.collection == kind, core.type.targetClassName != nil, !core.isBacklink else {
-            preconditionFailure(
+            realmStop(
                 "Property '\(info.className).\(propertyName)' is not a \(kind) of objects ('\(core.typeSyntax)')"
             )
         }

@@ -115,9 +115,13 @@ extension LinkingObjects: RandomAccessCollection {
     }
 }
 
-extension LinkingObjects: CustomStringConvertible {
-    public var description: String {
-        ObjectDescription.describe(collection: "LinkingObjects<\(Element.className())>", Array(self))
+extension LinkingObjects: CustomStringConvertible, DescribedCollection {
+    /// The linking objects' descriptions, bounded as `Object.description` is (nesting depth,
+    /// and the first 100 objects).
+    public var description: String { describe(depth: ObjectDescription.maximumDepth) }
+
+    func describe(depth: Int) -> String {
+        ObjectDescription.describe(collection: "LinkingObjects<\(Element.className())>", all: Array(self), depth: depth)
     }
 }
 

@@ -67,7 +67,7 @@ public final class List<Element: RealmCollectionValue> {
     /// try realm.write { ann.dogs.append(rex) }
     /// ```
     public func append(_ object: Element) {
-        storage.insert(object, at: storage.count)
+        storage.append(object)
     }
 
     /// Appends every element of a sequence.
@@ -257,9 +257,14 @@ extension List: RangeReplaceableCollection {
     }
 }
 
-extension List: CustomStringConvertible {
-    public var description: String {
-        ObjectDescription.describe(collection: "List<\(Element.self)>", Array(self))
+extension List: CustomStringConvertible, DescribedCollection {
+    /// The elements' descriptions, bounded as `Object.description` is (nesting depth, and the
+    /// first 100 elements).
+    public var description: String { describe(depth: ObjectDescription.maximumDepth) }
+
+    func describe(depth: Int) -> String {
+        let shown = (0..<Swift.min(count, ObjectDescription.maximumElements)).map { self[$0] as Any }
+        return ObjectDescription.describe(collection: "List<\(Element.self)>", count: count, shown: shown, depth: depth)
     }
 }
 

@@ -53,7 +53,7 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue> {
     /// ```swift
     /// rex.nicknames.count  // 2
     /// ```
-    public var count: Int { managed?.stored.count ?? entries.count }
+    public var count: Int { managed?.count ?? entries.count }
 
     /// The keys, in order.
     ///
@@ -76,7 +76,11 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue> {
     /// rex.nicknames["park"]  // "Big one"
     /// ```
     public subscript(key: Key) -> Value? {
-        get { current.first { $0.key == key }?.value }
+        get {
+            if let managed { return managed.storedValue(forKey: "\(key)").map(managed.bridge) }
+            let position = insertionPoint(of: key)
+            return position < entries.count && entries[position].key == key ? entries[position].value : nil
+        }
         set {
             if let newValue {
                 updateValue(newValue, forKey: key)
@@ -225,9 +229,19 @@ extension Map: Sequence {
     }
 }
 
-extension Map: CustomStringConvertible {
-    public var description: String {
-        ObjectDescription.describe(map: "Map<\(Key.self), \(Value.self)>", current.map { ("\($0.key)", $0.value) })
+extension Map: CustomStringConvertible, DescribedCollection {
+    /// The entries' descriptions, bounded as `Object.description` is (nesting depth, and the
+    /// first 100 entries).
+    public var description: String { describe(depth: ObjectDescription.maximumDepth) }
+
+    func describe(depth: Int) -> String {
+        let entries = current
+        return ObjectDescription.describe(
+            map: "Map<\(Key.self), \(Value.self)>",
+            count: entries.count,
+            shown: entries.prefix(ObjectDescription.maximumElements).map { ("\($0.key)", $0.value as Any) },
+            depth: depth
+        )
     }
 }
 

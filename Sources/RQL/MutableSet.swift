@@ -49,7 +49,7 @@ public final class MutableSet<Element: RealmCollectionValue> {
     /// ```swift
     /// rex.tags.count  // 2
     /// ```
-    public var count: Int { managed?.stored.count ?? elements.count }
+    public var count: Int { managed?.count ?? elements.count }
 
     /// Whether the set holds `object`.
     ///
@@ -170,9 +170,13 @@ extension MutableSet: RandomAccessCollection {
     }
 }
 
-extension MutableSet: CustomStringConvertible {
-    public var description: String {
-        ObjectDescription.describe(collection: "MutableSet<\(Element.self)>", Array(self))
+extension MutableSet: CustomStringConvertible, DescribedCollection {
+    /// The elements' descriptions, bounded as `Object.description` is (nesting depth, and the
+    /// first 100 elements).
+    public var description: String { describe(depth: ObjectDescription.maximumDepth) }
+
+    func describe(depth: Int) -> String {
+        ObjectDescription.describe(collection: "MutableSet<\(Element.self)>", all: Array(self), depth: depth)
     }
 }
 

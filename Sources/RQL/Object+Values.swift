@@ -189,11 +189,26 @@ extension ObjectBase {
     }
 }
 
-/// The text of `description` for objects and collections, in Realm Swift's layout.
+/// The text of `description` for objects and collections, in Realm Swift's layout and within
+/// Realm Swift's bounds, so that a cycle (a list holding its own object) or a wide tree prints a
+/// bounded text:
+/// - objects and collections nest at most `maximumDepth` levels (each object and each collection
+///   is a level); one level deeper, `<Maximum depth exceeded>` stands in their place;
+/// - a collection shows its first `maximumElements` elements, then `... N objects skipped.`
+///
+/// ```swift
+/// node.children.append(node)   // a cycle
+/// print(node)                  // Node { children = List<Node> ( [0] Node { … <Maximum depth exceeded> … } ) }
+/// ```
 enum ObjectDescription {
-    /// Nested objects are shown this many levels deep; cycles stop there too.
-    static let maximumDepth = 4
+    /// Levels of objects and collections shown (Realm Swift's `RLMDescriptionMaxDepth`).
+    static let maximumDepth = 5
+    /// Elements shown per collection.
+    static let maximumElements = 100
+    /// What stands for an object or collection past `maximumDepth`.
+    static let depthExceeded = "<Maximum depth exceeded>"
 
+    /// `object` with `depth` levels left for it and what it holds.
     static func describe(object: ObjectBase, depth: Int) -> String {
         // The object's own info: a managed object's may keep the columns in another order.
         guard let info = object._rqlAccessor?.classInfo ?? (try? ClassInfo.info(for: type(of: object))) else {
@@ -201,37 +216,77 @@ enum ObjectDescription {
         }
         let className = info.className
         if object.isInvalidated { return "[invalid object]" }
-        guard depth < maximumDepth else { return "\(className) {…}" }
-        let indent = String(repeating: "\t", count: depth + 1)
+        guard depth > 0 else { return depthExceeded }
         var lines = ["\(className) {"]
         for ordinal in info.declaredOrder where !info.properties[ordinal].schemaType.isBacklink {
             let property = info.properties[ordinal]
-            let value = describe(value: object._rqlValue(ordinal, info: info), depth: depth + 1)
-            lines.append("\(indent)\(property.name) = \(value);")
+            let value = describe(value: object._rqlValue(ordinal, info: info), depth: depth - 1)
+            lines.append("\t\(property.name) = \(indented(value));")
         }
-        lines.append(String(repeating: "\t", count: depth) + "}")
+        lines.append("}")
         return lines.joined(separator: "\n")
     }
 
+    /// A property value or element, with `depth` levels left if it is an object or a collection.
     static func describe(value: Any, depth: Int) -> String {
         switch ObjectBase.unwrapped(value) {
         case nil: return "(null)"
         case let object as ObjectBase: return describe(object: object, depth: depth)
+        case let collection as any DescribedCollection: return collection.describe(depth: depth)
+        case let mixed as AnyRealmValue: return describe(mixed: mixed, depth: depth)
         case let string as String: return string
         case let data as Data: return "<\(data.count) bytes>"
         case let some?: return "\(some)"
         }
     }
 
-    static func describe(collection name: String, _ elements: [Any]) -> String {
-        let lines = elements.enumerated().map { "\t[\($0.offset)] \(describe(value: $0.element, depth: 1))" }
-        return "\(name) (\n" + lines.joined(separator: ",\n") + (lines.isEmpty ? "" : "\n") + ")"
+    /// A mixed value: its object or nested collection within the bound, a scalar as Swift prints it.
+    private static func describe(mixed: AnyRealmValue, depth: Int) -> String {
+        switch mixed {
+        case .object(let object): return describe(object: object, depth: depth)
+        case .list(let list): return list.describe(depth: depth)
+        case .dictionary(let map): return map.describe(depth: depth)
+        default: return "\(mixed)"
+        }
     }
 
-    static func describe(map name: String, _ entries: [(String, Any)]) -> String {
-        let lines = entries.map { "\t[\($0.0)]: \(describe(value: $0.1, depth: 1))" }
-        return "\(name) (\n" + lines.joined(separator: ",\n") + (lines.isEmpty ? "" : "\n") + ")"
+    /// A collection of `count` elements of which `shown` are its first ones.
+    static func describe(collection name: String, count: Int, shown: [Any], depth: Int) -> String {
+        guard depth > 0 else { return depthExceeded }
+        let lines = shown.enumerated().map {
+            "\t[\($0.offset)] \(indented(describe(value: $0.element, depth: depth - 1)))"
+        }
+        return body(name, lines, skipped: count - shown.count)
     }
+
+    /// A collection of `elements`, its first ones shown.
+    static func describe(collection name: String, all elements: [Any], depth: Int) -> String {
+        let shown = Array(elements.prefix(maximumElements))
+        return describe(collection: name, count: elements.count, shown: shown, depth: depth)
+    }
+
+    /// A map of `count` entries of which `shown` are its first ones, in key order.
+    static func describe(map name: String, count: Int, shown: [(String, Any)], depth: Int) -> String {
+        guard depth > 0 else { return depthExceeded }
+        let lines = shown.map { "\t[\($0.0)]: \(indented(describe(value: $0.1, depth: depth - 1)))" }
+        return body(name, lines, skipped: count - shown.count)
+    }
+
+    private static func body(_ name: String, _ lines: [String], skipped: Int) -> String {
+        var all = lines
+        if skipped > 0 { all.append("\t... \(skipped) objects skipped.") }
+        return "\(name) (\n" + all.joined(separator: ",\n") + (all.isEmpty ? "" : "\n") + ")"
+    }
+
+    /// A nested description's lines indented one more level under the line that holds it.
+    private static func indented(_ text: String) -> String {
+        text.contains("\n") ? text.replacingOccurrences(of: "\n", with: "\n\t") : text
+    }
+}
+
+/// A collection that describes itself within the depth left to it (see `ObjectDescription`).
+protocol DescribedCollection {
+    func describe(depth: Int) -> String
 }
 
 extension ObjectBase {

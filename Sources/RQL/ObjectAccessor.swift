@@ -54,7 +54,7 @@ final class ObjectAccessor {
 
     /// The object's row in the context's current version; nil when it no longer exists.
     @inline(__always)
-    private func currentRow() -> BlockRow? {
+    func currentRow() -> BlockRow? {
         let version = context.current
         if version === cachedVersion { return row }
         return relocate(in: version)
@@ -100,7 +100,7 @@ final class ObjectAccessor {
         return row.int(ordinal)
     }
 
-    private func invalidated() -> Never {
+    func invalidated() -> Never {
         realmStop(
             "Object has been deleted or invalidated: \(classInfo.className) \(key) no longer exists in its realm"
         )

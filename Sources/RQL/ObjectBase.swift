@@ -41,7 +41,7 @@ open class ObjectBase: CustomStringConvertible, Hashable {
     public required init() {}
 
     /// The persisted properties, one per line (`Dog {\n\tname = Rex;\n\tage = 10;\n}`).
-    open var description: String { ObjectDescription.describe(object: self, depth: 0) }
+    open var description: String { ObjectDescription.describe(object: self, depth: ObjectDescription.maximumDepth) }
 
     // MARK: Class-level declarations
 

@@ -138,15 +138,73 @@ public final class _RQLWriter {
                 write(value, to: name, of: link, ordinal: info.propertyIndex(named: name))
             }
             bind(object, info: info, key: existing, created: false)
-            writeDeferred(deferred, of: object, info: info, link: link, overwriting: true)
+            deferWrites(deferred, of: object, info: info, link: link, overwriting: true)
             return link
         }
         guard let key = session.perform({ (t) throws(WriteError) in try t.insert(info.className, values) }) else {
             return nil
         }
+        let link = ObjectLink(className: info.className, key: key)
         bind(object, info: info, key: key, created: true)
-        writeDeferred(deferred, of: object, info: info, link: ObjectLink(className: info.className, key: key))
-        return ObjectLink(className: info.className, key: key)
+        deferWrites(deferred, of: object, info: info, link: link, overwriting: false)
+        return link
+    }
+
+    // MARK: Deferred properties
+
+    /// An added object whose links, embedded objects and mixed values are still to be written.
+    private struct DeferredWrites {
+        let object: ObjectBase
+        let info: ClassInfo
+        let link: ObjectLink
+        let ordinals: [Int]
+        let overwriting: Bool
+        /// How many of `ordinals` are written (or being written).
+        var done = 0
+    }
+
+    /// Added objects with deferred properties left, the newest last.
+    private var deferredWrites: [DeferredWrites] = []
+    private var isWritingDeferred = false
+
+    /// Queues the deferred properties of an object that just got its row and, unless an outer
+    /// `add` is already doing it, writes every queued property. Storing one property may add the
+    /// objects it links to, which queue theirs: a work list, not recursion, so a linked chain of
+    /// any length is added without growing the stack.
+    private func deferWrites(
+        _ ordinals: [Int],
+        of object: ObjectBase,
+        info: ClassInfo,
+        link: ObjectLink,
+        overwriting: Bool
+    ) {
+        if !ordinals.isEmpty {
+            deferredWrites.append(
+                DeferredWrites(object: object, info: info, link: link, ordinals: ordinals, overwriting: overwriting)
+            )
+        }
+        guard !isWritingDeferred else { return }
+        isWritingDeferred = true
+        defer { isWritingDeferred = false }
+        while let top = deferredWrites.indices.last {
+            guard !session.hasFailed else {
+                deferredWrites = []
+                return
+            }
+            let next = deferredWrites[top]
+            guard next.done < next.ordinals.count else {
+                deferredWrites.removeLast()
+                continue
+            }
+            deferredWrites[top].done += 1
+            writeDeferred(
+                next.ordinals[next.done],
+                of: next.object,
+                info: next.info,
+                link: next.link,
+                overwriting: next.overwriting
+            )
+        }
     }
 
     /// Adds many objects; runs of unmanaged objects of one class with only plain properties go
@@ -199,28 +257,24 @@ public final class _RQLWriter {
         }
     }
 
-    /// The links, lists of links, embedded objects and mixed values of a new object, written
-    /// once it has its row (so that a cycle back to it finds it managed).
-    /// Writes the deferred properties of an object just inserted or, `overwriting` an existing
-    /// one (`add(_:update:)`), every one of them: a property never set writes its default
-    /// over the stored value, as Realm Swift does.
+    /// Writes one of the links, lists of links, embedded objects and mixed values of an object,
+    /// once it has its row (so that a cycle back to it finds it managed): for an object just
+    /// inserted, the value it held; `overwriting` an existing one (`add(_:update:)`), a property
+    /// never set writes its default over the stored value, as Realm Swift does.
     private func writeDeferred(
-        _ ordinals: [Int],
+        _ ordinal: Int,
         of object: ObjectBase,
         info: ClassInfo,
         link: ObjectLink,
-        overwriting: Bool = false
+        overwriting: Bool
     ) {
-        for ordinal in ordinals {
-            guard !session.hasFailed else { return }
-            // On insert, a property never set keeps the default the insert gave it.
-            let pending =
-                deferredValue(of: object, ordinal: ordinal)
-                ?? (overwriting ? info.properties[ordinal].field.defaultValue()._rqlStoreAny(self) : nil)
-            guard let value = pending else { continue }
-            write(value, to: info.properties[ordinal].name, of: link, ordinal: ordinal)
-            promoteEmbedded(of: object, ordinal: ordinal, info: info, link: link)
-        }
+        // On insert, a property never set keeps the default the insert gave it.
+        let pending =
+            deferredValue(of: object, ordinal: ordinal)
+            ?? (overwriting ? info.properties[ordinal].field.defaultValue()._rqlStoreAny(self) : nil)
+        guard let value = pending, !session.hasFailed else { return }
+        write(value, to: info.properties[ordinal].name, of: link, ordinal: ordinal)
+        promoteEmbedded(of: object, ordinal: ordinal, info: info, link: link)
     }
 
     /// The value a deferred property had before the object was bound (kept by `bind`).

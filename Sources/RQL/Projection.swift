@@ -53,7 +53,7 @@ open class Projection<Root: ObjectBase>: Hashable, CustomStringConvertible {
         let name = String(describing: type(of: self))
         guard let info = try? ProjectionInfo.info(for: type(of: self)) else { return "\(name) {}" }
         let lines = info.properties.map { property in
-            "\t\(property.name) = \(ObjectDescription.describe(value: property.read(self), depth: 1));"
+            "\t\(property.name) = \(ObjectDescription.describe(value: property.read(self), depth: ObjectDescription.maximumDepth - 1));"
         }
         return "\(name) <\(rootObject)> {\n" + lines.joined(separator: "\n") + "\n}"
     }

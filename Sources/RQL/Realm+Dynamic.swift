@@ -15,7 +15,7 @@ extension Realm {
     /// ```
     public func dynamicObjects(_ className: String) -> Results<DynamicObject> {
         let info = dynamicClassInfo(className)
-        precondition(!info.isEmbedded, "Embedded objects (\(className)) cannot be queried on their own")
+        realmPrecondition(!info.isEmbedded, "Embedded objects (\(className)) cannot be queried on their own")
         return Results(context: context, source: .table(info), make: DynamicObject._rqlMake)
     }
 
@@ -28,10 +28,10 @@ extension Realm {
     public func dynamicObject(ofType className: String, forPrimaryKey key: Any) -> DynamicObject? {
         let info = dynamicClassInfo(className)
         guard let primaryKey = info.primaryKey, let ordinal = info.propertyIndex(named: primaryKey) else {
-            preconditionFailure("'\(className)' does not have a primary key")
+            realmStop("'\(className)' does not have a primary key")
         }
         guard let stored = PrimaryKeyConversion.value(key, for: info.properties[ordinal]) else {
-            preconditionFailure(
+            realmStop(
                 "Invalid value '\(key)' of type '\(type(of: key))' for '\(className).\(primaryKey)' primary key"
             )
         }
@@ -70,7 +70,7 @@ extension Realm {
     /// realm does not store stops the program.
     func dynamicClassInfo(_ className: String) -> ClassInfo {
         guard !SchemaVersionRecord.isHidden(className), let stored = context.current.schema[className] else {
-            preconditionFailure("Object type '\(className)' is not managed by the Realm")
+            realmStop("Object type '\(className)' is not managed by the Realm")
         }
         return ClassInfo.dynamic(stored)
     }

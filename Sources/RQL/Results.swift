@@ -412,13 +412,19 @@ public struct RLMIterator<Element: RealmCollectionValue>: IteratorProtocol {
     }
 }
 
-extension Results: CustomStringConvertible {
-    /// The results' class and, for each result, its description (at most 100 shown).
-    public var description: String {
-        let shown = Array(prefix(100) as Slice<Results>)
-        var text = ObjectDescription.describe(collection: "Results<\(source.className)>", shown)
-        if count > 100 { text = String(text.dropLast(2)) + ",\n\t... \(count - 100) objects skipped.\n)" }
-        return text
+extension Results: CustomStringConvertible, DescribedCollection {
+    /// The results' class and, for each result, its description (at most 100 shown), bounded
+    /// as `Object.description` is.
+    public var description: String { describe(depth: ObjectDescription.maximumDepth) }
+
+    func describe(depth: Int) -> String {
+        let shown = Array(prefix(ObjectDescription.maximumElements) as Slice<Results>).map { $0 as Any }
+        return ObjectDescription.describe(
+            collection: "Results<\(source.className)>",
+            count: count,
+            shown: shown,
+            depth: depth
+        )
     }
 }
 

@@ -76,11 +76,13 @@ public enum ArgumentDecoder {
             return .list(values)
         case .object(let members):
             guard let (tag, payload) = DatasetValueDecoder.tagged(json) else {
-                var map = MixedMap()
+                var pairs: [(String, Value)] = []
                 for member in members {
-                    map[member.key] = try decode(json: member.value, store: store, path: path + [.key(member.key)])
+                    pairs.append(
+                        (member.key, try decode(json: member.value, store: store, path: path + [.key(member.key)]))
+                    )
                 }
-                return .map(map)
+                return .map(MixedMap(pairs))
             }
             do {
                 if let value = try DatasetValueDecoder.taggedScalar(tag, json) { return value }

@@ -124,6 +124,13 @@ public struct ColumnTable: TableReader {
             guard count > 0 else { return try body(TableBlock(positions: positions, rowKeys: rowKeys, columns: [])) }
             // One array for the block's views, filled as the nested `withView` calls open them
             // (a scan calls this once a block: an array per column was measurable).
+            // Each view is valid only inside its own nested `withView` call: past a few dozen
+            // columns the block is copied instead, so that the stack does not grow per property.
+            guard count <= Self.nestedViewLimit else {
+                return try withCopiedViews(upTo: count, selection, rows: positions) { views in
+                    try body(TableBlock(positions: positions, rowKeys: rowKeys, columns: views))
+                }
+            }
             var views: [ColumnView] = []
             views.reserveCapacity(count)
             return try withColumnViews(from: 0, upTo: count, selection, slicing: positions, into: &views) { views in

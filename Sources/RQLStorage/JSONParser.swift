@@ -381,19 +381,3 @@ struct JSONParser {
         }
     }
 }
-
-/// A key compared by its bytes, as Realm compares keys (no Unicode canonical equivalence:
-/// "é" and "e\u{301}" are two keys), hashed the same way.
-struct UTF8Key: Hashable {
-    let text: String
-
-    init(_ text: String) {
-        self.text = text
-    }
-
-    static func == (lhs: UTF8Key, rhs: UTF8Key) -> Bool { lhs.text.utf8.elementsEqual(rhs.text.utf8) }
-
-    func hash(into hasher: inout Hasher) {
-        for byte in text.utf8 { hasher.combine(byte) }
-    }
-}

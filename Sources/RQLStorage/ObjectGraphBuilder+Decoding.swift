@@ -28,16 +28,18 @@ extension ObjectGraphBuilder {
             guard case .object(let members) = json else {
                 throw wrongType(location, expected: "an object", found: json.typeName)
             }
-            var map = MixedMap()
+            var pairs: [(String, Value)] = []
+            pairs.reserveCapacity(members.count)
             for member in members {
-                map[member.key] = try decodeSingle(
+                let value = try decodeSingle(
                     member.value,
                     property.type,
                     optional: property.isOptional,
                     at: location.appending(member.key)
                 )
+                pairs.append((member.key, value))
             }
-            return .map(map)
+            return .map(MixedMap(pairs))
         }
     }
 
@@ -107,11 +109,12 @@ extension ObjectGraphBuilder {
             if let (tag, payload) = DatasetValueDecoder.tagged(json) {
                 return try decodeTagged(tag, payload, json, at: location)
             }
-            var map = MixedMap()
+            var pairs: [(String, Value)] = []
+            pairs.reserveCapacity(members.count)
             for member in members {
-                map[member.key] = try decodeMixed(member.value, at: location.appending(member.key))
+                pairs.append((member.key, try decodeMixed(member.value, at: location.appending(member.key))))
             }
-            return .map(map)
+            return .map(MixedMap(pairs))
         }
     }
 

@@ -153,15 +153,16 @@ func read(_ path: String) throws -> String {
 
 let arguments = CommandLine.arguments
 guard (3...4).contains(arguments.count),
-    ["write", "read", "both", "read-v2", "migrate-stop", "bad-filter", "add-dog", "observe-write"].contains(arguments[1])
+    ["write", "read", "both", "read-v2", "migrate-stop", "bad-filter", "add-dog", "observe-write"].contains(
+        arguments[1]
+    )
         || StopMode(rawValue: arguments[1]) != nil,
     arguments.count == 3 || UInt64(arguments[3]) != nil
 else {
     FileHandle.standardError.write(
         Data(
-            "usage: realm-file-helper write|read|both|read-v2|migrate-stop|bad-filter|add-dog|observe-write|stop-… PATH"
-                + " [SCHEMA-VERSION]\n"
-                .utf8
+            ("usage: realm-file-helper write|read|both|read-v2|migrate-stop|bad-filter|add-dog|observe-write|stop-… PATH"
+                + " [SCHEMA-VERSION]\n").utf8
         )
     )
     exit(2)

@@ -20,7 +20,7 @@ enum CollectionObservation {
         block: @escaping (RealmCollectionChange<C>) -> Void
     ) -> NotificationToken {
         guard let results else {
-            preconditionFailure("Only managed collections can be observed: this one belongs to no realm")
+            realmStop("Only managed collections can be observed: this one belongs to no realm")
         }
         let delivery = Self.delivery(for: results.context, queue: queue)
         return start {
@@ -35,9 +35,9 @@ enum CollectionObservation {
         do {
             notifier = try make()
         } catch let error as Realm.Error {
-            preconditionFailure(error.description)
+            realmStop(error.description)
         } catch {
-            preconditionFailure("\(error)")
+            realmStop("\(error)")
         }
         let token = NotificationToken(notifier)
         notifier.start()
@@ -46,8 +46,8 @@ enum CollectionObservation {
 
     /// Where an observation registered on `context` runs, after Realm's checks.
     static func delivery(for context: RealmContext, queue: DispatchQueue?) -> Delivery {
-        precondition(!context.isFrozen, "Frozen Realms do not change and do not have change notifications.")
-        precondition(
+        realmPrecondition(!context.isFrozen, "Frozen Realms do not change and do not have change notifications.")
+        realmPrecondition(
             !context.isInWriteTransaction,
             "Cannot register notification blocks from within write transactions."
         )

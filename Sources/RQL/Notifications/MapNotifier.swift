@@ -103,7 +103,7 @@ extension Map {
         _ block: @escaping (RealmMapChange<Map<Key, Value>>) -> Void
     ) -> NotificationToken {
         guard let (accessor, ordinal) = managedOwner else {
-            preconditionFailure("Only managed collections can be observed: this one belongs to no realm")
+            realmStop("Only managed collections can be observed: this one belongs to no realm")
         }
         let delivery = CollectionObservation.delivery(for: accessor.context, queue: queue)
         return CollectionObservation.start {

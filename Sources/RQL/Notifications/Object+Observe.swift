@@ -25,9 +25,9 @@ extension RealmCollectionValue where Self: ObjectBase {
         _ block: @escaping (ObjectChange<Self>) -> Void
     ) -> NotificationToken {
         guard let accessor = _rqlAccessor else {
-            preconditionFailure("Only objects which are managed by a Realm support change notifications")
+            realmStop("Only objects which are managed by a Realm support change notifications")
         }
-        precondition(!accessor.isInvalidated, "Object has been deleted or invalidated.")
+        realmPrecondition(!accessor.isInvalidated, "Object has been deleted or invalidated.")
         let delivery = CollectionObservation.delivery(for: accessor.context, queue: queue)
         return CollectionObservation.start {
             try ObjectNotifier(object: self, accessor: accessor, keyPaths: keyPaths, delivery: delivery, block: block)
@@ -72,7 +72,7 @@ extension Realm {
     /// }
     /// ```
     public func observe(_ block: @escaping NotificationBlock) -> NotificationToken {
-        precondition(!context.isFrozen, "Frozen Realms do not change and do not have change notifications.")
+        realmPrecondition(!context.isFrozen, "Frozen Realms do not change and do not have change notifications.")
         return CollectionObservation.start { RealmNotifier(context: context, block: block) }
     }
 }

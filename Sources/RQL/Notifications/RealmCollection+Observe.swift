@@ -133,7 +133,7 @@ enum ObservedKeyPaths {
     static func names<Root: ObjectBase>(_ keyPaths: [PartialKeyPath<Root>]) -> [String] {
         keyPaths.map { keyPath in
             guard let names = KeyPathRecording.names(of: keyPath, on: Root.self) else {
-                preconditionFailure(
+                realmStop(
                     "Key path \(keyPath) of \(Root.self) reads no persisted property, so it cannot be observed"
                 )
             }

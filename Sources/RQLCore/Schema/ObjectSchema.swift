@@ -16,27 +16,28 @@ public struct ObjectSchema: Hashable, Sendable {
     public let primaryKey: String?
     /// Whether objects of this class live only inside a parent object's link.
     public let isEmbedded: Bool
-    private let indexByName: [String: Int]
+    /// By name bytes (`UTF8Key`): names that differ only in Unicode normalization are distinct.
+    private let indexByName: [UTF8Key: Int]
 
     public init(name: String, properties: [Property], primaryKey: String? = nil, isEmbedded: Bool = false) {
         self.name = name
         self.properties = properties
         self.primaryKey = primaryKey
         self.isEmbedded = isEmbedded
-        var indexByName: [String: Int] = [:]
+        var indexByName: [UTF8Key: Int] = [:]
         // The first declaration wins; `Schema` rejects duplicates anyway.
-        for (i, property) in properties.enumerated() where indexByName[property.name] == nil {
-            indexByName[property.name] = i
+        for (i, property) in properties.enumerated() where indexByName[UTF8Key(property.name)] == nil {
+            indexByName[UTF8Key(property.name)] = i
         }
         self.indexByName = indexByName
     }
 
     /// The column number of the named property.
-    public func propertyIndex(named name: String) -> Int? { indexByName[name] }
+    public func propertyIndex(named name: String) -> Int? { indexByName[UTF8Key(name)] }
 
     /// The named property.
-    public func property(named name: String) -> Property? { indexByName[name].map { properties[$0] } }
+    public func property(named name: String) -> Property? { indexByName[UTF8Key(name)].map { properties[$0] } }
 
     /// The column number of the primary key.
-    public var primaryKeyIndex: Int? { primaryKey.flatMap { indexByName[$0] } }
+    public var primaryKeyIndex: Int? { primaryKey.flatMap { indexByName[UTF8Key($0)] } }
 }

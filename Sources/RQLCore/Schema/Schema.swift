@@ -16,14 +16,15 @@
 public struct Schema: Hashable, Sendable {
     /// The classes in the order given.
     public let classes: [ObjectSchema]
-    private let indexByName: [String: Int]
+    /// By name bytes (`UTF8Key`): names that differ only in Unicode normalization are distinct.
+    private let indexByName: [UTF8Key: Int]
 
     public init(_ classes: [ObjectSchema]) throws(SchemaError) {
-        var indexByName: [String: Int] = [:]
+        var indexByName: [UTF8Key: Int] = [:]
         for (i, objectSchema) in classes.enumerated() {
             guard !objectSchema.name.isEmpty else { throw .emptyClassName }
-            guard indexByName[objectSchema.name] == nil else { throw .duplicateClass(objectSchema.name) }
-            indexByName[objectSchema.name] = i
+            guard indexByName[UTF8Key(objectSchema.name)] == nil else { throw .duplicateClass(objectSchema.name) }
+            indexByName[UTF8Key(objectSchema.name)] = i
         }
         self.classes = classes
         self.indexByName = indexByName
@@ -32,18 +33,18 @@ public struct Schema: Hashable, Sendable {
 
     /// The named class.
     public subscript(className: String) -> ObjectSchema? {
-        indexByName[className].map { classes[$0] }
+        indexByName[UTF8Key(className)].map { classes[$0] }
     }
 
     /// The position of the named class in `classes`.
-    public func classIndex(named className: String) -> Int? { indexByName[className] }
+    public func classIndex(named className: String) -> Int? { indexByName[UTF8Key(className)] }
 
     private func validate(_ objectSchema: ObjectSchema) throws(SchemaError) {
         let className = objectSchema.name
-        var seen = Set<String>()
+        var seen = Set<UTF8Key>()
         for property in objectSchema.properties {
             guard !property.name.isEmpty else { throw .emptyPropertyName(className: className) }
-            guard seen.insert(property.name).inserted else {
+            guard seen.insert(UTF8Key(property.name)).inserted else {
                 throw .duplicateProperty(className: className, property: property.name)
             }
             try validateType(of: property, in: className)

@@ -37,10 +37,39 @@ public struct MixedMap: Hashable, Sendable, Sequence {
         entries = []
     }
 
-    /// A map of the given pairs; a repeated key keeps its last value.
+    /// A map of the given pairs; a repeated key keeps its last value. Pairs already in key
+    /// order are taken as they are; others are sorted once (O(n log n), where inserting them one
+    /// by one into the sorted entries would move half of them each time).
     public init(_ pairs: some Sequence<(String, Value)>) {
-        entries = []
-        for (key, value) in pairs { self[key] = value }
+        let given = pairs.map { Entry(key: $0.0, value: $0.1) }
+        if Self.isStrictlyOrdered(given) {
+            entries = given
+            return
+        }
+        // A stable sort keeps equal keys in the order given, so the last of each run wins.
+        let order = given.indices.sorted { a, b in
+            let order = compareUTF8(given[a].key, given[b].key)
+            return order != 0 ? order < 0 : a < b
+        }
+        var sorted: [Entry] = []
+        sorted.reserveCapacity(given.count)
+        for i in order {
+            if let last = sorted.last, compareUTF8(last.key, given[i].key) == 0 {
+                sorted[sorted.count - 1] = given[i]
+            } else {
+                sorted.append(given[i])
+            }
+        }
+        entries = sorted
+    }
+
+    private static func isStrictlyOrdered(_ entries: [Entry]) -> Bool {
+        var i = 1
+        while i < entries.count {
+            if compareUTF8(entries[i - 1].key, entries[i].key) >= 0 { return false }
+            i += 1
+        }
+        return true
     }
 
     /// A map of a Swift dictionary's entries.

@@ -49,16 +49,26 @@ extension WriteTransaction {
             let defaults = tables[plan.table].objectSchema.properties.map(ObjectGraphBuilder.defaultValue)
             for b in 0..<table.blockCount {
                 table.withBlock(b) { block in
-                    let views = plan.sourceIndex.map { $0.map { block.columns[$0] } }
                     appendRows(
                         plan.table,
                         keys: plan.keys.newKeys[block.positions],
-                        views: views,
-                        mapLink: mapLink
-                    ) { row, tp in
-                        guard let sp = plan.sourceIndex[tp] else { return defaults[tp] }
-                        return Self.remapLinks(table.value(at: block.positions.lowerBound + row, property: sp), mapLink)
-                    }
+                        copy: { tp, segment, rows, count in
+                            guard let sp = plan.sourceIndex[tp] else { return false }
+                            return segment.appendRows(
+                                from: block.columns[sp],
+                                rows: rows,
+                                count: count,
+                                mapLink: mapLink
+                            )
+                        },
+                        value: { row, tp in
+                            guard let sp = plan.sourceIndex[tp] else { return defaults[tp] }
+                            return Self.remapLinks(
+                                table.value(at: block.positions.lowerBound + row, property: sp),
+                                mapLink
+                            )
+                        }
+                    )
                 }
             }
             finishBulk(plan.table, newKeys: plan.keys.newKeys, wasEmpty: wasEmpty, firstBlock: firstBlock)
@@ -114,11 +124,15 @@ extension WriteTransaction {
         let keys = Array(first..<first + Int64(rowCount))
         let wasEmpty = tables[t].rowCount == 0
         let firstBlock = tables[t].blocks.count
-        withViews(built, from: 0, gathered: []) { views in
-            appendRows(t, keys: keys[...], views: views, mapLink: { $1 }) { row, p in
-                built[p]?.value(at: row) ?? ObjectGraphBuilder.defaultValue(objectSchema.properties[p])
-            }
-        }
+        // One column's view at a time: opening them all at once nests a call per property.
+        appendRows(
+            t,
+            keys: keys[...],
+            copy: { p, segment, rows, count in
+                built[p]?.withView { segment.appendRows(from: $0, rows: rows, count: count, mapLink: { $1 }) } ?? false
+            },
+            value: { row, p in built[p]?.value(at: row) ?? ObjectGraphBuilder.defaultValue(objectSchema.properties[p]) }
+        )
         finishBulk(t, newKeys: keys, wasEmpty: wasEmpty, firstBlock: firstBlock)
         recordInserted(className, keys)
         try addBulkBacklinks([(t, keys)])
@@ -129,13 +143,13 @@ extension WriteTransaction {
     // MARK: Building
 
     /// Appends rows with `keys` to table `t`, filling the last block and then new ones: property
-    /// `p` is copied from `views[p]` (indexed from 0 like `keys`) when the shapes allow a typed
-    /// copy, else appended from `value(row, p)`.
+    /// `p` of rows `rows` (indexed from 0 like `keys`) is appended by `copy(p, &segment, rows,
+    /// count)` when it can make a typed copy (it returns false otherwise), else from
+    /// `value(row, p)`.
     private func appendRows(
         _ t: Int,
         keys: ArraySlice<Int64>,
-        views: [ColumnView?],
-        mapLink: (String, Int64) -> Int64,
+        copy: (Int, inout Segment, Range<Int>, Int) -> Bool,
         value: (Int, Int) -> Value
     ) {
         tables[t].touch()
@@ -150,10 +164,7 @@ extension WriteTransaction {
             let chunkKeys = Array(keys[(keys.startIndex + chunk.lowerBound)..<(keys.startIndex + chunk.upperBound)])
             tables[t].mutateBlock(last) { block in
                 block.appendRows(keys: chunkKeys) { c, segment, count in
-                    if let view = views[c], segment.appendRows(from: view, rows: chunk, count: count, mapLink: mapLink)
-                    {
-                        return
-                    }
+                    if copy(c, &segment, chunk, count) { return }
                     if case .backlinks = segment { return }
                     segment.replace(
                         count..<count,
@@ -253,6 +264,17 @@ extension WriteTransaction {
                 )
             }
         }
+        for (tp, property) in objectSchema.properties.enumerated() where property.type == .mixed {
+            guard let sp = plan.sourceIndex[tp] else { continue }
+            for position in 0..<table.rowCount {
+                try checkMixedDepth(
+                    table.value(at: position, property: sp),
+                    property,
+                    className,
+                    table.rowKey(at: position)
+                )
+            }
+        }
         for (tp, property) in objectSchema.properties.enumerated() where TableInput.canHoldLinks(property) {
             guard let sp = plan.sourceIndex[tp] else { continue }
             let ownsEmbedded = isEmbeddedTarget(property)
@@ -293,7 +315,9 @@ extension WriteTransaction {
         for (index, property) in objectSchema.properties.enumerated() where TableInput.canHoldLinks(property) {
             guard let column = columns[index] else { continue }
             for row in 0..<rowCount {
-                try checkElementLinks(column.value(at: row), property, objectSchema.name)
+                let value = column.value(at: row)
+                if property.type == .mixed { try checkMixedDepth(value, property, objectSchema.name, nil) }
+                try checkElementLinks(value, property, objectSchema.name)
             }
         }
     }
@@ -349,20 +373,6 @@ extension WriteTransaction {
                 )
             }
         }
-    }
-
-    /// Opens every built column's view (each valid only inside its own call, so they nest).
-    private func withViews(
-        _ columns: [Column?],
-        from index: Int,
-        gathered: [ColumnView?],
-        _ body: ([ColumnView?]) -> Void
-    ) {
-        guard index < columns.count else { return body(gathered) }
-        guard let column = columns[index] else {
-            return withViews(columns, from: index + 1, gathered: gathered + [nil], body)
-        }
-        column.withView { view in withViews(columns, from: index + 1, gathered: gathered + [view], body) }
     }
 
     /// `value` with every link's key mapped to this store's key.

@@ -11,7 +11,7 @@ extension WriteTransaction {
     /// ```
     public func append(_ value: Value, to property: String, of object: ObjectLink) throws(WriteError) {
         let target = try collection(object, property, .list)
-        let count = elements(target).count
+        let count = elementCount(target)
         let element = try plannedElement(value, target)
         spliceElements(target.table, target.key, target.index, count..<count, [materializeElement(element)], keys: nil)
     }
@@ -19,7 +19,7 @@ extension WriteTransaction {
     /// Inserts `value` into a list at `index` (`0 ... count`).
     public func insert(_ value: Value, at index: Int, into property: String, of object: ObjectLink) throws(WriteError) {
         let target = try collection(object, property, .list)
-        try checkIndex(index, in: target, count: elements(target).count, inserting: true)
+        try checkIndex(index, in: target, count: elementCount(target), inserting: true)
         let element = try plannedElement(value, target)
         spliceElements(target.table, target.key, target.index, index..<index, [materializeElement(element)], keys: nil)
     }
@@ -27,9 +27,8 @@ extension WriteTransaction {
     /// Removes the element at `index` of a list (an embedded element is deleted).
     public func remove(at index: Int, from property: String, of object: ObjectLink) throws(WriteError) {
         let target = try collection(object, property, .list)
-        let items = elements(target)
-        try checkIndex(index, in: target, count: items.count, inserting: false)
-        if isEmbeddedTarget(target.property), case .link(let child) = items[index] {
+        try checkIndex(index, in: target, count: elementCount(target), inserting: false)
+        if isEmbeddedTarget(target.property), case .link(let child) = element(target, at: index) {
             try delete(child)
         } else {
             spliceElements(target.table, target.key, target.index, index..<index + 1, [], keys: nil)
@@ -39,12 +38,12 @@ extension WriteTransaction {
     /// Moves the element at `from` so that it ends up at `to` (both `0 ..< count`).
     public func move(from: Int, to: Int, in property: String, of object: ObjectLink) throws(WriteError) {
         let target = try collection(object, property, .list)
-        let items = elements(target)
-        try checkIndex(from, in: target, count: items.count, inserting: false)
-        try checkIndex(to, in: target, count: items.count, inserting: false)
+        let count = elementCount(target)
+        try checkIndex(from, in: target, count: count, inserting: false)
+        try checkIndex(to, in: target, count: count, inserting: false)
         guard from != to else { return }
         let range = Swift.min(from, to)..<Swift.max(from, to) + 1
-        var moved = Array(items[range])
+        var moved = elements(target, range)
         if from < to { moved.append(moved.removeFirst()) } else { moved.insert(moved.removeLast(), at: 0) }
         spliceElements(target.table, target.key, target.index, range, moved, keys: nil)
     }
@@ -54,10 +53,9 @@ extension WriteTransaction {
     public func replace(at index: Int, with value: Value, in property: String, of object: ObjectLink) throws(WriteError)
     {
         let target = try collection(object, property, .list)
-        let items = elements(target)
-        try checkIndex(index, in: target, count: items.count, inserting: false)
-        let element = try plannedElement(value, target)
-        if isEmbeddedTarget(target.property), case .link(let child) = items[index] {
+        try checkIndex(index, in: target, count: elementCount(target), inserting: false)
+        let planned = try plannedElement(value, target)
+        if isEmbeddedTarget(target.property), case .link(let child) = element(target, at: index) {
             // Deleting the old child takes it out of the list; the new one goes in its place.
             try delete(child)
             spliceElements(
@@ -65,7 +63,7 @@ extension WriteTransaction {
                 target.key,
                 target.index,
                 index..<index,
-                [materializeElement(element)],
+                [materializeElement(planned)],
                 keys: nil
             )
         } else {
@@ -74,7 +72,7 @@ extension WriteTransaction {
                 target.key,
                 target.index,
                 index..<index + 1,
-                [materializeElement(element)],
+                [materializeElement(planned)],
                 keys: nil
             )
         }
@@ -89,7 +87,7 @@ extension WriteTransaction {
         }
         if isEmbeddedTarget(schemaProperty) { deleteEmbeddedChildren(t, key, index) }
         let empty: Value = schemaProperty.collection == .map ? .map(MixedMap()) : .list([])
-        if currentValue(t, key, index) != empty { writeValue(t, key, index, empty) }
+        if elementCount(t, key, index) > 0 { writeValue(t, key, index, empty) }
     }
 
     /// Adds `value` to a set; false if an equal element is already there.
@@ -97,7 +95,7 @@ extension WriteTransaction {
     public func insert(_ value: Value, intoSet property: String, of object: ObjectLink) throws(WriteError) -> Bool {
         let target = try collection(object, property, .set)
         try checkElement(value, of: target.property, in: object.className, key: object.key)
-        let (position, found) = Self.search(elements(target), value)
+        let (position, found) = position(ofElement: value, target)
         guard !found else { return false }
         spliceElements(target.table, target.key, target.index, position..<position, [value], keys: nil)
         return true
@@ -108,7 +106,7 @@ extension WriteTransaction {
     public func remove(_ value: Value, fromSet property: String, of object: ObjectLink) throws(WriteError) -> Bool {
         let target = try collection(object, property, .set)
         try checkElement(value, of: target.property, in: object.className, key: object.key)
-        let (position, found) = Self.search(elements(target), value)
+        let (position, found) = position(ofElement: value, target)
         guard found else { return false }
         spliceElements(target.table, target.key, target.index, position..<position + 1, [], keys: nil)
         return true
@@ -130,10 +128,10 @@ extension WriteTransaction {
             in: object.className,
             key: object.key
         )
-        var (position, found) = Self.search(mapKeys(target), mapKey)
-        if found, isEmbeddedTarget(target.property), case .link(let child) = mapEntries(target)[position].value {
+        var (position, found) = position(ofKey: mapKey, target)
+        if found, isEmbeddedTarget(target.property), case .link(let child) = element(target, at: position) {
             try delete(child)
-            (position, found) = Self.search(mapKeys(target), mapKey)
+            (position, found) = self.position(ofKey: mapKey, target)
         }
         guard case .map(let materialized) = materialize(planned), let element = materialized.values.first else {
             return
@@ -150,11 +148,11 @@ extension WriteTransaction {
         of object: ObjectLink
     ) throws(WriteError) -> Bool {
         let target = try collection(object, property, .map)
-        var (position, found) = Self.search(mapKeys(target), mapKey)
+        var (position, found) = position(ofKey: mapKey, target)
         guard found else { return false }
-        if isEmbeddedTarget(target.property), case .link(let child) = mapEntries(target)[position].value {
+        if isEmbeddedTarget(target.property), case .link(let child) = element(target, at: position) {
             try delete(child)
-            (position, found) = Self.search(mapKeys(target), mapKey)
+            (position, found) = self.position(ofKey: mapKey, target)
         }
         spliceElements(target.table, target.key, target.index, position..<position + 1, [], keys: [])
         return true
@@ -183,17 +181,44 @@ extension WriteTransaction {
         return CollectionTarget(table: t, key: key, index: index, property: property, object: object)
     }
 
-    private func elements(_ target: CollectionTarget) -> [Value] {
-        if case .list(let items) = currentValue(target.table, target.key, target.index) { return items }
-        return []
+    // Each read below finds the row, reads what it needs and lets go of the block before the
+    // caller writes: a block or array still referenced here would make the write copy it.
+
+    private func elementCount(_ target: CollectionTarget) -> Int {
+        elementCount(target.table, target.key, target.index)
     }
 
-    private func mapEntries(_ target: CollectionTarget) -> [MixedMap.Entry] {
-        if case .map(let map) = currentValue(target.table, target.key, target.index) { return map.entries }
-        return []
+    func elementCount(_ t: Int, _ key: Int64, _ property: Int) -> Int {
+        guard let (b, row) = tables[t].locate(key: key) else { return 0 }
+        return tables[t].blocks[b].elementCount(row: row, column: property)
     }
 
-    private func mapKeys(_ target: CollectionTarget) -> [String] { mapEntries(target).map(\.key) }
+    private func element(_ target: CollectionTarget, at index: Int) -> Value {
+        guard let (b, row) = tables[target.table].locate(key: target.key) else { return .null }
+        return tables[target.table].blocks[b].element(row: row, column: target.index, at: index)
+    }
+
+    private func elements(_ target: CollectionTarget, _ range: Range<Int>) -> [Value] {
+        storedElements(target.table, target.key, target.index, range)
+    }
+
+    /// Elements `range` of a collection property (a map's values, in key order).
+    func storedElements(_ t: Int, _ key: Int64, _ property: Int, _ range: Range<Int>) -> [Value] {
+        guard let (b, row) = tables[t].locate(key: key) else { return [] }
+        return tables[t].blocks[b].elements(row: row, column: property, range: range)
+    }
+
+    private func position(ofElement value: Value, _ target: CollectionTarget) -> (Int, Bool) {
+        guard let (b, row) = tables[target.table].locate(key: target.key) else { return (0, false) }
+        let (index, found) = tables[target.table].blocks[b].position(ofElement: value, row: row, column: target.index)
+        return (index, found)
+    }
+
+    private func position(ofKey key: String, _ target: CollectionTarget) -> (Int, Bool) {
+        guard let (b, row) = tables[target.table].locate(key: target.key) else { return (0, false) }
+        let (index, found) = tables[target.table].blocks[b].position(ofKey: key, row: row, column: target.index)
+        return (index, found)
+    }
 
     private func checkIndex(_ index: Int, in target: CollectionTarget, count: Int, inserting: Bool) throws(WriteError) {
         guard index >= 0, inserting ? index <= count : index < count else {
@@ -215,31 +240,5 @@ extension WriteTransaction {
     private func materializeElement(_ planned: PlannedValue) -> Value {
         if case .list(let items) = materialize(planned), let first = items.first { return first }
         return .null
-    }
-
-    /// Where `value` is or would go in a set's elements (`ValueOrdering`).
-    static func search(_ items: [Value], _ value: Value) -> (Int, Bool) {
-        var low = 0
-        var high = items.count
-        while low < high {
-            let mid = (low + high) / 2
-            let order = ValueOrdering.compare(items[mid], value)
-            if order == 0 { return (mid, true) }
-            if order < 0 { low = mid + 1 } else { high = mid }
-        }
-        return (low, false)
-    }
-
-    /// Where `key` is or would go among a map's keys (UTF-8 byte order).
-    static func search(_ keys: [String], _ key: String) -> (Int, Bool) {
-        var low = 0
-        var high = keys.count
-        while low < high {
-            let mid = (low + high) / 2
-            let order = compareUTF8(keys[mid], key)
-            if order == 0 { return (mid, true) }
-            if order < 0 { low = mid + 1 } else { high = mid }
-        }
-        return (low, false)
     }
 }

@@ -47,12 +47,7 @@ extension WriteTransaction {
         _ values: [Value],
         keys: [String]?
     ) {
-        let removed: [Value]
-        switch currentValue(t, key, property) {
-        case .list(let items): removed = Array(items[range])
-        case .map(let map): removed = Array(map.values[range])
-        default: removed = []
-        }
+        let removed = range.isEmpty ? [] : storedElements(t, key, property, range)
         tables[t].replaceElements(key: key, property: property, range: range, with: values, keys: keys)
         for value in removed { removeBacklinks(from: t, key: key, property: property, value: value) }
         for value in values { addBacklinks(from: t, key: key, property: property, value: value) }

@@ -102,23 +102,52 @@ extension WriteTransaction {
     }
 
     /// A mixed value: any kind, with links to existing top-level objects and valid map keys,
-    /// at any depth.
+    /// nested less than `MixedCoding.maximumDepth` levels (what a block can read back: a deeper
+    /// value would be stored and then read as null).
     private func checkMixed(
         _ value: Value,
         _ property: Property,
         _ className: String,
-        _ key: RowKey?
+        _ key: RowKey?,
+        depth: Int = 0
     ) throws(WriteError) {
+        guard depth < MixedCoding.maximumDepth else { throw Self.tooDeep(property, className, key) }
         switch value {
         case .link(let link): try checkLink(link, property, className, key)
-        case .list(let items): for item in items { try checkMixed(item, property, className, key) }
+        case .list(let items):
+            for item in items { try checkMixed(item, property, className, key, depth: depth + 1) }
         case .map(let map):
             for entry in map {
                 try checkMapKey(entry.key, property, className, key)
-                try checkMixed(entry.value, property, className, key)
+                try checkMixed(entry.value, property, className, key, depth: depth + 1)
             }
         default: break
         }
+    }
+
+    /// Throws unless a mixed value nests less than `MixedCoding.maximumDepth` levels (bulk loads,
+    /// whose links are checked separately).
+    func checkMixedDepth(_ value: Value, _ property: Property, _ className: String, _ key: RowKey?) throws(WriteError) {
+        // A list, set or map of mixed stores each element as its own mixed value.
+        var pending: [(value: Value, depth: Int)] = [(value, property.collection == .single ? 0 : -1)]
+        while let (next, depth) = pending.popLast() {
+            guard depth < MixedCoding.maximumDepth else { throw Self.tooDeep(property, className, key) }
+            switch next {
+            case .list(let items): pending += items.map { ($0, depth + 1) }
+            case .map(let map): pending += map.values.map { ($0, depth + 1) }
+            default: break
+            }
+        }
+    }
+
+    private static func tooDeep(_ property: Property, _ className: String, _ key: RowKey?) -> WriteError {
+        .typeMismatch(
+            className: className,
+            property: property.name,
+            key: key,
+            expected: "a mixed value nested at most \(MixedCoding.maximumDepth) levels deep",
+            found: "one nested deeper"
+        )
     }
 
     /// A link must reach an existing object, and not an embedded one (it has its owner).
