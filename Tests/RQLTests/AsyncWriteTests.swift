@@ -47,7 +47,12 @@ struct AsyncWriteTests {
 
     @Test("asyncWrite waits for another thread's write without blocking the actor")
     func asyncWriteWaitsOffActor() async throws {
-        let configuration = Realm.Configuration(inMemoryIdentifier: "waits-\(UUID().uuidString)")
+        // The classes are registered when the realms open: registering one later needs the
+        // write lock, which the other thread holds.
+        let configuration = Realm.Configuration(
+            inMemoryIdentifier: "waits-\(UUID().uuidString)",
+            objectTypes: [Dog.self, DogToy.self]
+        )
         let store = DogStore()
         try await store.open(configuration)
         // Another thread holds the write lock until released.
@@ -156,7 +161,11 @@ struct AsyncWriteTests {
 
     @Test("an async write waits for another thread's write while its queue keeps running")
     func queueRunsWhileWaiting() throws {
-        let configuration = Realm.Configuration(inMemoryIdentifier: "waiting-\(UUID().uuidString)")
+        let configuration = Realm.Configuration(
+            inMemoryIdentifier: "waiting-\(UUID().uuidString)",
+            objectTypes: [Dog.self, DogToy.self]
+        )
+        let keeper = try Realm(configuration: configuration)
         let holding = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
         Thread {
@@ -181,5 +190,6 @@ struct AsyncWriteTests {
             }
         }
         #expect(events == ["queue ran", "async write sees 1"])
+        _ = keeper
     }
 }
