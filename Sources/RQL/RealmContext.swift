@@ -336,6 +336,8 @@ final class RealmContext {
 /// context once per object.)
 enum ThreadContexts {
     final class Table: @unchecked Sendable {
+        // Unchecked: `contexts` is read and written only under `lock`; the contexts themselves
+        // are only handed out, never used, by the table.
         private let lock = NSLock()
         private var contexts: [StoreKey: Unmanaged<RealmContext>] = [:]
 

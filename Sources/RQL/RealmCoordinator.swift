@@ -11,6 +11,7 @@ import RQLStorage
 /// try coordinator.register([ClassInfo.info(for: Dog.self)], readOnly: false)
 /// ```
 final class RealmCoordinator: @unchecked Sendable {
+    // Unchecked: `registered` is read and written only under `lock`; everything else is `let`.
     let key: StoreKey
     let store: BlockStore
     private let lock = NSLock()
