@@ -118,6 +118,7 @@ final class ClassInfo: @unchecked Sendable {
             }
         }
         object._rqlBind(context: context, info: self, key: key, classIndex: classIndex, version: version, row: row)
+        if context.isFrozen { object._rqlPrimeFrozen() }
         return object
     }
 

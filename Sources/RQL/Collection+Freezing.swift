@@ -15,7 +15,7 @@ enum CollectionOwner {
     }
 
     static func live(_ accessor: ObjectAccessor) -> ObjectBase? {
-        guard let context = try? RealmContext.open(accessor.context.configuration) else { return nil }
+        guard let context = try? RealmContext.thawTarget(accessor.context.configuration) else { return nil }
         let owner = accessor.classInfo.makeManaged(context: context, key: accessor.key, classIndex: accessor.classIndex)
         return owner.isInvalidated ? nil : owner
     }

@@ -54,6 +54,9 @@ final class ManagedCollectionStorage<Element: _Persistable> {
         self.object = object
         self.accessor = accessor
         self.ordinal = ordinal
+        // A frozen collection may be read by several threads at once: its cache is filled now
+        // and, its version never moving, never written again.
+        if accessor.isFrozen { _ = storedValue }
     }
 
     var propertyName: String { accessor.classInfo.properties[ordinal].name }

@@ -154,7 +154,7 @@ open class ObjectBase: CustomStringConvertible, Hashable {
     public func thaw() -> Self? {
         guard let accessor = _rqlAccessor else { realmStop("Unmanaged objects cannot be thawed.") }
         guard accessor.isFrozen else { return self }
-        guard let live = try? RealmContext.open(accessor.context.configuration) else { return nil }
+        guard let live = try? RealmContext.thawTarget(accessor.context.configuration) else { return nil }
         let object = accessor.classInfo.makeManaged(context: live, key: accessor.key, classIndex: accessor.classIndex)
         return object.isInvalidated ? nil : object as? Self
     }
@@ -207,6 +207,17 @@ open class ObjectBase: CustomStringConvertible, Hashable {
         _rqlVersion = version
         _rqlSerial = version?.serial ?? 0
         _rqlRow = row
+    }
+
+    /// Whether the object is managed by a frozen realm (read by the inlined property accessors).
+    @usableFromInline
+    final var _rqlIsFrozen: Bool { _rqlContext?.isFrozen ?? false }
+
+    /// Fills a frozen object's caches (its accessor, its row) before it is handed out: its
+    /// version never moves, so reads never write them again, and threads may share it.
+    final func _rqlPrimeFrozen() {
+        _ = _rqlCurrentRow()
+        _ = _rqlAccessor?.isInvalidated
     }
 
     /// The object's row in its context's current version; nil when it no longer exists there.

@@ -80,6 +80,8 @@ public struct Persisted<Value: _Persistable> {
                 if Value._rqlIsLiveCollection,
                     let live = Value._rqlLiveCollection(owner: observed, ordinal: state.ordinal)
                 {
+                    // A frozen object may be read by several threads at once, so it writes nothing.
+                    if observed._rqlIsFrozen { return live }
                     // A collection is made once and kept, so that it is the same object each time.
                     observed[keyPath: storageKeyPath].value = live
                     observed[keyPath: storageKeyPath].state = PersistedState(managedCached: state.ordinal)

@@ -31,13 +31,26 @@ public struct Realm {
     }
 
     /// The realm of `configuration`: its store is opened (created unless read-only) and the
-    /// configured classes are checked against it.
+    /// configured classes are checked against it. The realm belongs to the calling thread, or,
+    /// given a serial `queue`, to the blocks that queue runs (on whichever thread): call it from
+    /// the queue, which then gives the same realm each time.
     ///
     /// ```swift
     /// let realm = try Realm(configuration: Realm.Configuration(objectTypes: [Dog.self, DogToy.self]))
+    /// let queue = DispatchQueue(label: "dogs")
+    /// queue.async {
+    ///     let queued = try! Realm(configuration: configuration, queue: queue)
+    ///     queue.async { print(queued.objects(Dog.self).count) }  // a later block, maybe another thread
+    /// }
     /// ```
     public init(configuration: Configuration, queue: DispatchQueue? = nil) throws {
-        context = try RealmContext.open(configuration)
+        guard let queue else {
+            context = try RealmContext.open(configuration)
+            return
+        }
+        let mark = RealmQueueMark.mark(queue)
+        guard mark.isCurrent else { throw Realm.Error(.fail, "Realm opened from incorrect dispatch queue.") }
+        context = try RealmContext.open(configuration, confinement: .queue(queue, mark))
     }
 
     /// The realm stored in the file at `fileURL`, with the default configuration otherwise.

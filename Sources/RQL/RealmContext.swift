@@ -16,6 +16,10 @@ final class RealmContext {
     let coordinator: RealmCoordinator
     /// A frozen context reads `version` forever and never writes.
     let isFrozen: Bool
+    /// Where the context may be used (`RealmConfinement`); checked by every read and write.
+    let confinement: RealmConfinement
+    /// `confinement`'s thread, kept apart so that the check on every read is one comparison.
+    private let ownerThread: pthread_t
     /// The committed version this context reads outside a write.
     private(set) var version: StoreVersion
     /// The open write transaction.
@@ -29,6 +33,8 @@ final class RealmContext {
     private var classesByType: [ObjectIdentifier: ClassInfo] = [:]
     /// Each class's index in the store's schema (classes are only added, so indexes stay valid).
     private var classIndexes: [ObjectIdentifier: Int] = [:]
+    /// Async writes waiting for the write lock or for their completion (`Realm+AsyncWrites.swift`).
+    var asyncWrites: AsyncWrites?
     /// The thread table a live context is registered in.
     private var threadTable: ThreadContexts.Table?
     /// Whether the main thread's realm refreshes from the main queue when another realm
@@ -45,23 +51,47 @@ final class RealmContext {
         configuration: Realm.Configuration,
         coordinator: RealmCoordinator,
         version: StoreVersion,
-        isFrozen: Bool
+        confinement: RealmConfinement
     ) {
         self.configuration = configuration
         self.coordinator = coordinator
         self.version = version
-        self.isFrozen = isFrozen
+        self.isFrozen = if case .anywhere = confinement { true } else { false }
+        self.confinement = confinement
+        self.ownerThread = confinement.ownerThread
         coordinator.openContexts.add(1, ordering: .relaxed)
+    }
+
+    /// Stops the program unless the caller may use this context: one comparison of thread
+    /// identities on the thread that opened it.
+    @inline(__always)
+    func verifyThread() {
+        if ownerThread == pthread_self() || isFrozen { return }
+        verifyConfinement()
+    }
+
+    @inline(never)
+    private func verifyConfinement() {
+        confinement.verify()
     }
 
     // MARK: Opening
 
-    /// The live context of `configuration` for this thread: the existing one, or a new one after
-    /// the store is opened and the configured classes are checked against it.
-    static func open(_ configuration: Realm.Configuration) throws(Realm.Error) -> RealmContext {
+    /// The live context of `configuration` for this thread (or the given queue or actor): the
+    /// existing one, or a new one after the store is opened and the configured classes are
+    /// checked against it. Realms confined to an actor are not shared: each open makes one.
+    static func open(
+        _ configuration: Realm.Configuration,
+        confinement: RealmConfinement = .currentThread
+    ) throws(Realm.Error) -> RealmContext {
         let key = configuration.storeKey
-        let table = ThreadContexts.current
-        if let existing = table.context(for: key) {
+        let table: ThreadContexts.Table? =
+            switch confinement {
+            case .thread: ThreadContexts.current
+            case .queue(_, let mark): mark.contexts
+            case .actor, .anywhere: nil
+            }
+        if let existing = table?.context(for: key) {
             guard existing.configuration == configuration else {
                 throw Realm.Error(
                     .fail,
@@ -77,9 +107,9 @@ final class RealmContext {
             configuration: configuration,
             coordinator: coordinator,
             version: StoreVersion(coordinator.store.snapshot),
-            isFrozen: false
+            confinement: confinement
         )
-        table.set(context, for: key)
+        table?.set(context, for: key)
         context.threadTable = table
         return context
     }
@@ -97,7 +127,8 @@ final class RealmContext {
             configuration: configuration,
             coordinator: coordinator,
             version: version,
-            isFrozen: session == nil
+            // The old realm is frozen; the new one is the opening thread's while the block runs.
+            confinement: session == nil ? .anywhere : .thread(pthread_self())
         )
         context.session = session
         return context
@@ -113,9 +144,13 @@ final class RealmContext {
             configuration: configuration,
             coordinator: coordinator,
             version: current,
-            isFrozen: true
+            confinement: .anywhere
         )
+        // A frozen context may be read from several threads at once, so it never fills a cache
+        // after this: it starts with this context's.
         context.classes = classes
+        context.classesByType = classesByType
+        context.classIndexes = classIndexes
         if configuration.maximumNumberOfActiveVersions != nil {
             ActiveVersions.pin(current, of: configuration.storeKey)
         }
@@ -125,13 +160,14 @@ final class RealmContext {
     /// A frozen copy reading `version` (a notification delivered at that version). It may be
     /// made on another thread than this context's, so it copies nothing this context mutates.
     func frozen(at version: StoreVersion) -> RealmContext {
-        RealmContext(configuration: configuration, coordinator: coordinator, version: version, isFrozen: true)
+        RealmContext(configuration: configuration, coordinator: coordinator, version: version, confinement: .anywhere)
     }
 
     // MARK: Reading
 
     /// The version reads see now: the write transaction's state inside a write, else `version`.
     var current: StoreVersion {
+        verifyThread()
         if let session { return session.current }
         return version
     }
@@ -139,6 +175,7 @@ final class RealmContext {
     /// `current.serial`, without handing out the version.
     @inline(__always)
     var currentSerial: UInt64 {
+        verifyThread()
         if let session { return session.current.serial }
         return version.serial
     }
@@ -146,6 +183,7 @@ final class RealmContext {
     /// Moves to the newest committed version. Returns whether it changed.
     @discardableResult
     func refresh() -> Bool {
+        verifyThread()
         guard !isFrozen, session == nil else { return false }
         coordinator.catchUp()
         let newest = coordinator.store.snapshot
@@ -174,9 +212,10 @@ final class RealmContext {
 
     /// The class named `className` in this realm's schema.
     func classInfo(named className: String) -> ClassInfo? {
+        verifyThread()
         if let info = classes[className] { return info }
         if let info = coordinator.registeredClass(named: className) {
-            classes[className] = info
+            if !isFrozen { classes[className] = info }
             return info
         }
         return session?.addedClasses.first { $0.className == className }
@@ -195,6 +234,7 @@ final class RealmContext {
 
     /// The class of `type`, or the reason it cannot be used in this realm.
     func checkedClassInfo(for type: ObjectBase.Type) throws(Realm.Error) -> ClassInfo {
+        verifyThread()
         if let info = classesByType[ObjectIdentifier(type)] { return info }
         let info: ClassInfo
         if let known = classInfo(named: type.className()) {
@@ -204,15 +244,16 @@ final class RealmContext {
         } else {
             info = try register(type)
         }
-        if info.type == type { classesByType[ObjectIdentifier(type)] = info }
+        if info.type == type && !isFrozen { classesByType[ObjectIdentifier(type)] = info }
         return info
     }
 
     /// The index of `info`'s class in the store's schema.
     func classIndex(of info: ClassInfo) -> Int {
+        verifyThread()
         if let index = classIndexes[ObjectIdentifier(info)] { return index }
         guard let index = current.classIndex(named: info.className) else { return 0 }
-        classIndexes[ObjectIdentifier(info)] = index
+        if !isFrozen { classIndexes[ObjectIdentifier(info)] = index }
         return index
     }
 
@@ -272,11 +313,15 @@ final class RealmContext {
 
     // MARK: Writing
 
-    var isInWriteTransaction: Bool { session != nil }
+    var isInWriteTransaction: Bool {
+        verifyThread()
+        return session != nil
+    }
 
     /// Starts the write transaction: waits for another thread's to finish, then reads the newest
     /// version.
     func beginWrite() throws(Realm.Error) {
+        verifyThread()
         guard !isFrozen else { throw Realm.Error(.readOnly, "Can't perform transactions on a frozen Realm") }
         guard !configuration.readOnly else {
             throw Realm.Error(.readOnly, "Can't perform transactions on read-only Realms (\(coordinator.key)).")
@@ -314,6 +359,7 @@ final class RealmContext {
     /// Commits the write transaction, or rolls it back and throws the first error it recorded;
     /// then delivers this realm's notifications (the observations of `silencing` skip it).
     func commitWrite(silencing: [NotificationToken] = []) throws(Realm.Error) {
+        verifyThread()
         guard let session else {
             throw Realm.Error(.invalidTransaction, "Can't commit a non-existing write transaction")
         }
@@ -337,6 +383,7 @@ final class RealmContext {
 
     /// Discards the write transaction.
     func cancelWrite() {
+        verifyThread()
         guard let session else { return }
         self.session = nil
         rollBack(session)
@@ -355,6 +402,7 @@ final class RealmContext {
     /// The session to write through: inside a write, the open one (nil once it failed, so
     /// the caller skips the write); outside, the program stops as Realm Swift does.
     func writableSession() -> WriteSession? {
+        verifyThread()
         guard let session else {
             realmStop(
                 "Attempting to modify object outside of a write transaction - call beginWrite on a Realm instance first"
@@ -371,6 +419,8 @@ final class RealmContext {
 /// context once per object.)
 enum ThreadContexts {
     final class Table: @unchecked Sendable {
+        // Unchecked: `contexts` is read and written only under `lock`; the contexts themselves
+        // are only handed out, never used, by the table.
         private let lock = NSLock()
         private var contexts: [StoreKey: Unmanaged<RealmContext>] = [:]
 

@@ -12,6 +12,7 @@ import Synchronization
 /// try coordinator.register([ClassInfo.info(for: Dog.self)], readOnly: false)
 /// ```
 final class RealmCoordinator: @unchecked Sendable {
+    // Unchecked: `registered` is read and written only under `lock`; everything else is `let`.
     let key: StoreKey
     let store: BlockStore
     /// The store's observations (notifications).

@@ -36,6 +36,9 @@ public struct Results<Element: RealmCollectionValue> {
         self.plan = plan ?? LogicalPlan(className: source.className, operators: [])
         self.state = ResultsState()
         self.make = make
+        // Frozen results may be read by several threads at once: they run now, and their
+        // version never moving, their state is never written again.
+        if context.isFrozen { _ = evaluate() }
     }
 
     /// The same source with `plan`.
@@ -245,7 +248,7 @@ public struct Results<Element: RealmCollectionValue> {
     /// ```
     public func thaw() -> Results? {
         guard context.isFrozen else { return self }
-        guard let live = try? RealmContext.open(context.configuration) else { return nil }
+        guard let live = try? RealmContext.thawTarget(context.configuration) else { return nil }
         guard let source = source.thawed(in: live) else { return nil }
         return Results(context: live, source: source, plan: plan, make: make)
     }

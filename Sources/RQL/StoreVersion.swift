@@ -12,6 +12,7 @@ import Synchronization
 /// version.location(of: rex, inClass: dogs).map { version.value(at: $0, inClass: dogs, property: 1) }
 /// ```
 final class StoreVersion: @unchecked Sendable {
+    // Unchecked: every field is set in `init` and never written again.
     let snapshot: BlockSnapshot
     private let tables: [BlockTable]
     /// Unique among every version made in the process, so that "is this still the version I

@@ -15,6 +15,12 @@
 //                                     stops with the diagnostic, as Realm Swift's does
 //     realm-file-helper stop-MODE PATH   hits one deliberate stop (`StopMode` below); run from a
 //                                     release build, it shows each stop's message survives -O
+//     realm-file-helper wrong-thread-KIND PATH  uses a realm, object, results, list or write
+//                                     (KIND) from a thread other than the realm's: the process
+//                                     stops with "Realm accessed from incorrect thread."
+//     realm-file-helper wrong-actor PATH  uses a realm confined to an actor from outside it: stops
+//     realm-file-helper frozen-elsewhere PATH  reads frozen copies on another thread (exits 0)
+//     realm-file-helper resolve-twice PATH  resolves a ThreadSafeReference twice: the process stops
 //
 // A third argument N opens the realm with `schemaVersion: N` (default 0).
 // The test runs `write` and `read` as two processes: the data must survive the first one.
@@ -151,18 +157,94 @@ func read(_ path: String) throws -> String {
         + " rex.tags=\(tags) rex.owner=\(owner)"
 }
 
-let arguments = CommandLine.arguments
-guard (3...4).contains(arguments.count),
-    ["write", "read", "both", "read-v2", "migrate-stop", "bad-filter", "add-dog", "observe-write"].contains(
-        arguments[1]
+/// Prints `line` unbuffered, so that it reaches the test even when the process stops next.
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+/// Runs `body` on a new thread and waits for it.
+func onAnotherThread(_ body: @escaping @Sendable () -> Void) {
+    let done = DispatchSemaphore(value: 0)
+    Thread {
+        body()
+        done.signal()
+    }.start()
+    done.wait()
+}
+
+/// Uses a live value of this thread's realm on another thread: the process must stop there.
+func wrongThread(_ kind: String, _ path: String) throws {
+    try write(path)
+    let realm = try Realm(configuration: configuration(path))
+    let ann = realm.objects(Owner.self).first!
+    nonisolated(unsafe) let values = (realm, ann, ann.dogs, realm.objects(Dog.self))
+    onAnotherThread {
+        let (realm, ann, dogs, results) = values
+        switch kind {
+        case "realm": say("not stopped: \(realm.objects(Dog.self).count)")
+        case "object": say("not stopped: \(ann.name)")
+        case "list": say("not stopped: \(dogs.count)")
+        case "results": say("not stopped: \(results.count)")
+        default: say("not stopped: \((try? realm.write { realm.add(Dog()) }) != nil)")
+        }
+    }
+}
+
+/// A realm confined to an actor, leaked out of it.
+nonisolated(unsafe) var leakedRealm: Realm?
+
+actor RealmHolder {
+    var realm: Realm?
+    func open(_ path: String) async throws {
+        let realm = try await Realm(configuration: configuration(path), actor: self)
+        say("on the actor: \(realm.objects(Dog.self).count)")
+        leakedRealm = realm
+        self.realm = realm
+    }
+}
+
+/// Uses an actor's realm from a thread outside the actor: the process must stop there.
+func wrongActor(_ path: String) throws {
+    try write(path)
+    let holder = RealmHolder()
+    let opened = DispatchSemaphore(value: 0)
+    Task {
+        try await holder.open(path)
+        opened.signal()
+    }
+    opened.wait()
+    onAnotherThread { say("not stopped: \(leakedRealm!.objects(Dog.self).count)") }
+}
+
+/// Frozen copies read on another thread, concurrently: prints what they read.
+func frozenElsewhere(_ path: String) throws {
+    try write(path)
+    let realm = try Realm(configuration: configuration(path))
+    nonisolated(unsafe) let frozen = (
+        realm.freeze(), realm.objects(Owner.self).first!.freeze(), realm.objects(Dog.self).freeze()
     )
+    try realm.write { realm.add(Dog(value: ["name": "Max", "age": 1])) }
+    onAnotherThread {
+        let (frozenRealm, ann, dogs) = frozen
+        say("dogs=\(frozenRealm.objects(Dog.self).count) ann=\(ann.name):\(ann.dogs.count) results=\(dogs.count)")
+    }
+}
+
+let arguments = CommandLine.arguments
+let threadModes = [
+    "wrong-thread-realm", "wrong-thread-object", "wrong-thread-list", "wrong-thread-results", "wrong-thread-write",
+    "wrong-actor", "frozen-elsewhere", "resolve-twice",
+]
+guard (3...4).contains(arguments.count),
+    (["write", "read", "both", "read-v2", "migrate-stop", "bad-filter", "add-dog", "observe-write"] + threadModes)
+        .contains(arguments[1])
         || StopMode(rawValue: arguments[1]) != nil,
     arguments.count == 3 || UInt64(arguments[3]) != nil
 else {
     FileHandle.standardError.write(
         Data(
-            ("usage: realm-file-helper write|read|both|read-v2|migrate-stop|bad-filter|add-dog|observe-write|stop-… PATH"
-                + " [SCHEMA-VERSION]\n").utf8
+            ("usage: realm-file-helper write|read|both|read-v2|migrate-stop|bad-filter|add-dog|observe-write|stop-…|"
+                + "\(threadModes.joined(separator: "|")) PATH [SCHEMA-VERSION]\n").utf8
         )
     )
     exit(2)
@@ -184,10 +266,22 @@ do {
         try realm.write { realm.add(Dog(value: ["name": "Max", "age": 1])) }
     case "observe-write":
         print(try observeWhileWriting(arguments[2]))
+    case let mode where mode.hasPrefix("wrong-thread-"):
+        try wrongThread(String(mode.dropFirst("wrong-thread-".count)), arguments[2])
+    case "wrong-actor":
+        try wrongActor(arguments[2])
+    case "frozen-elsewhere":
+        try frozenElsewhere(arguments[2])
+    case "resolve-twice":
+        try write(arguments[2])
+        let realm = try Realm(configuration: configuration(arguments[2]))
+        let reference = ThreadSafeReference(to: realm.objects(Owner.self).first!)
+        say("first: \(realm.resolve(reference)?.name ?? "-")")
+        say("not stopped: \(realm.resolve(reference)?.name ?? "-")")
     case "bad-filter":
         let realm = try Realm(configuration: configuration(arguments[2]))
         let dogs = realm.objects(Dog.self).filter("agee > 2")
-        print("not stopped: \(dogs.count)")
+        say("not stopped: \(dogs.count)")
     case "both":
         try write(arguments[2])
         print(try read(arguments[2]))

@@ -1,0 +1,177 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Where a live realm, and every object, collection and `Results` read from it, may be used:
+/// the thread that opened it, a serial queue, or an actor. A live context's version, write
+/// transaction and caches are plain fields, so using them from anywhere else would be a data
+/// race; instead the program stops with realm-swift's message. A frozen realm reads one
+/// immutable version and may be used anywhere.
+///
+/// ```swift
+/// let realm = try Realm()  // confined to this thread
+/// Thread { _ = realm.objects(Dog.self).count }.start()  // stops: "Realm accessed from incorrect thread."
+/// ```
+enum RealmConfinement: Sendable {
+    /// The thread that opened the realm.
+    case thread(pthread_t)
+    /// Blocks running on this serial queue (which carries the mark), on whichever thread runs them.
+    case queue(DispatchQueue, RealmQueueMark)
+    /// Code isolated to this actor.
+    case actor(any Actor)
+    /// Anywhere: a frozen realm.
+    case anywhere
+
+    /// The thread confinement of the calling thread.
+    static var currentThread: RealmConfinement { .thread(pthread_self()) }
+
+    /// The owning thread, or 0 when the confinement is not to a thread (no thread has identity 0,
+    /// so the fast comparison fails and `verify()` decides).
+    var ownerThread: pthread_t {
+        if case .thread(let thread) = self { return thread }
+        return 0
+    }
+
+    /// Stops the program unless the calling code may use a realm confined here.
+    func verify() {
+        switch self {
+        case .thread(let thread):
+            if pthread_equal(thread, pthread_self()) == 0 { Self.incorrectThread() }
+        case .queue(_, let mark):
+            if !mark.isCurrent { Self.incorrectThread() }
+        case .actor(let actor):
+            if !Self.isIsolated(to: actor) { Self.incorrectThread() }
+        case .anywhere:
+            break
+        }
+    }
+
+    /// Runs `work` later where a realm confined here may be used: on the queue, on the actor, or
+    /// for the main thread on the main queue (which runs when the program runs its main loop).
+    /// Another thread has no loop RQL could run it on, so scheduling there stops the program,
+    /// as realm-core's does for a thread without a run loop.
+    func schedule(_ work: @escaping () -> Void) {
+        let handoff = Handoff(work)
+        switch self {
+        case .queue(let queue, _):
+            queue.async { handoff.value() }
+        case .actor(let actor):
+            Task { await Self.run(handoff, on: actor) }
+        case .thread:
+            guard Thread.isMainThread else {
+                realmStop("Cannot schedule async transaction. Make sure you are running from inside a run loop.")
+            }
+            DispatchQueue.main.async { handoff.value() }
+        case .anywhere:
+            realmStop("Can't perform transactions on a frozen Realm")
+        }
+    }
+
+    private static func run(_ handoff: Handoff<() -> Void>, on actor: isolated any Actor) {
+        handoff.value()
+    }
+
+    /// realm-swift's stop for a realm, object or collection used outside its confinement. Every
+    /// confinement stop goes through here, so its message prints in full in release builds too.
+    static func incorrectThread() -> Never {
+        realmStop(incorrectThreadMessage)
+    }
+
+    static let incorrectThreadMessage = "Realm accessed from incorrect thread."
+
+    /// Whether the calling code runs on `actor`'s executor. Asked of the concurrency runtime
+    /// directly: the public checks (`preconditionIsolated`, `assumeIsolated`) stop with the
+    /// runtime's own message instead of answering, and the runtime's entry point cannot be
+    /// declared with `@_silgen_name` in a module that sees the standard library's declaration
+    /// of it. Without the entry point, the public check stops instead (with its message).
+    static func isIsolated(to actor: any Actor) -> Bool {
+        guard let isCurrentExecutor = RuntimeExecutorCheck.isCurrentExecutor else {
+            actor.preconditionIsolated(incorrectThreadMessage)
+            return true
+        }
+        let executor = unsafeBitCast(actor.unownedExecutor, to: (UInt, UInt).self)
+        return isCurrentExecutor(executor.0, executor.1, RuntimeExecutorCheck.answerWithoutStopping)
+    }
+}
+
+extension ThreadContexts {
+    private static let targetKey = "RQL.ThawTarget"
+
+    /// Runs `body` with `context` as the realm that thawing a frozen value of its store gives
+    /// (`resolve` thaws into its realm, which may be confined to a queue or an actor rather
+    /// than to this thread).
+    static func thawing<T>(into context: RealmContext, _ body: () -> T) -> T {
+        let dictionary = Thread.current.threadDictionary
+        let previous = dictionary[targetKey]
+        dictionary[targetKey] = context
+        defer { dictionary[targetKey] = previous }
+        return body()
+    }
+
+    /// The context `thawing(into:_:)` set on this thread for the store `key`, if any.
+    static func thawTarget(for key: StoreKey) -> RealmContext? {
+        guard let target = Thread.current.threadDictionary[targetKey] as? RealmContext,
+            target.configuration.storeKey == key
+        else { return nil }
+        return target
+    }
+}
+
+extension RealmContext {
+    /// The live context a frozen value of `configuration`'s store thaws into: the realm being
+    /// resolved into, else this thread's.
+    static func thawTarget(_ configuration: Realm.Configuration) throws(Realm.Error) -> RealmContext {
+        if let target = ThreadContexts.thawTarget(for: configuration.storeKey) { return target }
+        return try open(configuration)
+    }
+}
+
+/// A value sent to another thread only to be used on its realm's confinement (a closure that
+/// `schedule` runs there, a context a waiting thread hands back): never touched in between, so
+/// no two threads use it at once.
+struct Handoff<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+/// `swift_task_isCurrentExecutorWithFlags(SerialExecutorRef, flags) -> bool`, looked up once.
+/// Its two-word executor and 64-bit flags travel in the same registers under the C and Swift
+/// calling conventions on the platforms RQL runs on.
+private enum RuntimeExecutorCheck {
+    typealias Function = @convention(c) (UInt, UInt, UInt64) -> Bool
+
+    /// No flag: answer false rather than stop when the executor is not the current one.
+    static let answerWithoutStopping: UInt64 = 0
+
+    static let isCurrentExecutor: Function? = {
+        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "swift_task_isCurrentExecutorWithFlags") else { return nil }
+        return unsafeBitCast(symbol, to: Function.self)
+    }()
+}
+
+/// The mark a queue-confined realm leaves on its serial queue (a dispatch queue-specific value):
+/// code runs on the queue exactly when the current queue, or a queue it targets, carries the
+/// mark. It also holds the queue's realms, one per store, as a thread's table does.
+final class RealmQueueMark: Sendable {
+    /// The queue's contexts, by store.
+    let contexts = ThreadContexts.Table()
+
+    private static let key = DispatchSpecificKey<RealmQueueMark>()
+    /// Serializes marking: two threads confining realms to one queue must agree on its mark.
+    private static let marking = Mutex(())
+
+    private init() {}
+
+    /// The mark of `queue`, made and set on first use.
+    static func mark(_ queue: DispatchQueue) -> RealmQueueMark {
+        marking.withLock { _ in
+            if let existing = queue.getSpecific(key: key) { return existing }
+            let mark = RealmQueueMark()
+            queue.setSpecific(key: key, value: mark)
+            return mark
+        }
+    }
+
+    /// Whether the calling code runs on the marked queue.
+    var isCurrent: Bool { DispatchQueue.getSpecific(key: Self.key) === self }
+}
