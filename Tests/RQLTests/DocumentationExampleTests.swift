@@ -263,6 +263,139 @@ struct DocumentationExampleTests {
         #expect(count == keys.count && count > 0)
     }
 
+    @Test("live data: collection and object notifications, queues, thread-safe references")
+    func liveData() throws {
+        typealias Dog = StartDocs.Dog
+        let configuration = Realm.Configuration(
+            inMemoryIdentifier: "docs-live",
+            objectTypes: [Dog.self, StartDocs.DogToy.self, StartDocs.Person.self]
+        )
+        let realm = try Realm(configuration: configuration)
+        try realm.write {
+            realm.add(Dog(value: ["name": "Rex", "age": 10]))
+            realm.add(Dog(value: ["name": "Fido", "age": 1]))
+        }
+        let rex = try #require(realm.objects(Dog.self).first)
+        var recorded: [[Int]] = []
+        let recorder = realm.objects(Dog.self).filter("age > 2").observe { change in
+            switch change {
+            case .initial(let dogs): recorded.append([dogs.count])
+            case .update(let dogs, let deletions, let insertions, let modifications):
+                recorded.append([dogs.count] + deletions + [-1] + insertions + [-1] + modifications)
+            case .error: recorded.append([])
+            }
+        }
+
+        let adults = realm.objects(Dog.self).filter("age > 2")
+        let token = adults.observe(keyPaths: ["name", "age"]) { change in
+            switch change {
+            case .initial(let dogs):
+                print("\(dogs.count) dogs")
+            case .update(let dogs, let deletions, let insertions, let modifications):
+                print(dogs.count, deletions, insertions, modifications)
+            case .error(let error):
+                print(error)
+            }
+        }
+        try realm.write { realm.add(Dog(value: ["name": "Max", "age": 5])) }  // 2 [] [1] []
+        token.invalidate()
+        #expect(recorded == [[1], [2, -1, 1, -1]])
+
+        let queue = DispatchQueue(label: "dog-watch")
+        let watch = adults.observe(on: queue) { change in
+            if case .update(let dogs, _, let insertions, _) = change {
+                print("on the queue:", dogs.count, insertions)
+            }
+        }
+        watch.invalidate()
+
+        var changed: [String] = []
+        let objectRecorder = rex.observe { change in
+            if case .change(_, let properties) = change {
+                changed += properties.map { "\($0.name) \($0.oldValue ?? "nil") \($0.newValue ?? "nil")" }
+            }
+        }
+        let objectToken = rex.observe { change in
+            switch change {
+            case .change(let dog, let properties):
+                for property in properties {
+                    print(dog.name, property.name, property.oldValue ?? "nil", "->", property.newValue ?? "nil")
+                }
+            case .deleted:
+                print("deleted")
+            case .error(let error):
+                print(error)
+            }
+        }
+        try realm.write { rex.age = 11 }  // Rex age 10 -> 11
+        objectToken.invalidate()
+        objectRecorder.invalidate()
+        recorder.invalidate()
+        #expect(changed == ["age 10 11"])
+
+        let reference = ThreadSafeReference(to: rex)
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            let realm = try! Realm(configuration: configuration)
+            if let rex = realm.resolve(reference) { try! realm.write { rex.age += 1 } }  // nil if deleted
+            done.signal()
+        }.start()
+        done.wait()
+        _ = realm.refresh()
+        #expect(rex.age == 12)
+    }
+
+    @Test("live data: a realm on an actor, written with asyncWrite")
+    func liveDataActor() async throws {
+        let configuration = Realm.Configuration(
+            inMemoryIdentifier: "docs-kennel",
+            objectTypes: [StartDocs.Dog.self, StartDocs.DogToy.self]
+        )
+        let kennel = LiveDocs.Kennel()
+        try await kennel.open(configuration)
+        try await kennel.add("Bolt")
+        let realm = try Realm(configuration: configuration)
+        #expect(realm.objects(StartDocs.Dog.self).filter("name == 'Bolt'").count == 1)
+    }
+
+    @Test("migrations: a renamed property and a computed one, in one block")
+    func migrations() throws {
+        typealias Dog = MigrationDocs.Dog
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "docs-migrate-\(UUID().uuidString).realm"
+        )
+        defer { try? Realm.deleteFiles(for: Realm.Configuration(fileURL: url)) }
+        do {
+            let old = try Realm(
+                configuration: Realm.Configuration(
+                    fileURL: url,
+                    schemaVersion: 1,
+                    objectTypes: [MigrationDocs.DogV1.self]
+                )
+            )
+            try old.write { old.add(MigrationDocs.DogV1(value: ["name": "Rex", "age": 10, "nick": "R"])) }
+        }
+
+        let configuration = Realm.Configuration(
+            fileURL: url,
+            schemaVersion: 2,
+            migrationBlock: { migration, oldSchemaVersion in
+                if oldSchemaVersion < 2 {
+                    migration.renameProperty(onType: "Dog", from: "nick", to: "nickname")
+                    migration.enumerateObjects(ofType: "Dog") { old, new in
+                        new?["weight"] = Double(old?["age"] as? Int ?? 0) * 2
+                    }
+                }
+            },
+            objectTypes: [Dog.self]
+        )
+        let realm = try Realm(configuration: configuration)
+
+        let rex = try #require(realm.objects(Dog.self).first)
+        #expect(rex.weight == 20 && rex.nickname == "R" && rex.age == 10)
+        #expect(try schemaVersionAtURL(url) == 2)
+    }
+
     @Test("every Swift example in the documentation stands in this file")
     func examplesAreTested() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -416,5 +549,36 @@ enum QueryDocs {
         @Persisted var age = 0
         @Persisted var dogs: List<Dog>
         @Persisted var scores: List<Int>
+    }
+}
+
+enum LiveDocs {
+    typealias Dog = StartDocs.Dog
+
+    actor Kennel {
+        var realm: Realm!
+        func open(_ configuration: Realm.Configuration) async throws {
+            realm = try await Realm(configuration: configuration, actor: self)
+        }
+        func add(_ name: String) async throws {
+            try await realm.asyncWrite { realm.add(Dog(value: ["name": name])) }
+        }
+    }
+}
+
+enum MigrationDocs {
+    /// The class as version 1 of the file stored it.
+    class DogV1: Object {
+        @Persisted var name = ""
+        @Persisted var age = 0
+        @Persisted var nick = ""
+        override class func className() -> String { "Dog" }
+    }
+
+    class Dog: Object {
+        @Persisted var name = ""
+        @Persisted var age = 0
+        @Persisted var weight = 0.0
+        @Persisted var nickname = ""
     }
 }

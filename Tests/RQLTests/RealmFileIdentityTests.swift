@@ -83,7 +83,7 @@ struct RealmFileIdentityTests {
         #expect {
             _ = try Realm(configuration: readOnly)
         } throws: { error in
-            (error as? Realm.Error)?.code == .fileAccess && "\(error)".contains("empty file")
+            (error as? Realm.Error)?.code == .invalidDatabase && "\(error)".contains("empty file")
         }
         let texts = try Thread.run { () throws -> [String] in
             let realm = try Realm(configuration: Realm.Configuration(fileURL: url, objectTypes: [Entry.self]))

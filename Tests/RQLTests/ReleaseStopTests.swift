@@ -14,8 +14,27 @@ struct ReleaseStopTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    /// The optimized helper, built once per test run (incremental when nothing changed).
-    static let helper: Result<URL, BuildFailure> = {
+    /// The optimized helper, built once per test run (incremental when nothing changed). The
+    /// build runs on a thread of its own and the tests await it: blocking the test runner's few
+    /// threads for the minutes an optimized build takes would hold up every other suite.
+    actor ReleaseHelper {
+        static let shared = ReleaseHelper()
+        private var build: Task<Result<URL, BuildFailure>, Never>?
+
+        func url() async throws(BuildFailure) -> URL {
+            let build =
+                self.build
+                ?? Task {
+                    await withCheckedContinuation { continuation in
+                        Thread { continuation.resume(returning: ReleaseStopTests.buildHelper()) }.start()
+                    }
+                }
+            self.build = build
+            return try await build.value.get()
+        }
+    }
+
+    static func buildHelper() -> Result<URL, BuildFailure> {
         let benchmarks = root.appendingPathComponent("Benchmarks")
         let product = "realm-file-helper-release"
         let build = run(
@@ -24,9 +43,9 @@ struct ReleaseStopTests {
         )
         guard build.status == 0 else { return .failure(BuildFailure(output: build.output)) }
         return .success(benchmarks.appendingPathComponent(".build/release/\(product)"))
-    }()
+    }
 
-    struct BuildFailure: Error, CustomStringConvertible {
+    struct BuildFailure: Error, Sendable, CustomStringConvertible {
         let output: String
         var description: String { "swift build -c release failed:\n\(output)" }
     }
@@ -48,8 +67,8 @@ struct ReleaseStopTests {
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
-    static func stop(_ mode: String) throws -> (status: Int32, output: String) {
-        let helper = try Self.helper.get()
+    static func stop(_ mode: String) async throws -> (status: Int32, output: String) {
+        let helper = try await ReleaseHelper.shared.url()
         let path = FileRealmTests.temporaryPath(mode)
         defer {
             try? FileManager.default.removeItem(atPath: path)
@@ -69,8 +88,8 @@ struct ReleaseStopTests {
             ("stop-sum-of-string", ["sum is not supported for string property 'Dog.name'."]),
         ]
     )
-    func stopSaysWhy(mode: String, expected: [String]) throws {
-        let stopped = try Self.stop(mode)
+    func stopSaysWhy(mode: String, expected: [String]) async throws {
+        let stopped = try await Self.stop(mode)
         #expect(stopped.status != 0, "\(stopped.output)")
         #expect(!stopped.output.contains("not stopped"), "\(stopped.output)")
         #expect(
@@ -83,8 +102,8 @@ struct ReleaseStopTests {
     }
 
     @Test("the helper is optimized: a plain preconditionFailure's message is dropped")
-    func helperIsOptimized() throws {
-        let stopped = try Self.stop("stop-plain-precondition")
+    func helperIsOptimized() async throws {
+        let stopped = try await Self.stop("stop-plain-precondition")
         #expect(stopped.status != 0, "\(stopped.output)")
         #expect(!stopped.output.contains("not stopped"), "\(stopped.output)")
         #expect(!stopped.output.contains("a message only an unoptimized build prints"), "\(stopped.output)")
