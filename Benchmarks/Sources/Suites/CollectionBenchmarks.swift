@@ -173,7 +173,8 @@ final class CollectionState {
             pairs = (0..<count).map { (Self.key(Self.scatteredIndex($0, of: count)), Value.int(Int64($0))) }
         }
         let map = MixedMap(pairs)
-        guard map.count == count, map.keys.first == Self.key(0), map[Self.key(Self.scatteredIndex(5, of: count))] == Value.int(5)
+        guard map.count == count, map.keys.first == Self.key(0),
+            map[Self.key(Self.scatteredIndex(5, of: count))] == Value.int(5)
         else {
             throw SuiteError("the map holds \(map.count) keys, not \(count) in key order")
         }
