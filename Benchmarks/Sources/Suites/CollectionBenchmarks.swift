@@ -100,22 +100,9 @@ final class CollectionState {
         return "k" + String(repeating: "0", count: Swift.max(0, 7 - digits.count)) + digits
     }
 
-    private static func freshRealm() -> Realm {
-        do {
-            return try Realm(
-                configuration: Realm.Configuration(
-                    inMemoryIdentifier: "bench-\(UUID().uuidString)",
-                    objectTypes: [BenchCollectionHolder.self]
-                )
-            )
-        } catch {
-            fatalError("opening a realm: \(error)")
-        }
-    }
-
     /// A fresh realm, one holder, `count` appends to its list in one write.
     func appendToList(_ count: Int) -> BenchCollectionHolder {
-        let realm = Self.freshRealm()
+        let realm = ObjectModelState.freshRealm([BenchCollectionHolder.self])
         let holder = BenchCollectionHolder()
         do {
             try realm.write {
@@ -137,7 +124,7 @@ final class CollectionState {
 
     /// A fresh realm, one holder, `count` keys set in its map in one write.
     func insertIntoMap(_ count: Int, scattered: Bool) -> BenchCollectionHolder {
-        let realm = Self.freshRealm()
+        let realm = ObjectModelState.freshRealm([BenchCollectionHolder.self])
         let holder = BenchCollectionHolder()
         let keys = (0..<count).map { Self.key(scattered ? Self.scatteredIndex($0, of: count) : $0) }
         do {
