@@ -164,10 +164,18 @@ final class ManagedCollectionStorage<Element: _Persistable> {
         let name = propertyName
         let link = accessor.link
         session.perform { (transaction) throws(WriteError) in try body(transaction, value, name, link) }
-        if let element, Self.isEmbeddedObject(element), let child = placement.element(of: self) {
+        if let element, mayHoldObjects, Self.isEmbeddedObject(element), let child = placement.element(of: self) {
             writer.bindEmbedded(element, to: child)
         }
         writer.finish()
+    }
+
+    /// Whether the property's elements can be objects (links or mixed values). Asked before
+    /// `isEmbeddedObject`, whose dynamic cast of a scalar element (an `Int` bridged through
+    /// `NSNumber`) cost a list of numbers more than the write itself.
+    private var mayHoldObjects: Bool {
+        let property = accessor.classInfo.properties[ordinal]
+        return property.target != nil || property.core.type == .mixed
     }
 
     /// Whether `element` is an embedded object, which the write gave a row to bind it to.

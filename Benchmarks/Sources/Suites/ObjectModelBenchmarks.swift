@@ -150,12 +150,13 @@ final class ObjectModelState {
         }
     }
 
-    private static func freshRealm() -> Realm {
+    /// A new in-memory realm of `types`.
+    static func freshRealm(_ types: [ObjectBase.Type] = [BenchPerson.self]) -> Realm {
         do {
             return try Realm(
                 configuration: Realm.Configuration(
                     inMemoryIdentifier: "bench-\(UUID().uuidString)",
-                    objectTypes: [BenchPerson.self]
+                    objectTypes: types
                 )
             )
         } catch {
