@@ -22,6 +22,8 @@ struct PersistedProperty {
 /// prototype that records key paths. Discovered once per class without an Objective-C runtime:
 /// the runtime lists the class's stored fields (names, offsets, types) and a prototype instance
 /// gives each `@Persisted` declaration's flags.
+// Unchecked: every field is a `let` of plain values, except `prototype`, an object whose
+// `@Persisted` fields record key paths; `KeyPathRecording` touches it only under its lock.
 final class ClassInfo: @unchecked Sendable {
     let type: ObjectBase.Type
     let className: String

@@ -84,9 +84,9 @@ public protocol _MapKey: Hashable, Comparable {}
 extension String: _MapKey {}
 
 /// How a `@Persisted` value type is stored, as schema discovery reads it.
-public struct _RQLSchemaType: @unchecked Sendable {
+public struct _RQLSchemaType: Sendable {
     /// The stored element type.
-    enum Element {
+    enum Element: Sendable {
         /// A scalar of the engine's type (`mixed` for `AnyRealmValue`).
         case scalar(RQLCore.PropertyType)
         /// A link to (or the embedding of) an object of the class.

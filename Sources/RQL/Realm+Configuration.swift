@@ -15,10 +15,10 @@ extension Realm {
     /// `fileURL` and `inMemoryIdentifier` exclude each other: setting one clears the other.
     /// Without `objectTypes`, the schema is every class the realm is used with and every class
     /// those link to (Linux has no list of all classes to start from).
-    public struct Configuration: @unchecked Sendable, Equatable, CustomStringConvertible {
+    public struct Configuration: Sendable, Equatable, CustomStringConvertible {
         private var location: Location
 
-        private enum Location: Hashable {
+        private enum Location: Hashable, Sendable {
             case file(URL)
             case memory(String)
         }

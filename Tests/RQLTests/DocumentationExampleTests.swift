@@ -247,6 +247,59 @@ struct DocumentationExampleTests {
         _ = onDisk
     }
 
+    // On the main actor: the realm belongs to the thread that opened it, and the awaits below
+    // must come back to that thread.
+    @Test("live data: observing with key paths, on an actor, refreshing by hand, sending frozen results")
+    @MainActor
+    func liveDataAcrossIsolation() async throws {
+        typealias Dog = LiveDocs.Dog
+        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "live-\(UUID().uuidString)"))
+        try realm.write { realm.add(Dog(value: ["name": "Rex", "age": 10])) }
+        let dogs = realm.objects(Dog.self).sorted(byKeyPath: "name", ascending: false)
+        var updates: [[Int]] = []
+        let tally = LiveDocs.Tally()
+
+        let check = dogs.observe(keyPaths: ["age"]) { change in
+            if case .update(_, let deletions, let insertions, let modifications) = change {
+                updates.append(deletions + [-1] + insertions + [-1] + modifications)
+            }
+        }
+
+        let token = dogs.observe(keyPaths: ["age"]) { change in
+            if case .update(let dogs, let deletions, let insertions, let modifications) = change {
+                print(dogs.count, deletions, insertions, modifications)
+            }
+        }
+        try realm.write { realm.add(Dog(value: ["name": "Max", "age": 5])) }  // prints 2 [] [1] []
+        token.invalidate()
+
+        check.invalidate()
+        #expect(updates == [[-1, 1, -1]])  // deletions [], insertions [1], modifications []
+
+        let actorToken = await dogs.observe(keyPaths: [\Dog.age], on: tally) { tally, change in
+            tally.count(change)
+        }
+        var waited = 0
+        while await tally.deliveries == 0, waited < 2000 {
+            try await Task.sleep(for: .milliseconds(10))
+            waited += 1
+        }
+        #expect(await tally.deliveries == 1)  // the initial state
+        actorToken.invalidate()
+
+        realm.autorefresh = false
+        let realmToken = realm.observe { notification, realm in
+            if notification == .refreshRequired { realm.refresh() }  // then .didChange
+        }
+        realmToken.invalidate()
+
+        let frozen = dogs.sorted(byKeyPath: "name").freeze()
+        let names = await Task.detached { frozen.map(\.name) }.value  // ["Max", "Rex"]
+        let reference = ThreadSafeReference(to: frozen[0].thaw()!)
+        #expect(names == ["Max", "Rex"])
+        #expect(realm.resolve(reference)?.name == "Max")
+    }
+
     @Test("the engine's landing page: compile once, run, count, explain")
     func engine() throws {
         let store = try DemoDataset.load()
@@ -347,15 +400,12 @@ struct DocumentationExampleTests {
 
     @Test("live data: a realm on an actor, written with asyncWrite")
     func liveDataActor() async throws {
-        let configuration = Realm.Configuration(
-            inMemoryIdentifier: "docs-kennel",
-            objectTypes: [StartDocs.Dog.self, StartDocs.DogToy.self]
-        )
+        let configuration = Realm.Configuration(inMemoryIdentifier: "docs-kennel", objectTypes: [LiveDocs.Dog.self])
         let kennel = LiveDocs.Kennel()
         try await kennel.open(configuration)
         try await kennel.add("Bolt")
         let realm = try Realm(configuration: configuration)
-        #expect(realm.objects(StartDocs.Dog.self).filter("name == 'Bolt'").count == 1)
+        #expect(realm.objects(LiveDocs.Dog.self).filter("name == 'Bolt'").count == 1)
     }
 
     @Test("migrations: a renamed property and a computed one, in one block")
@@ -464,6 +514,29 @@ struct DocumentationExampleTests {
 // The articles' model classes, each set under its own name so that the examples can reuse
 // Realm Swift's usual class names.
 
+enum LiveDocs {
+    class Dog: Object {
+        @Persisted var name = ""
+        @Persisted var age = 0
+    }
+
+    /// Counts the deliveries an actor observation makes.
+    actor Tally {
+        var deliveries = 0
+        func count(_ change: RealmCollectionChange<Results<Dog>>) { deliveries += 1 }
+    }
+
+    actor Kennel {
+        var realm: Realm!
+        func open(_ configuration: Realm.Configuration) async throws {
+            realm = try await Realm(configuration: configuration, actor: self)
+        }
+        func add(_ name: String) async throws {
+            try await realm.asyncWrite { realm.add(Dog(value: ["name": name])) }
+        }
+    }
+}
+
 enum LandingDocs {
     class Dog: Object {
         @Persisted var name = ""
@@ -549,20 +622,6 @@ enum QueryDocs {
         @Persisted var age = 0
         @Persisted var dogs: List<Dog>
         @Persisted var scores: List<Int>
-    }
-}
-
-enum LiveDocs {
-    typealias Dog = StartDocs.Dog
-
-    actor Kennel {
-        var realm: Realm!
-        func open(_ configuration: Realm.Configuration) async throws {
-            realm = try await Realm(configuration: configuration, actor: self)
-        }
-        func add(_ name: String) async throws {
-            try await realm.asyncWrite { realm.add(Dog(value: ["name": name])) }
-        }
     }
 }
 

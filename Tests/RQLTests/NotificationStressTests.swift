@@ -7,10 +7,19 @@ import Testing
 /// and processes writing one file while each observes it.
 @Suite("Notifications under load")
 struct NotificationStressTests {
-    @Test("threads and queues observing while two threads write: every delivery replays and ends at the truth")
+    /// How long the writers write: the figure. Nothing is timed; the readers and
+    /// observers run until the writers stop.
+    static let writingSeconds = 10.0
+
+    @Test(
+        "eight threads read and observe, and two queues observe, while two threads write: no torn read, every delivery replays"
+    )
     func threadsObserveWhileTwoWrite() throws {
         let configuration = try makeWatchedRealm().configuration
         let holder = try Realm(configuration: configuration)
+        // The ledger: every write sets its name to the number of pets it leaves, in the same
+        // transaction, so a read that mixed two versions sees them disagree.
+        try holder.write { holder.add(WatchedKeeper(value: ["name": "0"])) }
         let writing = WriterCount()
         let group = DispatchGroup()
         let queueRecords = (0..<2).map { _ in ChangeRecord<Results<WatchedPet>>() }
@@ -18,8 +27,9 @@ struct NotificationStressTests {
             holder.objects(WatchedPet.self).filter("age >= \(index * 30)").sorted(byKeyPath: "age")
                 .observe(on: DispatchQueue(label: "stress-\(index)")) { record.record($0) }
         }
-        let threadRecords = (0..<4).map { _ in ChangeRecord<Results<WatchedPet>>() }
+        let threadRecords = (0..<8).map { _ in ChangeRecord<Results<WatchedPet>>() }
         let outcomes = Outcomes()
+        let reads = ReadCount()
         for (index, record) in threadRecords.enumerated() {
             group.enter()
             Thread.detachNewThread {
@@ -31,9 +41,20 @@ struct NotificationStressTests {
                         ? realm.objects(WatchedPet.self).filter("age < 50")
                         : realm.objects(WatchedPet.self)
                     let token = results.observe { record.record($0) }
+                    let all = realm.objects(WatchedPet.self)
+                    let young = realm.objects(WatchedPet.self).filter("age < 50")
+                    let old = realm.objects(WatchedPet.self).filter("age >= 50")
+                    let ledger = realm.objects(WatchedKeeper.self)
                     while writing.value > 0 || writing.started == false {
                         realm.refresh()
                         _ = results.count
+                        // One version between refreshes: the counts and the ledger agree.
+                        let count = all.count
+                        let recorded = ledger.first.flatMap { Int($0.name) }
+                        if recorded != count || young.count + old.count != count {
+                            outcomes.add("thread \(index): torn read (\(count), \(String(describing: recorded)))")
+                        }
+                        reads.add()
                         Thread.sleep(forTimeInterval: 0.001)
                     }
                     realm.refresh()
@@ -55,7 +76,7 @@ struct NotificationStressTests {
                 do {
                     var random = SeededRandom(seed: UInt64(writer + 7))
                     let realm = try Realm(configuration: configuration)
-                    let deadline = Date().addingTimeInterval(2)
+                    let deadline = Date().addingTimeInterval(Self.writingSeconds)
                     var next = 0
                     while Date() < deadline {
                         try realm.write {
@@ -71,6 +92,8 @@ struct NotificationStressTests {
                                 )
                                 next += 1
                             }
+                            let left = realm.objects(WatchedPet.self).count
+                            realm.objects(WatchedKeeper.self).first?.name = String(left)
                         }
                     }
                 } catch {
@@ -90,6 +113,7 @@ struct NotificationStressTests {
             #expect(record.failures == [])
             #expect(record.count > 0)
         }
+        #expect(reads.value > 0)
         #expect(outcomes.all == [])
         withExtendedLifetime(queueTokens) {}
     }
@@ -167,6 +191,14 @@ final class Outcomes: @unchecked Sendable {
         lock.withLock { problems.append(problem) }
     }
     var all: [String] { lock.withLock { problems } }
+}
+
+/// How many consistent reads the reader threads made.
+final class ReadCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var reads = 0
+    func add() { lock.withLock { reads += 1 } }
+    var value: Int { lock.withLock { reads } }
 }
 
 /// How many writers are still writing.

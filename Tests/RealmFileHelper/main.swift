@@ -21,6 +21,8 @@
 //     realm-file-helper wrong-actor PATH  uses a realm confined to an actor from outside it: stops
 //     realm-file-helper frozen-elsewhere PATH  reads frozen copies on another thread (exits 0)
 //     realm-file-helper resolve-twice PATH  resolves a ThreadSafeReference twice: the process stops
+//     realm-file-helper live-results-task PATH  sends live results (Sendable) into a detached task,
+//                                     which reads them there: the process stops
 //
 // A third argument N opens the realm with `schemaVersion: N` (default 0).
 // The test runs `write` and `read` as two processes: the data must survive the first one.
@@ -216,6 +218,20 @@ func wrongActor(_ path: String) throws {
     onAnotherThread { say("not stopped: \(leakedRealm!.objects(Dog.self).count)") }
 }
 
+/// Sends this thread's live results into a detached task, which needs no `nonisolated(unsafe)`
+/// (`Results` is `Sendable`): reading them there must stop the process.
+func liveResultsInTask(_ path: String) throws {
+    try write(path)
+    let realm = try Realm(configuration: configuration(path))
+    let dogs = realm.objects(Dog.self)
+    let done = DispatchSemaphore(value: 0)
+    Task.detached {
+        say("not stopped: \(dogs.count)")
+        done.signal()
+    }
+    done.wait()
+}
+
 /// Frozen copies read on another thread, concurrently: prints what they read.
 func frozenElsewhere(_ path: String) throws {
     try write(path)
@@ -233,7 +249,7 @@ func frozenElsewhere(_ path: String) throws {
 let arguments = CommandLine.arguments
 let threadModes = [
     "wrong-thread-realm", "wrong-thread-object", "wrong-thread-list", "wrong-thread-results", "wrong-thread-write",
-    "wrong-actor", "frozen-elsewhere", "resolve-twice",
+    "wrong-actor", "frozen-elsewhere", "resolve-twice", "live-results-task",
 ]
 guard (3...4).contains(arguments.count),
     (["write", "read", "both", "read-v2", "migrate-stop", "bad-filter", "add-dog", "observe-write"] + threadModes)
@@ -272,6 +288,8 @@ do {
         try wrongActor(arguments[2])
     case "frozen-elsewhere":
         try frozenElsewhere(arguments[2])
+    case "live-results-task":
+        try liveResultsInTask(arguments[2])
     case "resolve-twice":
         try write(arguments[2])
         let realm = try Realm(configuration: configuration(arguments[2]))

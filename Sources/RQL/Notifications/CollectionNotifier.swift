@@ -14,6 +14,7 @@ import RQLStorage
 ///   modified are tested, and deletions and insertions are found by binary search: the cost
 ///   follows the change, not the results;
 /// - otherwise the compiled query runs again and the old and new keys are diffed (`KeyDiff`).
+// Unchecked: as `Notifier`; the fields it adds are `let`s or delivery state.
 final class CollectionNotifier<Element: RealmCollectionValue, C>: Notifier, @unchecked Sendable {
     private let results: Results<Element>
     /// The collection handed to the block, made from its elements' results (the live ones, or

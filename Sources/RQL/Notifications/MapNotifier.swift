@@ -5,6 +5,7 @@ import RQLStorage
 /// The observation of a `Map`: the owner's stored map is compared key by key between the
 /// delivered version and the new one (only when the owner's class changed); a key whose value
 /// is an object that the commit modified (along the observed paths) is a modification too.
+// Unchecked: as `Notifier`; the fields it adds are `let`s or delivery state.
 final class MapNotifier<Key: _MapKey, Value: RealmCollectionValue>: Notifier, @unchecked Sendable {
     private let map: Map<Key, Value>
     private let accessor: ObjectAccessor

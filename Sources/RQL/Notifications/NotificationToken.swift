@@ -9,6 +9,7 @@ import Foundation
 /// // …
 /// token.invalidate()
 /// ```
+// Unchecked: its one mutable field, `notifier`, is read and written only under `lock`.
 public final class NotificationToken: @unchecked Sendable {
     private let lock = NSLock()
     private var notifier: Notifier?

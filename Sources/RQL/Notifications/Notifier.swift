@@ -21,6 +21,8 @@ enum Delivery {
 /// Scheduling state (whether a delivery is queued, the versions to skip for
 /// `write(withoutNotifying:)`) is under `lock`; the delivery state (`delivered` and what the
 /// subclass keeps) is touched only where deliveries run: the realm's thread, or the queue.
+// Unchecked: the scheduling state is under `lock` or atomic; the delivery state is confined to
+// where deliveries run (above), which `Delivery` serializes.
 class Notifier: @unchecked Sendable {
     let hub: Notifiers
     let delivery: Delivery

@@ -14,6 +14,7 @@ import RQLStorage
 /// coordinator.notifiers.committed(result.changes, at: version, silencing: [])
 /// coordinator.notifiers.deliver(to: context)   // the context's own observations, now
 /// ```
+// Unchecked: `store` is a `let`; everything else is read and written only under `lock`.
 final class Notifiers: @unchecked Sendable {
     /// One commit of this process.
     private struct Entry {

@@ -59,12 +59,28 @@ extension RealmCollectionValue where Self: ObjectBase {
     ) async -> NotificationToken {
         CollectionObservation.onActor(actor, { queue, sink in observe(keyPaths: keyPaths, on: queue, sink) }, block)
     }
+
+    /// `observe(keyPaths:on:_:)` delivering on `actor`, with typed key paths.
+    ///
+    /// ```swift
+    /// let token = await rex.observe(keyPaths: [\Dog.age], on: model) { model, change in model.apply(change) }
+    /// ```
+    public func observe<A: Actor>(
+        keyPaths: [PartialKeyPath<Self>],
+        on actor: A,
+        _ block: @Sendable @escaping (isolated A, ObjectChange<Self>) -> Void
+    ) async -> NotificationToken {
+        let names = ObservedKeyPaths.names(keyPaths)
+        return await observe(keyPaths: names, on: actor, block)
+    }
 }
 
 extension Realm {
     /// Calls `block` with `.didChange` each time this realm moves to a newer version: at the
     /// end of its own write transactions and of `refresh()` calls that found a newer version
-    /// (on this realm's thread, synchronously).
+    /// (on this realm's thread, synchronously). While `autorefresh` is off, a realm confined to
+    /// a queue, an actor or the main thread is also told `.refreshRequired` there when another
+    /// realm of the store commits; a realm of another thread is not (`RealmNotifier`).
     ///
     /// ```swift
     /// let token = realm.observe { notification, realm in

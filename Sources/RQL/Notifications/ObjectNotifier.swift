@@ -5,6 +5,7 @@ import RQLStorage
 /// The observation of one object: after each commit that modified it along its observed
 /// paths, the properties that changed with their values before and after (read from the two
 /// versions); `.deleted` once, when it is deleted, and then nothing more.
+// Unchecked: as `Notifier`; the fields it adds are `let`s or delivery state.
 final class ObjectNotifier<T: ObjectBase>: Notifier, @unchecked Sendable {
     private let object: T
     private let accessor: ObjectAccessor
@@ -58,28 +59,5 @@ final class ObjectNotifier<T: ObjectBase>: Notifier, @unchecked Sendable {
         let frozen = accessor.context.frozen(at: version)
         let copy = accessor.classInfo.makeManaged(context: frozen, key: accessor.key, classIndex: accessor.classIndex)
         return copy as? T ?? object
-    }
-}
-
-/// The observation of a realm: `.didChange` each time the realm moves to a newer version
-/// (its own commit, or a refresh), on the realm's thread.
-final class RealmNotifier: Notifier, @unchecked Sendable {
-    private let context: RealmContext
-    private let block: Realm.NotificationBlock
-
-    init(context: RealmContext, block: @escaping Realm.NotificationBlock) {
-        self.context = context
-        self.block = block
-        super.init(
-            hub: context.coordinator.notifiers,
-            delivery: .thread(context, isMain: Thread.isMainThread),
-            at: context.current
-        )
-    }
-
-    override func step(to version: StoreVersion, notify: Bool) {
-        moved(to: version)
-        guard notify, !isInvalidated else { return }
-        block(.didChange, Realm(context: context))
     }
 }

@@ -77,6 +77,20 @@ extension RealmCollection {
         CollectionObservation.onActor(actor, { queue, sink in observe(keyPaths: keyPaths, on: queue, sink) }, block)
     }
 
+    /// `observe(keyPaths:on:_:)` delivering on `actor`, with typed key paths.
+    ///
+    /// ```swift
+    /// let token = await dogs.observe(keyPaths: [\Dog.name], on: model) { model, change in model.apply(change) }
+    /// ```
+    public func observe<A: Actor>(
+        keyPaths: [PartialKeyPath<Element>],
+        on actor: A,
+        _ block: @Sendable @escaping (isolated A, RealmCollectionChange<Self>) -> Void
+    ) async -> NotificationToken where Element: ObjectBase {
+        let names = ObservedKeyPaths.names(keyPaths)
+        return await observe(keyPaths: names, on: actor, block)
+    }
+
     /// The collection's changes as an async sequence of frozen collections (safe on any
     /// thread): `.initial`, then one `.update` per delivery. The observation ends when the
     /// iteration does. (Realm Swift has none; its Combine publishers do not exist on Linux.)

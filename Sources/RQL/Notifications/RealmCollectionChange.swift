@@ -26,6 +26,13 @@ public enum RealmCollectionChange<CollectionType> {
     case error(Error)
 }
 
+/// A change to a `Sendable` collection (a `Results`) crosses as its collection does.
+///
+/// ```swift
+/// let token = await dogs.observe(on: model) { model, change in model.apply(change) }
+/// ```
+extension RealmCollectionChange: Sendable where CollectionType: Sendable {}
+
 /// What changed in an observed `Map`: the keys removed, added and whose value changed.
 ///
 /// ```swift
@@ -86,7 +93,7 @@ extension Realm {
     ///     if notification == .didChange { print(realm.objects(Dog.self).count) }
     /// }
     /// ```
-    public enum Notification: String {
+    public enum Notification: String, Sendable {
         /// The realm moved to a newer version (its own commit, or a refresh).
         case didChange = "RLMRealmDidChangeNotification"
         /// Another realm of the same store committed and this realm has not refreshed yet.

@@ -18,6 +18,8 @@ import Glibc
 /// let watcher = StoreWatcher(store: store) { notifiers.storeMoved() }
 /// watcher.stop()
 /// ```
+// Unchecked: `isStopped` is under `lock`; `descriptor` is set in `init`, before the thread
+// that reads it starts, and closed by that thread.
 final class StoreWatcher: @unchecked Sendable {
     /// The longest a commit of another process goes unnoticed without an inotify event.
     static let interval = 0.1

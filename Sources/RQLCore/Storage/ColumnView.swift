@@ -4,6 +4,8 @@ import Foundation
 /// mask means no row is null (non-optional columns carry none).
 ///
 /// Views are valid only inside the `withColumn` call that produced them.
+// Unchecked: a read-only view of a snapshot's memory, valid only inside the `withColumn` call
+// that made it; nothing writes that memory while the view exists.
 public struct NullMask: @unchecked Sendable {
     /// 64 rows per word, row `i` at bit `i % 64` of word `i / 64`.
     public let words: UnsafeBufferPointer<UInt64>
@@ -30,6 +32,8 @@ public struct NullMask: @unchecked Sendable {
 ///     if case .int(let ages) = view { for i in 0..<ages.values.count where ages.values[i] > 2 { … } }
 /// }
 /// ```
+// Unchecked: a read-only view of a snapshot's memory, valid only inside the `withColumn` call
+// that made it; nothing writes that memory while the view exists.
 public struct FixedWidthColumnView<Element>: @unchecked Sendable {
     public let values: UnsafeBufferPointer<Element>
     public let nulls: NullMask
@@ -42,6 +46,8 @@ public struct FixedWidthColumnView<Element>: @unchecked Sendable {
 
 /// A column of variable-length byte strings (UTF-8 strings or binaries): row `i` is
 /// `bytes[offsets[i] ..< offsets[i + 1]]`; `offsets` has one more entry than there are rows.
+// Unchecked: a read-only view of a snapshot's memory, valid only inside the `withColumn` call
+// that made it; nothing writes that memory while the view exists.
 public struct BytesColumnView: @unchecked Sendable {
     public let offsets: UnsafeBufferPointer<Int>
     public let bytes: UnsafeBufferPointer<UInt8>
@@ -65,6 +71,8 @@ public struct BytesColumnView: @unchecked Sendable {
 
 /// A column of links: row `i` points at the row with key `keys[i]` in `targetClass`, or at
 /// nothing when `keys[i]` is negative.
+// Unchecked: a read-only view of a snapshot's memory, valid only inside the `withColumn` call
+// that made it; nothing writes that memory while the view exists.
 public struct LinkColumnView: @unchecked Sendable {
     public let targetClass: String
     public let keys: UnsafeBufferPointer<Int64>
@@ -78,6 +86,8 @@ public struct LinkColumnView: @unchecked Sendable {
 /// A list, set or map column (or computed backlinks): row `i` owns elements
 /// `offsets[i] ..< offsets[i + 1]` of `elements`; for maps, `keys` holds each element's key.
 /// Sets are stored in `ValueOrdering` order, maps in key byte order.
+// Unchecked: a read-only view of a snapshot's memory, valid only inside the `withColumn` call
+// that made it; nothing writes that memory while the view exists.
 public struct CollectionColumnView: @unchecked Sendable {
     public let kind: CollectionKind
     public let offsets: UnsafeBufferPointer<Int>
@@ -98,6 +108,8 @@ public struct CollectionColumnView: @unchecked Sendable {
 }
 
 /// A typed, contiguous view of one column, as executors scan it.
+// Unchecked: a read-only view of a snapshot's memory, valid only inside the `withColumn` call
+// that made it; nothing writes that memory while the view exists.
 public indirect enum ColumnView: @unchecked Sendable {
     /// `bool` values.
     case bool(FixedWidthColumnView<Bool>)

@@ -17,6 +17,8 @@
 ///
 /// Collection columns keep their element columns whole: a block's `offsets` (count + 1 of them)
 /// index into the element view directly. String and binary offsets likewise index `bytes`.
+// Unchecked: its pointers view memory of a snapshot that nothing writes while a view of it
+// exists, and the views are valid only inside the call that produced them.
 public struct TableBlock: @unchecked Sendable {
     /// The most rows a block holds. A multiple of 64, so a null bitmap splits on word boundaries.
     public static let capacity = 4096

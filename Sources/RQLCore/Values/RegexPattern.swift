@@ -13,6 +13,9 @@
 ///
 /// Null, numbers and every other non-string value never match; a mixed value matches when it
 /// holds a matching string.
+// Unchecked: both fields are `let`s. `Regex` is not declared `Sendable` (its output type
+// may not be), but matching only reads it; the standard library publishes the program it
+// compiles on first use atomically, so threads may match one pattern at once.
 public final class RegexPattern: Hashable, @unchecked Sendable, CustomStringConvertible {
     /// The pattern as written.
     public let source: String

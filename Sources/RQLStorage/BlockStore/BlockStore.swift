@@ -166,6 +166,7 @@ public final class BlockStore: Sendable {
 
 /// A lock that any thread may release (a transaction may commit on another thread than began
 /// it), so a semaphore rather than a mutex.
+// Unchecked: its one field is a `DispatchSemaphore`, which any thread may wait on and signal.
 private final class WriteLock: @unchecked Sendable {
     private let semaphore = DispatchSemaphore(value: 1)
 

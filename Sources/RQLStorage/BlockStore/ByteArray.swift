@@ -50,6 +50,7 @@ final class ByteStorage: @unchecked Sendable {
 
 /// One array inside a `ByteStorage`: `capacity` bytes at `offset`. How many are in use is known
 /// to the owner (a row count times a stride, or the last string offset), not stored here.
+// Unchecked: as its `ByteStorage`, written only by an owner that holds the only reference.
 struct ByteArray: @unchecked Sendable {
     var storage: ByteStorage
     var offset: Int

@@ -285,6 +285,8 @@ final class MixedCache: Sendable {
 }
 
 /// `Value`s and their null bitmap in stable memory, so views can point at them.
+// Unchecked: the buffers are filled in `init` and never written again; `MixedCache` publishes
+// an instance under its mutex.
 final class DecodedValues: @unchecked Sendable {
     let values: UnsafeMutableBufferPointer<Value>
     let nullWords: UnsafeMutableBufferPointer<UInt64>

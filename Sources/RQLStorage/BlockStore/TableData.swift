@@ -126,6 +126,7 @@ struct BacklinkColumnKey: Hashable, Sendable {
 }
 
 /// One block's backlinks of one `linkingObjects` property, in stable memory for a view.
+// Unchecked: the buffers are filled in `init` and never written again.
 final class BacklinkColumn: @unchecked Sendable {
     let offsets: UnsafeMutableBufferPointer<Int>
     let keys: UnsafeMutableBufferPointer<Int64>

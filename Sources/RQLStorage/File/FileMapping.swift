@@ -13,6 +13,7 @@ import Darwin
 /// mapped is external tampering (as LMDB documents it): the next touch of a page past the new
 /// end raises SIGBUS and ends the process, rather than reading other bytes as data
 /// (`TruncatedMappingTests`).
+// Unchecked: `base` and `size` are `let`s and the mapping is read-only (`PROT_READ`).
 final class FileMapping: @unchecked Sendable {
     let base: UnsafeRawPointer?
     let size: Int

@@ -17,6 +17,8 @@ import Glibc
 ///
 /// Opening publishes version 0 ("everything") before it reads the header, and the version it
 /// read once it has read it, so no writer can reuse a page between the two.
+// Unchecked: every field is a `let`; `publish` writes the slot's bytes with one positioned
+// write, called only under `VersionPins`' lock.
 final class ReaderTable: @unchecked Sendable {
     static let slotCount = 1024
     static let slotSize = 16

@@ -15,6 +15,8 @@ import Glibc
 /// (`CommitWriter`), and writes into runs freed at a version no reader, in this process or
 /// another, still holds, nor either of the two newest versions (which the header slots name).
 /// `BlockStore.compact(to:)` writes a fresh, minimal file.
+// Unchecked: the fields are `let`s; what changes is in `state` (a `Mutex`), `pins` (its own
+// lock) and the file, which commits write only under the store's write lock.
 final class StoreFile: @unchecked Sendable {
     let path: String
     let id: UInt64
