@@ -162,12 +162,18 @@ extension BindingSession {
             try stepKey(&path, key: key, span: span)
         case .subscriptArgument(let argument):
             let (value, name) = try argumentValue(argument, span: span)
+            var isKeyPathArgument = false
+            if case .placeholder(_, "K") = argument { isKeyPathArgument = true }
             switch value {
             case .value(.int(let n)):
                 guard let index = Int(exactly: n) else {
                     throw BindError(.argumentTypeMismatch, "index \(n) of \(name) is out of range", at: span)
                 }
                 try stepSubscript(&path, .index(index), label: String(n), span: span)
+            case .value(.string("#any")) where isKeyPathArgument:
+                // Realm Swift's `.any` on a mixed value writes `[%K]` with the key path `#any`,
+                // which realm-swift reads as the wildcard, not as a key.
+                try stepAll(&path, span: span)
             case .value(.string(let key)):
                 try stepKey(&path, key: key, span: span)
             default:

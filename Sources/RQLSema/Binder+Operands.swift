@@ -193,10 +193,12 @@ extension BindingSession {
                 throw BindError(.unsupportedOperation, "'@links' must be followed by '.@count'", at: span)
             }
             flattenLinkCollection(&resolved)
-            if !resolved.isMultiValued, let name = TypeAttribute.name(of: resolved.valueType) {
+            if !resolved.isMultiValued || resolved.isLink, let name = TypeAttribute.name(of: resolved.valueType) {
                 // A property that is not mixed has one type whatever the object (realm-core's
                 // `Value<TypeOfValue>(TypeOfValue(column))`): `int.@type` is the constant 'int',
-                // so `mixed.@type == int.@type` is `mixed.@type == 'int'`.
+                // so `mixed.@type == int.@type` is `mixed.@type == 'int'`. Links are 'link' even
+                // through a list (realm-core types any link column, `links` included, as
+                // `ObjectLink`), so `links.@type` does not depend on how many objects it holds.
                 return Operand(
                     expression: .constant(.string(name)),
                     isMultiValued: false,
