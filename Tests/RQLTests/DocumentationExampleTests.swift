@@ -247,17 +247,17 @@ struct DocumentationExampleTests {
         _ = onDisk
     }
 
-    // On the main actor: the realm belongs to the thread that opened it, and the awaits below
-    // must come back to that thread.
+    // The realm of this function is read only before its first await (a nonisolated async
+    // function may resume on another thread); the actor observation runs inside an actor whose
+    // realm is confined to it.
     @Test("live data: observing with key paths, on an actor, refreshing by hand, sending frozen results")
-    @MainActor
     func liveDataAcrossIsolation() async throws {
         typealias Dog = LiveDocs.Dog
-        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "live-\(UUID().uuidString)"))
+        let configuration = Realm.Configuration(inMemoryIdentifier: "live-\(UUID().uuidString)")
+        let realm = try Realm(configuration: configuration)
         try realm.write { realm.add(Dog(value: ["name": "Rex", "age": 10])) }
         let dogs = realm.objects(Dog.self).sorted(byKeyPath: "name", ascending: false)
         var updates: [[Int]] = []
-        let tally = LiveDocs.Tally()
 
         let check = dogs.observe(keyPaths: ["age"]) { change in
             if case .update(_, let deletions, let insertions, let modifications) = change {
@@ -276,17 +276,6 @@ struct DocumentationExampleTests {
         check.invalidate()
         #expect(updates == [[-1, 1, -1]])  // deletions [], insertions [1], modifications []
 
-        let actorToken = await dogs.observe(keyPaths: [\Dog.age], on: tally) { tally, change in
-            tally.count(change)
-        }
-        var waited = 0
-        while await tally.deliveries == 0, waited < 2000 {
-            try await Task.sleep(for: .milliseconds(10))
-            waited += 1
-        }
-        #expect(await tally.deliveries == 1)  // the initial state
-        actorToken.invalidate()
-
         realm.autorefresh = false
         let realmToken = realm.observe { notification, realm in
             if notification == .refreshRequired { realm.refresh() }  // then .didChange
@@ -297,7 +286,9 @@ struct DocumentationExampleTests {
         let names = await Task.detached { frozen.map(\.name) }.value  // ["Max", "Rex"]
         let reference = ThreadSafeReference(to: frozen[0].thaw()!)
         #expect(names == ["Max", "Rex"])
-        #expect(realm.resolve(reference)?.name == "Max")
+        #expect(try Realm(configuration: configuration).resolve(reference)?.name == "Max")
+
+        #expect(try await LiveDocs.Watcher().deliveries(configuration, tally: LiveDocs.Tally()) == 1)  // .initial
     }
 
     @Test("the engine's landing page: compile once, run, count, explain")
@@ -524,6 +515,24 @@ enum LiveDocs {
     actor Tally {
         var deliveries = 0
         func count(_ change: RealmCollectionChange<Results<Dog>>) { deliveries += 1 }
+    }
+
+    /// Observes dogs of a realm confined to this actor, delivering on another actor.
+    actor Watcher {
+        func deliveries(_ configuration: Realm.Configuration, tally: Tally) async throws -> Int {
+            let realm = try await Realm(configuration: configuration, actor: self)
+            let dogs = realm.objects(Dog.self)
+            let actorToken = await dogs.observe(keyPaths: [\Dog.age], on: tally) { tally, change in
+                tally.count(change)
+            }
+            var waited = 0
+            while await tally.deliveries == 0, waited < 2000 {
+                try await Task.sleep(for: .milliseconds(10))
+                waited += 1
+            }
+            actorToken.invalidate()
+            return await tally.deliveries
+        }
     }
 
     actor Kennel {

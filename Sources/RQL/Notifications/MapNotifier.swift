@@ -127,6 +127,7 @@ extension Map {
     public func observe<A: Actor>(
         keyPaths: [String]? = nil,
         on actor: A,
+        _isolation: isolated (any Actor)? = #isolation,
         _ block: @Sendable @escaping (isolated A, RealmMapChange<Map<Key, Value>>) -> Void
     ) async -> NotificationToken {
         CollectionObservation.onActor(actor, { queue, sink in observe(keyPaths: keyPaths, on: queue, sink) }, block)

@@ -55,6 +55,7 @@ extension RealmCollectionValue where Self: ObjectBase {
     public func observe<A: Actor>(
         keyPaths: [String]? = nil,
         on actor: A,
+        _isolation: isolated (any Actor)? = #isolation,
         _ block: @Sendable @escaping (isolated A, ObjectChange<Self>) -> Void
     ) async -> NotificationToken {
         CollectionObservation.onActor(actor, { queue, sink in observe(keyPaths: keyPaths, on: queue, sink) }, block)
@@ -68,6 +69,7 @@ extension RealmCollectionValue where Self: ObjectBase {
     public func observe<A: Actor>(
         keyPaths: [PartialKeyPath<Self>],
         on actor: A,
+        _isolation: isolated (any Actor)? = #isolation,
         _ block: @Sendable @escaping (isolated A, ObjectChange<Self>) -> Void
     ) async -> NotificationToken {
         let names = ObservedKeyPaths.names(keyPaths)

@@ -64,7 +64,9 @@ extension RealmCollection {
     }
 
     /// `observe(keyPaths:on:_:)` delivering on `actor`: the block runs isolated to it, with
-    /// frozen collections, in commit order, until the token is invalidated.
+    /// frozen collections, in commit order, until the token is invalidated. The observation is
+    /// registered in the caller's isolation (`_isolation`), which must be the live collection's:
+    /// call it from the realm's actor, or from the main actor for a main-thread realm.
     ///
     /// ```swift
     /// let token = await dogs.observe(on: model) { model, change in model.apply(change) }
@@ -72,6 +74,7 @@ extension RealmCollection {
     public func observe<A: Actor>(
         keyPaths: [String]? = nil,
         on actor: A,
+        _isolation: isolated (any Actor)? = #isolation,
         _ block: @Sendable @escaping (isolated A, RealmCollectionChange<Self>) -> Void
     ) async -> NotificationToken {
         CollectionObservation.onActor(actor, { queue, sink in observe(keyPaths: keyPaths, on: queue, sink) }, block)
@@ -85,6 +88,7 @@ extension RealmCollection {
     public func observe<A: Actor>(
         keyPaths: [PartialKeyPath<Element>],
         on actor: A,
+        _isolation: isolated (any Actor)? = #isolation,
         _ block: @Sendable @escaping (isolated A, RealmCollectionChange<Self>) -> Void
     ) async -> NotificationToken where Element: ObjectBase {
         let names = ObservedKeyPaths.names(keyPaths)
