@@ -44,20 +44,11 @@ extension ProgramVerifier {
         }
     }
 
-    /// The address `instruction` may transfer control to, if it jumps: `Goto` and `NextBatch`
-    /// always name one, `Emit` only with a LIMIT (P5 = 1).
-    public static func jumpTarget(of instruction: Instruction) -> Int? {
-        switch instruction.opcode {
-        case .goto, .nextBatch: Int(instruction.p2)
-        case .emit: instruction.p5 == 1 ? Int(instruction.p2) : nil
-        default: nil
-        }
-    }
-
     /// The control-flow rules above broken by `program` (and its SUBQUERY programs, reported at
     /// the `CountSubquery` that holds them); empty when it keeps them all.
     public static func controlFlowProblems(_ program: Program) -> [Problem] {
         var problems: [Problem] = []
+        // Read field by field: copying whole instructions (their comments) cost as much again.
         let instructions = program.instructions
         let count = instructions.count
         if instructions.last?.opcode != .halt {
@@ -66,57 +57,66 @@ extension ProgramVerifier {
         // The batch loop: its head and exit, or an empty range.
         var loop = -1
         var exit = -1
-        for (address, instruction) in instructions.enumerated() where instruction.opcode == .nextBatch {
+        for address in 0..<count where instructions[address].opcode == .nextBatch {
             guard loop < 0 else {
-                problems.append(Problem(address, instruction, "a second batch loop (the first is at \(loop))"))
+                let message = "a second batch loop (the first is at \(loop))"
+                problems.append(Problem(address, instructions[address], message))
                 continue
             }
             loop = address
-            exit = Int(instruction.p2)
+            exit = Int(instructions[address].p2)
             if exit <= address + 1 || exit >= count {
-                problems.append(Problem(address, instruction, "exits to \(exit), not after its body"))
+                problems.append(Problem(address, instructions[address], "exits to \(exit), not after its body"))
                 exit = -1
             } else if instructions[exit - 1].opcode != .goto || Int(instructions[exit - 1].p2) != address {
-                problems.append(
-                    Problem(exit - 1, instructions[exit - 1], "the batch loop's body does not end in Goto \(address)")
-                )
+                let message = "the batch loop's body does not end in Goto \(address)"
+                problems.append(Problem(exit - 1, instructions[exit - 1], message))
             }
         }
-        for (address, instruction) in instructions.enumerated() {
+        for address in 0..<count {
+            let opcode = instructions[address].opcode
             let inBody = address > loop && address < exit
-            switch placement(of: instruction.opcode) {
+            switch placement(of: opcode) {
             case .loopBody where !inBody:
-                problems.append(Problem(address, instruction, "runs on a batch, outside the batch loop"))
+                problems.append(Problem(address, instructions[address], "runs on a batch, outside the batch loop"))
             case .outsideLoop where inBody:
-                problems.append(Problem(address, instruction, "runs inside the batch loop"))
+                problems.append(Problem(address, instructions[address], "runs inside the batch loop"))
             case .loopBody, .outsideLoop, .anywhere:
                 break
             }
-            if instruction.opcode != .nextBatch, let target = jumpTarget(of: instruction) {
+            let jumps = opcode == .goto || (opcode == .emit && instructions[address].p5 == 1)
+            if jumps {
+                let target = Int(instructions[address].p2)
+                var problem: String?
                 if target < 0 || target >= count {
-                    problems.append(Problem(address, instruction, "jumps to \(target), outside the program"))
+                    problem = "jumps to \(target), outside the program"
                 } else if inBody && target == loop {
                     // The loop's next batch.
                 } else if target <= address {
-                    problems.append(Problem(address, instruction, "jumps back to \(target)"))
+                    problem = "jumps back to \(target)"
                 } else if !inBody && target > loop && target < exit {
-                    problems.append(Problem(address, instruction, "jumps into the batch loop's body at \(target)"))
+                    problem = "jumps into the batch loop's body at \(target)"
                 }
+                if let problem { problems.append(Problem(address, instructions[address], problem)) }
             }
-            if instruction.opcode == .countSubquery, program.constants.contains(instruction.p4) {
-                let nested: Program? =
-                    switch program.constants[instruction.p4] {
-                    case .program(let nested, _), .subquery(let nested, _, _, _): nested
-                    default: nil
-                    }
-                let inner = nested.map(controlFlowProblems) ?? []
-                if !inner.isEmpty {
-                    let text = inner.map(\.description).joined(separator: "; ")
-                    problems.append(Problem(address, instruction, "its SUBQUERY program: \(text)"))
-                }
+            if opcode == .countSubquery, let problem = subprogramProblem(instructions[address].p4, program.constants) {
+                problems.append(Problem(address, instructions[address], problem))
             }
         }
         return problems
+    }
+
+    /// The control-flow problems of the SUBQUERY program in constant `index`, as one message.
+    private static func subprogramProblem(_ index: Int32, _ pool: ConstantPool) -> String? {
+        guard pool.contains(index) else { return nil }
+        let nested: Program
+        switch pool[index] {
+        case .program(let program, _), .subquery(let program, _, _, _): nested = program
+        default: return nil
+        }
+        let problems = controlFlowProblems(nested)
+        if problems.isEmpty { return nil }
+        return "its SUBQUERY program: " + problems.map(\.description).joined(separator: "; ")
     }
 
     /// Throws `InvalidProgram` naming every problem `verify` finds (all the rules: operands,
