@@ -209,4 +209,41 @@ struct QueryEngineTests {
         let reference = try self.engine(EngineOptions(backend: .reference))
         #expect(reference.run(try reference.compile(query, store: Self.store), on: Self.store).isEmpty)
     }
+
+    @Test("a program the VM refuses is a thrown EngineError from runChecked, never a shortened answer")
+    func vmRefusal() throws {
+        let engine = try engine()
+        let good = try engine.compile("age > 50", className: "Person", store: Self.store)
+        guard case .program(var program, let physical, let bound, let schema) = good.executable else {
+            Issue.record("the VM backend compiled no program")
+            return
+        }
+        // The loop's first filter moved before its NextBatch: it runs outside the batch loop.
+        let loop = try #require(program.instructions.firstIndex { $0.opcode == .nextBatch })
+        #expect(program.instructions[loop + 1].opcode == .filterInt)
+        program.instructions.swapAt(loop, loop + 1)
+        let broken = CompiledQuery(
+            source: good.source,
+            syntax: good.syntax,
+            bound: good.bound,
+            logical: good.logical,
+            physical: good.physical,
+            trace: good.trace,
+            optimizerFailure: nil,
+            options: good.options,
+            executable: .program(program, physical, bound, schema)
+        )
+        do {
+            _ = try engine.runChecked(broken, on: Self.store)
+            Issue.record("the VM ran a filter outside the batch loop")
+        } catch let error as EngineError {
+            #expect(error.query == "age > 50" && error.className == "Person")
+            guard case .execution(let refusal) = error.reason else {
+                Issue.record("not the VM's refusal: \(error)")
+                return
+            }
+            #expect(refusal.problems.map(\.address) == [loop] && refusal.problems.first?.opcode == .filterInt)
+        }
+        #expect(throws: EngineError.self) { try engine.countChecked(broken, on: Self.store) }
+    }
 }
