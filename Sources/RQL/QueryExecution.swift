@@ -18,8 +18,8 @@ import RQLSyntax
 /// QueryExecution.run(compiled, on: version)          // [RowKey]
 /// ```
 ///
-/// The engine's backend decides how a compiled plan runs (the VM once it lands); nothing else in
-/// RQL changes when it does.
+/// The engine's backend decides how a compiled plan runs (the VM); a plan the engine cannot
+/// compile (a bug in the engine) stops with the `EngineError` naming the query.
 enum QueryExecution {
     /// The engine every realm uses: all passes, the optimized backend, the shared cache.
     static let engine = QueryEngine()
@@ -50,7 +50,21 @@ enum QueryExecution {
     /// (a compiled plan is valid at every version of the schema).
     static func compile(_ plan: LogicalPlan, on version: StoreVersion) -> CompiledPlan {
         if plan.operators.isEmpty { return CompiledPlan(plan: plan, compiled: nil) }
-        return CompiledPlan(plan: plan, compiled: engine.compile(plan, store: version.snapshot))
+        return CompiledPlan(plan: plan, compiled: compiled(plan, by: engine, on: version.snapshot))
+    }
+
+    /// `engine`'s compiled query, or a stop naming the query: the engine cannot compile a plan
+    /// that bound (a bug in the engine, `EngineError`), and there is no other way to run it.
+    private static func compiled<Store: StoreReader>(
+        _ plan: LogicalPlan,
+        by engine: QueryEngine,
+        on store: Store
+    ) -> CompiledQuery {
+        do {
+            return try engine.compile(plan, store: store)
+        } catch {
+            realmStop(error.description)
+        }
     }
 
     /// The keys of the results, in order.
@@ -100,7 +114,7 @@ enum QueryExecution {
     /// `store`'s statistics; valid for every store of the same table.
     static func compile(_ plan: LogicalPlan, onElements store: ColumnStore) -> CompiledPlan {
         if plan.operators.isEmpty { return CompiledPlan(plan: plan, compiled: nil) }
-        return CompiledPlan(plan: plan, compiled: engine.compile(plan, store: store))
+        return CompiledPlan(plan: plan, compiled: compiled(plan, by: engine, on: store))
     }
 
     /// The keys (positions) of the elements in the results, in order.
@@ -117,7 +131,7 @@ enum QueryExecution {
         var options = engine.options
         options.recordsTrace = true
         guard let explaining = try? QueryEngine(options: options, cache: engine.cache) else { return "" }
-        return explaining.explain(explaining.compile(plan, store: store)).text
+        return explaining.explain(compiled(plan, by: explaining, on: store)).text
     }
 
     /// Every stage of the plan as `rqlc explain` prints it for the same query (the syntax-tree
@@ -127,6 +141,6 @@ enum QueryExecution {
         options.recordsTrace = true
         // The default options name no pass, so they cannot be refused.
         guard let explaining = try? QueryEngine(options: options, cache: engine.cache) else { return "" }
-        return explaining.explain(explaining.compile(plan, store: version.snapshot)).text
+        return explaining.explain(compiled(plan, by: explaining, on: version.snapshot)).text
     }
 }

@@ -6,7 +6,7 @@ import RQLCore
 ///
 ///     let program = try Codegen.generate(plan, schema: store.schema)
 ///     print(ExplainFormatter.listing(program))
-///     let keys = VirtualMachine().run(program, on: store)
+///     let keys = try VirtualMachine().run(program, on: store)
 public struct Program: Hashable, Sendable {
     public var instructions: [Instruction]
     public var constants: ConstantPool

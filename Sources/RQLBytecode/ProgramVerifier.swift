@@ -2,9 +2,11 @@ import RQLCore
 
 /// Checks a program's structure before it runs: every operand fits its role in the opcode
 /// table (registers allocated, jumps inside the program, constants of the right kind, known
-/// operators), the program ends in `Halt`, and has exactly one access path before its batch
-/// loop. Returns the problems found; an empty list means the VM can run the program without
-/// meeting a malformed instruction.
+/// operators), the program has exactly one access path before its batch loop, and keeps the
+/// control-flow rules (`controlFlowProblems`: it ends in `Halt`, jumps go forward but for the
+/// batch loop's, batch instructions are in the loop). Returns the problems found; an empty list
+/// means the VM can run the program without meeting a malformed instruction. `check` throws
+/// them as `InvalidProgram`.
 ///
 ///     ProgramVerifier.verify(program)   // [] for every program codegen makes
 public enum ProgramVerifier {
@@ -12,7 +14,16 @@ public enum ProgramVerifier {
     public struct Problem: Hashable, Sendable, CustomStringConvertible {
         /// The instruction's address, or -1 for the whole program.
         public let address: Int
+        /// The instruction's opcode; nil for the whole program.
+        public let opcode: Opcode?
+        /// What is wrong, after the opcode's name (`FilterInt: P1 names no register`).
         public let message: String
+
+        public init(address: Int, opcode: Opcode?, message: String) {
+            self.address = address
+            self.opcode = opcode
+            self.message = message
+        }
 
         public var description: String { address < 0 ? message : "\(address): \(message)" }
     }
@@ -20,9 +31,6 @@ public enum ProgramVerifier {
     public static func verify(_ program: Program) -> [Problem] {
         var problems: [Problem] = []
         let count = program.instructions.count
-        if program.instructions.last?.opcode != .halt {
-            problems.append(Problem(address: -1, message: "the program does not end in Halt"))
-        }
         var accessPaths = 0
         var opened = false
         // Registers written by an earlier instruction: a read must follow a write.
@@ -30,7 +38,7 @@ public enum ProgramVerifier {
         var written: Set<Int64> = []
         for (address, instruction) in program.instructions.enumerated() {
             func report(_ message: String) {
-                problems.append(Problem(address: address, message: "\(instruction.opcode.name): \(message)"))
+                problems.append(Problem(address, instruction, message))
             }
             let shape = Int(instruction.opcode.rawValue)
             let roles = OperandShapes.roles(shape)
@@ -128,7 +136,8 @@ public enum ProgramVerifier {
                 }
             }
         }
-        if accessPaths > 1 { problems.append(Problem(address: -1, message: "more than one access path")) }
+        if accessPaths > 1 { problems.append(Problem(address: -1, opcode: nil, message: "more than one access path")) }
+        problems += controlFlowProblems(program)
         return problems
     }
 

@@ -21,11 +21,11 @@ public enum Codegen {
     /// its instructions carry comments. Programs that only run leave both out, because their
     /// text costs more than the rest of code generation.
     ///
-    /// With `verifies` (the default in debug builds: tests and fuzzing), the program goes
-    /// through `ProgramVerifier` and a rejected one is `CodegenError.invalidProgram`. Release
-    /// builds skip it, as SQLite keeps its VDBE checks to debug builds: it was a quarter of
-    /// generating a one-comparison program, it only ever catches a codegen bug, and the VM ends
-    /// a run early rather than trap on an instruction the verifier would reject.
+    /// Every program goes through the verifier: with `verifies` (the default in debug builds:
+    /// tests and fuzzing) all of `ProgramVerifier.verify`; otherwise its control-flow rules
+    /// (`ProgramVerifier.controlFlowProblems`), the ones the VM's termination and complete answers
+    /// rest on, which cost a fraction of the rest. A rejected program is
+    /// `CodegenError.invalidProgram` (a codegen bug, reported rather than run).
     public static func generate(
         _ plan: PhysicalPlan,
         schema: Schema,
@@ -36,9 +36,10 @@ public enum Codegen {
         var generator = Generator(plan: plan, schema: schema, objectSchema: objectSchema, planRows: planRows)
         let program = generator.generate()
         if let predicate = generator.unlowered { throw .unsupported(predicate: IRPrinter.print(predicate)) }
-        if verifies {
-            let problems = ProgramVerifier.verify(program)
-            if !problems.isEmpty { throw .invalidProgram(problems: problems.map(\.description)) }
+        do {
+            if verifies { try ProgramVerifier.check(program) } else { try ProgramVerifier.checkControlFlow(program) }
+        } catch {
+            throw .invalidProgram(error)
         }
         return program
     }

@@ -1,3 +1,4 @@
+import RQLBytecode
 import RQLCore
 import RQLIR
 import RQLOptimizer
@@ -37,11 +38,14 @@ public struct CompiledQuery: Sendable {
     /// What the backend runs.
     let executable: Executable
 
-    /// Why codegen refused the physical plan, when it did: a codegen bug (every bound construct
-    /// compiles). The query then runs on the plan interpreter, still correctly; the three-way
-    /// tests require this to be nil.
-    public var codegenFailure: String? { executable.codegenFailure }
-
     /// The class the query selects from.
     public var className: String { bound.className }
+
+    /// The query as an `EngineError` names it: its text, or the bound query printed as IR.
+    var queryText: String { source?.text ?? IRPrinter.print(bound) }
+
+    /// `error`, the VM's refusal of this query's program, as the engine reports it.
+    func engineError(_ error: InvalidProgram) -> EngineError {
+        EngineError(query: queryText, className: className, reason: .execution(error))
+    }
 }

@@ -44,8 +44,7 @@ public struct EngineOptions: Hashable, Sendable {
 /// Which executor runs a compiled query.
 public enum EngineBackend: String, Hashable, Sendable, CaseIterable {
     /// The optimized path: the physical plan (access path, residual conditions in cost order,
-    /// result steps). Today each step runs through the reference evaluator's semantics (see
-    /// `Executable`); when the VM lands, the program the plan compiles to.
+    /// result steps) compiled to a program the VM runs (see `Executable`).
     case vm
     /// The oracle: `ReferenceEvaluator` on the bound query, row by row, ignoring the plan.
     case reference

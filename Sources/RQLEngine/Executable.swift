@@ -10,77 +10,67 @@ import RQLVM
 /// - `.program`: the optimized physical plan compiled to bytecode (`Codegen`) and run by the
 ///   `VirtualMachine` block by block: `--engine vm`, the default.
 /// - `.reference`: `ReferenceEvaluator` on the bound query (`--engine reference`, the oracle).
-/// - `.plan`: the physical plan interpreted step by step with the reference evaluator's rules
-///   (`PhysicalPlanRunner`). Only when codegen refuses a plan, which is a codegen bug: the
-///   query still answers correctly, `explain` names the executor and the error, and the
-///   three-way tests fail on it.
+///
+/// There is no third form: when codegen refuses a plan (a codegen bug) compiling throws
+/// `EngineError`, and a program the VM refuses to run is never answered another way.
 enum Executable: Sendable {
     case program(Program, PhysicalPlan, BoundQuery, Schema)
     case reference(BoundQuery)
-    case plan(PhysicalPlan, BoundQuery, codegenFailure: String)
 
-    /// The form `backend` runs.
-    static func make(backend: EngineBackend, bound: BoundQuery, physical: PhysicalPlan, schema: Schema) -> Executable {
+    /// The form `backend` runs; throws when codegen refuses the plan.
+    static func make(
+        backend: EngineBackend,
+        bound: BoundQuery,
+        physical: PhysicalPlan,
+        schema: Schema
+    ) throws(CodegenError) -> Executable {
         switch backend {
         case .reference:
-            return .reference(bound)
+            .reference(bound)
         case .vm:
-            do {
-                return .program(try Codegen.generate(physical, schema: schema), physical, bound, schema)
-            } catch {
-                return .plan(physical, bound, codegenFailure: "\(error)")
-            }
+            .program(try Codegen.generate(physical, schema: schema), physical, bound, schema)
         }
     }
 
-    /// Why codegen refused the plan, when it did (never, unless codegen has a bug).
-    var codegenFailure: String? {
-        if case .plan(_, _, let failure) = self { failure } else { nil }
-    }
-
     /// The keys of the results, in order (after SORT, DISTINCT, LIMIT).
-    func run<Store: StoreReader>(on store: Store) -> [RowKey] {
+    func run<Store: StoreReader>(on store: Store) throws(InvalidProgram) -> [RowKey] {
         switch self {
         case .program(let program, _, _, _):
-            VirtualMachine().run(program, on: store)
+            try VirtualMachine().run(program, on: store)
         case .reference(let bound):
             ReferenceEvaluator(store: store).run(bound)
-        case .plan(let physical, let bound, _):
-            PhysicalPlanRunner(store: store, plan: physical, fallback: bound).run()
         }
     }
 
     /// The number of results (after DISTINCT and LIMIT; SORT does not change it), without a
     /// row list when the result steps cannot change the count.
-    func count<Store: StoreReader>(on store: Store) -> Int {
+    func count<Store: StoreReader>(on store: Store) throws(InvalidProgram) -> Int {
         switch self {
         case .program(let program, let physical, _, _):
             let countsMatches = physical.result.allSatisfy { if case .sort = $0 { true } else { false } }
             return countsMatches
-                ? VirtualMachine().count(program, on: store) : VirtualMachine().run(program, on: store).count
+                ? try VirtualMachine().count(program, on: store) : try VirtualMachine().run(program, on: store).count
         case .reference(let bound):
             let countsMatches = bound.clauses.allSatisfy { if case .sort = $0 { true } else { false } }
             return countsMatches
                 ? ReferenceEvaluator(store: store).count(bound) : ReferenceEvaluator(store: store).run(bound).count
-        case .plan(let physical, let bound, _):
-            return PhysicalPlanRunner(store: store, plan: physical, fallback: bound).count()
         }
     }
 
     /// The keys of the results among the objects at `positions` (a collection's elements, in its
     /// order, repeats kept).
-    func run<Store: StoreReader>(on store: Store, positions: [Int]) -> [RowKey] {
+    func run<Store: StoreReader>(on store: Store, positions: [Int]) throws(InvalidProgram) -> [RowKey] {
         switch self {
         case .program(let program, _, _, _):
-            VirtualMachine().run(program, on: store, positions: positions)
-        case .reference(let bound), .plan(_, let bound, _):
-            // A collection's elements are the candidates: no access path applies.
+            try VirtualMachine().run(program, on: store, positions: positions)
+        case .reference(let bound):
             ReferenceEvaluator(store: store).run(bound, positions: positions)
         }
     }
 
     /// The `QUERY PLAN` rows: the program's Explain instructions when there is a program, so
-    /// that plan and code cannot disagree; otherwise the same lines from the physical plan.
+    /// that plan and code cannot disagree; otherwise (the reference evaluator) the same lines
+    /// from the physical plan.
     func queryPlanRows(_ physical: PhysicalPlan) -> [QueryPlanRow] {
         if let program = explainProgram { return QueryPlanRow.rows(for: program) }
         return QueryPlanRow.rows(for: physical)
@@ -116,7 +106,6 @@ enum Executable: Sendable {
         switch self {
         case .program: "vm"
         case .reference: "reference evaluator"
-        case .plan(_, _, let failure): "physical plan interpreter (codegen failed: \(failure))"
         }
     }
 }

@@ -5,8 +5,8 @@ import RQLSema
 import RQLSyntax
 
 /// The one entry point from a query to results: text (either dialect) or a bound query or plan
-/// → `CompiledQuery` (parse, bind, optimize; once, then from the cache) → row keys, a count, or
-/// an explanation of every stage.
+/// → `CompiledQuery` (parse, bind, optimize, codegen; once, then from the cache) → row keys, a
+/// count, or an explanation of every stage.
 ///
 /// ```swift
 /// let store = try DemoDataset.load()
@@ -18,8 +18,9 @@ import RQLSyntax
 /// print(engine.explain(compiled).text)                  // what `rqlc explain` prints
 /// ```
 ///
-/// `QueryEngine.bind` only parses and binds; `QueryEngine.run(_:on:)` on a bound query runs the
-/// reference evaluator, the oracle.
+/// `bind` only parses and binds; an engine whose backend is `.reference` runs the reference
+/// evaluator, the oracle. A query the engine cannot compile (a bug in the engine, never in the
+/// query) is a thrown `EngineError` naming the query; no other executor stands in.
 public struct QueryEngine: Sendable {
     /// How queries are compiled and run.
     public let options: EngineOptions
@@ -51,6 +52,8 @@ public struct QueryEngine: Sendable {
     // MARK: Compiling
 
     /// Compiles query text for objects of `className`, optimized for `store`'s statistics.
+    /// Throws `.syntax` or `.binding` for text that does not parse or bind, and `.engine` when
+    /// the engine cannot compile text that binds (a bug).
     public func compile<Store: StoreReader>(
         _ text: String,
         dialect: Dialect = .rql,
@@ -71,25 +74,38 @@ public struct QueryEngine: Sendable {
         } catch {
             throw .binding(error)
         }
-        let compiled = optimize(LogicalPlan(bound), bound: bound, syntax: syntax, source: (text, dialect), store: store)
+        let compiled: CompiledQuery
+        do {
+            compiled = try optimize(
+                LogicalPlan(bound),
+                bound: bound,
+                syntax: syntax,
+                source: (text, dialect),
+                store: store
+            )
+        } catch {
+            throw .engine(error, span: SourceSpan(offset: 0, length: text.utf8.count, line: 1, column: 1))
+        }
         cache.insert(compiled, for: key)
         return compiled
     }
 
-    /// Compiles a bound query (a DSL-built one, or one bound earlier).
-    public func compile<Store: StoreReader>(_ query: BoundQuery, store: Store) -> CompiledQuery {
-        compile(LogicalPlan(query), store: store)
+    /// Compiles a bound query (a DSL-built one, or one bound earlier); throws only when the
+    /// engine cannot compile it (a bug).
+    public func compile<Store: StoreReader>(_ query: BoundQuery, store: Store) throws(EngineError) -> CompiledQuery {
+        try compile(LogicalPlan(query), store: store)
     }
 
-    /// Compiles a logical plan: a `Results` chain of filters and clauses becomes one plan.
-    public func compile<Store: StoreReader>(_ plan: LogicalPlan, store: Store) -> CompiledQuery {
+    /// Compiles a logical plan: a `Results` chain of filters and clauses becomes one plan. Throws
+    /// only when the engine cannot compile it (a bug).
+    public func compile<Store: StoreReader>(_ plan: LogicalPlan, store: Store) throws(EngineError) -> CompiledQuery {
         let key = CompiledQueryCache.Key(
             source: .plan(plan),
             schemaID: cache.schemaID(of: store.schema),
             options: options
         )
         if let compiled = cache.compiled(key) { return compiled }
-        let compiled = optimize(plan, bound: plan.query, syntax: nil, source: nil, store: store)
+        let compiled = try optimize(plan, bound: plan.query, syntax: nil, source: nil, store: store)
         cache.insert(compiled, for: key)
         return compiled
     }
@@ -112,7 +128,7 @@ public struct QueryEngine: Sendable {
         syntax: QuerySyntax?,
         source: (text: String, dialect: Dialect)?,
         store: Store
-    ) -> CompiledQuery {
+    ) throws(EngineError) -> CompiledQuery {
         let optimizerOptions = OptimizerOptions(
             isEnabled: options.optimizes,
             disabledPasses: options.disabledPasses,
@@ -129,6 +145,21 @@ public struct QueryEngine: Sendable {
             physical = PhysicalPlan.unoptimized(bound)
             failure = error
         }
+        let executable: Executable
+        do {
+            executable = try Executable.make(
+                backend: options.backend,
+                bound: bound,
+                physical: physical,
+                schema: store.schema
+            )
+        } catch {
+            throw EngineError(
+                query: source?.text ?? IRPrinter.print(bound),
+                className: bound.className,
+                reason: .codegen(error)
+            )
+        }
         return CompiledQuery(
             source: source,
             syntax: syntax,
@@ -138,51 +169,73 @@ public struct QueryEngine: Sendable {
             trace: trace,
             optimizerFailure: failure,
             options: options,
-            executable: Executable.make(
-                backend: options.backend,
-                bound: bound,
-                physical: physical,
-                schema: store.schema
-            )
+            executable: executable
         )
     }
 
     // MARK: Running
 
     /// The keys of the results, in order (after SORT, DISTINCT and LIMIT).
+    ///
+    /// Codegen verified the program, so the VM cannot refuse it; if it does (a bug in the
+    /// verifier or the VM), this stops with the `EngineError` naming the query rather than
+    /// return a shortened answer. `runChecked` throws it instead.
     public func run<Store: StoreReader>(_ compiled: CompiledQuery, on store: Store) -> [RowKey] {
-        compiled.executable.run(on: store)
+        do {
+            return try compiled.executable.run(on: store)
+        } catch {
+            fatalError(compiled.engineError(error).description)
+        }
     }
 
     /// The number of results, as `run(_:on:).count`, without building the row list when the
     /// query has no DISTINCT or LIMIT.
     public func count<Store: StoreReader>(_ compiled: CompiledQuery, on store: Store) -> Int {
-        compiled.executable.count(on: store)
+        do {
+            return try compiled.executable.count(on: store)
+        } catch {
+            fatalError(compiled.engineError(error).description)
+        }
     }
 
     /// `run(_:on:)`, then the damage the run met: a store file's damaged block reads as empty
-    /// rows (so the non-throwing `run` never traps), and those rows are not an answer.
+    /// rows (so the non-throwing `run` never traps), and those rows are not an answer. A program
+    /// the VM refuses is a thrown `EngineError`.
     ///
     /// ```swift
     /// let keys = try engine.runChecked(compiled, on: store.snapshot)  // throws StoreFileError
     /// ```
     public func runChecked<Store: StoreReader>(_ compiled: CompiledQuery, on store: Store) throws -> [RowKey] {
-        let keys = run(compiled, on: store)
+        let keys: [RowKey]
+        do {
+            keys = try compiled.executable.run(on: store)
+        } catch {
+            throw compiled.engineError(error)
+        }
         if let damage = store.damage { throw damage }
         return keys
     }
 
     /// `count(_:on:)`, then the damage the count met (see `runChecked`).
     public func countChecked<Store: StoreReader>(_ compiled: CompiledQuery, on store: Store) throws -> Int {
-        let count = count(compiled, on: store)
+        let count: Int
+        do {
+            count = try compiled.executable.count(on: store)
+        } catch {
+            throw compiled.engineError(error)
+        }
         if let damage = store.damage { throw damage }
         return count
     }
 
     /// The keys of the results among the objects at `positions` (a collection's elements, in the
-    /// collection's order; repeats kept), shaped by the query's clauses.
+    /// collection's order; repeats kept), shaped by the query's clauses. Stops as `run(_:on:)` does.
     public func run<Store: StoreReader>(_ compiled: CompiledQuery, on store: Store, positions: [Int]) -> [RowKey] {
-        compiled.executable.run(on: store, positions: positions)
+        do {
+            return try compiled.executable.run(on: store, positions: positions)
+        } catch {
+            fatalError(compiled.engineError(error).description)
+        }
     }
 
     /// Every stage of `compiled`, as `rqlc explain` prints it. The optimizer's plans after each
@@ -208,44 +261,5 @@ public struct QueryEngine: Sendable {
         } catch {
             throw .binding(error)
         }
-    }
-
-    /// Parses and binds `text` for objects of `className`, with no optimization.
-    public static func bind(
-        _ text: String,
-        dialect: Dialect = .rql,
-        className: String,
-        schema: Schema,
-        arguments: [QueryArgument] = []
-    ) throws(QueryError) -> BoundQuery {
-        let syntax: QuerySyntax
-        do {
-            syntax = try Parser.parse(text, dialect: dialect)
-        } catch {
-            throw .syntax(error)
-        }
-        do {
-            return try Binder(schema: schema).bind(syntax, className: className, arguments: arguments)
-        } catch {
-            throw .binding(error)
-        }
-    }
-
-    /// Parses and binds `text`: the same as `bind`, kept for the callers that predate compiled
-    /// queries.
-    public static func compile(
-        _ text: String,
-        dialect: Dialect = .rql,
-        className: String,
-        schema: Schema,
-        arguments: [QueryArgument] = []
-    ) throws(QueryError) -> BoundQuery {
-        try bind(text, dialect: dialect, className: className, schema: schema, arguments: arguments)
-    }
-
-    /// Runs a bound query through the reference evaluator (the oracle): the keys of the results
-    /// in order.
-    public static func run<Store: StoreReader>(_ query: BoundQuery, on store: Store) -> [RowKey] {
-        ReferenceEvaluator(store: store).run(query)
     }
 }

@@ -27,12 +27,12 @@ public struct QueryExplanation: Sendable {
         self.compiled = compiled
     }
 
-    /// The `QUERY PLAN` rows: from the program's Explain instructions once the VM lands.
+    /// The `QUERY PLAN` rows: from the program's Explain instructions on the VM backend.
     public var queryPlanRows: [QueryPlanRow] {
         compiled.executable.queryPlanRows(compiled.physical)
     }
 
-    /// The program's instructions, or nil before the VM lands (or on the reference backend).
+    /// The program's instructions, or nil on the reference backend.
     public var bytecode: [BytecodeRow]? {
         compiled.executable.bytecode
     }

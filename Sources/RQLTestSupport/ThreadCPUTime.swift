@@ -11,7 +11,7 @@ import Darwin
 /// these tests time runs on the calling thread, so its thread time is what an exponential or
 /// quadratic regression would blow up, and nothing else.
 ///
-///     let (keys, spent) = ThreadCPUTime.measure { VirtualMachine().run(program, on: store) }
+///     let (keys, spent) = ThreadCPUTime.measure { try VirtualMachine().run(program, on: store) }
 ///     #expect(spent < .seconds(1))
 public enum ThreadCPUTime {
     /// Runs `body` once and returns its result with the processor time this thread spent in it.

@@ -14,7 +14,7 @@ import RQLStorage
 /// outcomes.map(\.outcome)   // three equal results, or three equal errors
 /// ```
 ///
-/// When the VM lands, `.vm` engines run programs; this type does not change.
+/// The `.vm` ways run programs on the VM; a query codegen refuses is their `QueryError.engine`.
 public struct ThreeWayRunner: Sendable {
     /// One way of running, named for messages.
     public struct Way: Sendable {

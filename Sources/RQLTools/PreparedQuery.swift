@@ -64,7 +64,7 @@ struct PreparedQuery {
     /// The query parsed and bound (no optimization): what `check` needs.
     func bind() throws(CommandFailure) -> BoundQuery {
         do {
-            return try QueryEngine.bind(
+            return try engine.bind(
                 text,
                 dialect: dialect,
                 className: className,

@@ -4,7 +4,8 @@ import RQLCore
 extension Execution {
     /// Executes the instruction at `pc`. `block` is the current batch's block inside the batch
     /// loop, nil outside it. The switch is exhaustive, with no `default`: a new opcode does not
-    /// compile until the VM handles it.
+    /// compile until the VM handles it. An instruction that cannot run where it is (outside the
+    /// loop, or with the wrong constant) is a `Fault`, never an early, quiet end.
     func step(_ pc: Int, block: TableBlock?) -> Signal {
         let instruction = ops[pc]
         let r = Int(instruction.p1)
@@ -16,41 +17,42 @@ extension Execution {
         case .explain:
             return .next
         case .openTable:
-            guard case .text(let name)? = constant(instruction.p4) else { return .halt }
+            guard case .text(let name)? = constant(instruction.p4) else { return .fault(.wrongConstant) }
             table = store.table(named: name)
+            // A store without the class has no rows of it: the empty answer is the answer.
             return table == nil ? .halt : .next
         case .scanTable, .scanNothing, .seekPrimaryKey, .seekIndexEqual, .seekIndexRange:
-            guard let table else { return .halt }
+            guard let table else { return .fault(.noTable) }
             candidates = candidates(for: instruction, table: table)
             return .next
         case .nextBatch:
-            guard block == nil else { return .halt }
+            guard block == nil else { return .fault(.insideBatchLoop) }
             return .batchLoop(register: r, exit: Int(instruction.p2))
         case .filterInt, .filterDouble, .filterFloat, .filterBool, .filterDate, .filterString, .filterNull,
             .filterIntIn, .filterStringIn:
-            guard let block else { return .halt }
+            guard let block else { return .fault(.outsideBatchLoop) }
             if countFeedingEmit(pc, block: block) { return .next }
             filter(instruction, prepared[pc], block: block)
             return .next
         case .gatherLink:
-            guard let block else { return .halt }
+            guard let block else { return .fault(.outsideBatchLoop) }
             gatherLink(instruction, block: block)
             return .next
         case .loadColumn:
-            guard let block else { return .halt }
+            guard let block else { return .fault(.outsideBatchLoop) }
             loadColumn(instruction, block: block)
             return .next
         case .countElements:
-            guard let block else { return .halt }
+            guard let block else { return .fault(.outsideBatchLoop) }
             reduceElements(instruction, .count, block: block)
             return .next
         case .countMatching:
-            guard let block, case .elementTest(let test)? = constant(instruction.p4) else { return .halt }
+            guard let block, case .elementTest(let test)? = constant(instruction.p4) else { return refusal(block) }
             reduceElements(instruction, .matching(test), targetColumn: test.targetColumn, block: block)
             return .next
         case .aggregateElements:
             guard let block, case .aggregate(let function, let overMixed, let targetColumn)? = constant(instruction.p4)
-            else { return .halt }
+            else { return refusal(block) }
             reduceElements(
                 instruction,
                 .aggregate(function, overMixed: overMixed),
@@ -59,35 +61,35 @@ extension Execution {
             )
             return .next
         case .filterValue:
-            guard block != nil else { return .halt }
+            guard block != nil else { return .fault(.outsideBatchLoop) }
             filterValue(instruction)
             return .next
         case .filterValueIn:
-            guard block != nil else { return .halt }
+            guard block != nil else { return .fault(.outsideBatchLoop) }
             filterValueIn(instruction)
             return .next
         case .loadConstant:
-            guard block != nil else { return .halt }
+            guard block != nil else { return .fault(.outsideBatchLoop) }
             loadConstant(instruction)
             return .next
         case .arithmetic:
-            guard block != nil else { return .halt }
+            guard block != nil else { return .fault(.outsideBatchLoop) }
             arithmetic(instruction)
             return .next
         case .compareValues:
-            guard block != nil else { return .halt }
+            guard block != nil else { return .fault(.outsideBatchLoop) }
             compareValues(instruction)
             return .next
         case .filterType:
-            guard block != nil else { return .halt }
+            guard block != nil else { return .fault(.outsideBatchLoop) }
             filterType(instruction)
             return .next
         case .valueSize:
-            guard block != nil else { return .halt }
+            guard block != nil else { return .fault(.outsideBatchLoop) }
             valueSize(instruction)
             return .next
         case .countBacklinks:
-            guard let block else { return .halt }
+            guard let block else { return .fault(.outsideBatchLoop) }
             countBacklinks(instruction, block: block)
             return .next
         case .selectCopy:
@@ -103,7 +105,7 @@ extension Execution {
             registers.clear(r)
             return .next
         case .emit:
-            guard let block else { return .halt }
+            guard let block else { return .fault(.outsideBatchLoop) }
             let count = registers.counts[r]
             switch mode {
             case .count:
@@ -123,20 +125,20 @@ extension Execution {
             }
         case .sort:
             guard mode == .rows, case .sortKeys(let sortKeys)? = constant(instruction.p4) else {
-                return mode == .rows ? .halt : .next
+                return mode == .rows ? .fault(.wrongConstant) : .next
             }
             reorder(sorted(result, by: sortKeys))
             return .next
         case .topN:
             guard mode == .rows, case .sortKeys(let sortKeys)? = constant(instruction.p4) else {
-                return mode == .rows ? .halt : .next
+                return mode == .rows ? .fault(.wrongConstant) : .next
             }
             if takeFusedTop() { return .next }
             reorder(top(Int(instruction.p1), of: result, by: sortKeys))
             return .next
         case .distinct:
             guard mode == .rows, case .paths(let paths)? = constant(instruction.p4) else {
-                return mode == .rows ? .halt : .next
+                return mode == .rows ? .fault(.wrongConstant) : .next
             }
             reorder(distinct(result, by: paths))
             return .next
@@ -144,69 +146,80 @@ extension Execution {
             if mode == .rows { keepFirst(max(0, Int(instruction.p1))) }
             return .next
         case .loadElement:
-            guard let block, case .element(let selectors)? = constant(instruction.p4) else { return .halt }
+            guard let block, case .element(let selectors)? = constant(instruction.p4) else { return refusal(block) }
             loadElement(instruction, selectors, block: block)
             return .next
         case .reducePath:
-            guard let block, case .pathWalk(let walk)? = constant(instruction.p4) else { return .halt }
+            guard let block, case .pathWalk(let walk)? = constant(instruction.p4) else { return refusal(block) }
             reducePath(instruction, walk, block: block)
             return .next
         case .gatherElement:
             guard let block, case .element(let selectors)? = constant(instruction.p4), selectors.count == 1 else {
-                return .halt
+                return refusal(block)
             }
             gatherElement(instruction, selectors[0], block: block)
             return .next
         case .filterValueList:
             guard block != nil,
                 case .quantifiedList(let quantifier, let list, let valueFirst)? = constant(instruction.p4)
-            else { return .halt }
+            else { return refusal(block) }
             filterValueList(instruction, quantifier, list, valueFirst: valueFirst)
             return .next
         case .reducePathAgainst:
-            guard let block, case .pathWalk(let walk)? = constant(instruction.p4) else { return .halt }
+            guard let block, case .pathWalk(let walk)? = constant(instruction.p4) else { return refusal(block) }
             reducePath(instruction, walk, against: gathers.values(Int(instruction.p2)), block: block)
             return .next
         case .filterText:
-            guard let block else { return .halt }
+            guard let block else { return .fault(.outsideBatchLoop) }
             filterText(instruction, at: pc, block: block)
             return .next
         case .filterGeoWithin:
-            guard let block else { return .halt }
+            guard let block else { return .fault(.outsideBatchLoop) }
             filterGeoWithin(instruction, block: block)
             return .next
         case .filterMatches:
-            guard block != nil else { return .halt }
+            guard block != nil else { return .fault(.outsideBatchLoop) }
             filterMatches(instruction)
             return .next
         case .countSubquery:
-            guard let block else { return .halt }
+            guard let block else { return .fault(.outsideBatchLoop) }
+            switch constant(instruction.p4) {
+            case .program?, .subquery?: break
+            default: return .fault(.wrongConstant)
+            }
             countSubquery(instruction, at: pc, block: block)
-            return .next
+            return searchState.subqueries[pc]?.execution.failure == nil ? .next : .fault(.subprogram)
         case .loadGroups:
             guard let block, case .groupOperand(let operand, let sequences)? = constant(instruction.p4) else {
-                return .halt
+                return refusal(block)
             }
             loadGroups(instruction, operand, sequences: sequences, block: block)
             return .next
         case .compareGroups:
-            guard block != nil, case .groupComparison(let comparison)? = constant(instruction.p4) else { return .halt }
+            guard block != nil, case .groupComparison(let comparison)? = constant(instruction.p4) else {
+                return refusal(block)
+            }
             compareGroups(instruction, comparison)
             return .next
         case .loadParameter:
-            guard block != nil else { return .halt }
+            guard block != nil else { return .fault(.outsideBatchLoop) }
             loadParameter(instruction)
             return .next
         case .loadObjectLink:
-            guard let block else { return .halt }
+            guard let block else { return .fault(.outsideBatchLoop) }
             loadObjectLink(instruction, block: block)
             return .next
         case .compareSequences:
             guard let block, case .sequenceComparison(let lhs, let rhs, let comparison)? = constant(instruction.p4)
-            else { return .halt }
+            else { return refusal(block) }
             compareSequences(instruction, lhs, rhs, comparison, block: block)
             return .next
         }
+    }
+
+    /// The fault of an instruction whose guard on the batch and its constant failed.
+    private func refusal(_ block: TableBlock?) -> Signal {
+        .fault(block == nil ? .outsideBatchLoop : .wrongConstant)
     }
 
     /// The typed filters: pick the column view, then one kernel call for the whole selection.

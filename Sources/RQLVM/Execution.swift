@@ -58,6 +58,8 @@ final class Execution<Store: StoreReader> {
     lazy var searchState = SearchState<Store>()
     /// A correlated SUBQUERY's outer values (`LoadParameter`), set by the outer run per row.
     var parameters: [Value] = []
+    /// Why the run stopped before its `Halt` (`fail(_:at:)`); nil while it runs as it should.
+    var failure: InvalidProgram?
 
     convenience init(program: Program, store: Store, mode: Mode, positions: [Int]?) {
         self.init(plan: RunPlan.plan(for: program), store: store, mode: mode, positions: positions)
@@ -87,29 +89,38 @@ final class Execution<Store: StoreReader> {
         case halt
         /// Run the batch loop whose body follows; when it is done, continue at the address.
         case batchLoop(register: Int, exit: Int)
+        /// Stop: the instruction cannot run here (`Fault`).
+        case fault(Fault)
     }
 
-    /// Runs the program from address 0.
+    /// Runs the program from address 0 to its `Halt`, or to a fault (`failure`). Control only
+    /// moves forward outside the batch loop, and inside it only forward or back to the loop's
+    /// head (which ends the batch), so a run ends without a step cap; a jump that breaks this is
+    /// a fault, not a silently shortened run.
     func execute() {
-        let instructions = ops
+        let count = ops.count
         var pc = 0
-        var steps = 0
-        while pc >= 0 && pc < instructions.count {
-            steps += 1
-            if steps > instructions.count * 4 + 16 { return }  // no loops outside the batch loop
+        while pc < count {
             switch step(pc, block: nil) {
             case .next: pc += 1
-            case .jump(let target): pc = target
+            case .jump(let target):
+                guard target > pc else { return fail(.jumpBack(target), at: pc) }
+                guard target < count else { return fail(.jumpOutside(target), at: pc) }
+                pc = target
             case .halt: return
             case .batchLoop(let register, let exit):
+                guard exit > pc + 1 && exit < count else { return fail(.exitBeforeBody(exit), at: pc) }
                 pc = runBatches(loop: pc, register: register, exit: exit)
+                if failure != nil { return }
+            case .fault(let fault): return fail(fault, at: pc)
             }
         }
+        fail(.noHalt, at: -1)
     }
 
     /// Runs the body after the `NextBatch` at `loop` once per batch; returns where to go next.
     private func runBatches(loop: Int, register: Int, exit: Int) -> Int {
-        guard let table else { return exit }
+        guard let table else { return stop(.noTable, at: loop) }
         let positions: [Int]
         switch (candidates, callerPositions) {
         case (.all, nil):
@@ -117,7 +128,7 @@ final class Execution<Store: StoreReader> {
             for index in 0..<table.blockCount {
                 let outcome: Int? = table.withBlock(index, columns: openColumns) { block in
                     registers.fill(register, count: block.count)
-                    return runBody(block, loop: loop)
+                    return runBody(block, loop: loop, exit: exit)
                 }
                 if let outcome { return outcome }
             }
@@ -131,14 +142,14 @@ final class Execution<Store: StoreReader> {
             positions = given.filter { allowed.contains($0) }
         }
         resultBound = min(positions.count, emitLimit)
-        return runBatches(over: positions, table: table, loop: loop, register: register) ?? exit
+        return runBatches(over: positions, table: table, loop: loop, exit: exit, register: register) ?? exit
     }
 
     /// The batch loop over a list of positions: consecutive positions of one block form a batch
     /// (at most a block's capacity of them). The block holding the next position is found in
     /// the same `withBlock` call that runs its batch (a guess from full blocks, checked there);
     /// only a wrong guess costs a search.
-    private func runBatches(over positions: [Int], table: Store.Table, loop: Int, register: Int) -> Int? {
+    private func runBatches(over positions: [Int], table: Store.Table, loop: Int, exit: Int, register: Int) -> Int? {
         let rowCount = table.rowCount
         let blockCount = table.blockCount
         var locator = BlockLocator(table: table)
@@ -183,7 +194,7 @@ final class Execution<Store: StoreReader> {
                 registers.counts[register] = n
                 registers.dense[register] = false
                 registers.pending[register] = false
-                return runBody(block, loop: loop)
+                return runBody(block, loop: loop, exit: exit)
             }
             if missed {
                 // Blocks are not all full: search, then run that block on the next turn.
@@ -201,20 +212,29 @@ final class Execution<Store: StoreReader> {
     }
 
     /// Runs the loop body on one batch: nil when it reached the loop's head again (next batch),
-    /// otherwise the address to continue at after the loop.
-    private func runBody(_ block: TableBlock, loop: Int) -> Int? {
+    /// otherwise the address to continue at after the loop (the end of the program on a fault).
+    private func runBody(_ block: TableBlock, loop: Int, exit: Int) -> Int? {
         var pc = loop + 1
-        while pc > loop && pc < ops.count {
+        while pc < exit {
             switch step(pc, block: block) {
             case .next: pc += 1
             case .jump(let target):
                 if target == loop { return nil }
+                guard target > pc else { return stop(.jumpBack(target), at: pc) }
+                guard target < ops.count else { return stop(.jumpOutside(target), at: pc) }
+                if target >= exit { return target }
                 pc = target
-            case .halt: return ops.count
-            case .batchLoop: return ops.count
+            case .halt, .batchLoop: return stop(.insideBatchLoop, at: pc)
+            case .fault(let fault): return stop(fault, at: pc)
             }
         }
-        return pc
+        return stop(.bodyFallsThrough(loop: loop), at: exit - 1)
+    }
+
+    /// `fail(_:at:)`, then the address that ends the run.
+    private func stop(_ fault: Fault, at address: Int) -> Int {
+        fail(fault, at: address)
+        return ops.count
     }
 }
 

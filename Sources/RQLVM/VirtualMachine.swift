@@ -6,12 +6,13 @@ import RQLStorage
 ///
 ///     let program = try Codegen.generate(plan, schema: store.schema)
 ///     let vm = VirtualMachine()
-///     vm.run(program, on: store)                      // row keys, after SORT / DISTINCT / LIMIT
-///     vm.count(program, on: store)                    // matches; clauses ignored, no rows built
-///     vm.run(program, on: store, positions: [4, 1, 4]) // a collection's query, in its order
+///     try vm.run(program, on: store)                      // row keys, after SORT / DISTINCT / LIMIT
+///     try vm.count(program, on: store)                    // matches; clauses ignored, no rows built
+///     try vm.run(program, on: store, positions: [4, 1, 4]) // a collection's query, in its order
 ///
-/// Programs should pass `ProgramVerifier` (every program `Codegen` makes does); an instruction
-/// the verifier would reject makes the run end early with what it has, never trap.
+/// Programs should pass `ProgramVerifier` (every program `Codegen` makes does). A run that meets
+/// an instruction it cannot run where it is (a hand-built program the verifier would reject)
+/// throws `InvalidProgram` naming it: it never traps, loops, or returns a shortened answer.
 public struct VirtualMachine: Sendable {
     public init() {}
 
@@ -20,11 +21,12 @@ public struct VirtualMachine: Sendable {
     // cannot specialize this generic function itself) still runs concrete code.
     @_specialize(where Store == ColumnStore)
     @_specialize(where Store == BlockSnapshot)
-    public func run<Store: StoreReader>(_ program: Program, on store: Store) -> [RowKey] {
+    public func run<Store: StoreReader>(_ program: Program, on store: Store) throws(InvalidProgram) -> [RowKey] {
         let plan = RunPlan.plan(for: program)
         if let direct = plan.direct { return direct.rowKeys(on: store) }
         let execution = Execution(plan: plan, store: store, mode: .rows, positions: nil)
         execution.execute()
+        if let failure = execution.failure { throw failure }
         return execution.keys
     }
 
@@ -34,11 +36,12 @@ public struct VirtualMachine: Sendable {
     // cannot specialize this generic function itself) still runs concrete code.
     @_specialize(where Store == ColumnStore)
     @_specialize(where Store == BlockSnapshot)
-    public func count<Store: StoreReader>(_ program: Program, on store: Store) -> Int {
+    public func count<Store: StoreReader>(_ program: Program, on store: Store) throws(InvalidProgram) -> Int {
         let plan = RunPlan.plan(for: program)
         if let direct = plan.direct { return direct.count(on: store) }
         let execution = Execution(plan: plan, store: store, mode: .count, positions: nil)
         execution.execute()
+        if let failure = execution.failure { throw failure }
         return execution.matchCount
     }
 
@@ -49,9 +52,14 @@ public struct VirtualMachine: Sendable {
     // cannot specialize this generic function itself) still runs concrete code.
     @_specialize(where Store == ColumnStore)
     @_specialize(where Store == BlockSnapshot)
-    public func run<Store: StoreReader>(_ program: Program, on store: Store, positions: [Int]) -> [RowKey] {
+    public func run<Store: StoreReader>(
+        _ program: Program,
+        on store: Store,
+        positions: [Int]
+    ) throws(InvalidProgram) -> [RowKey] {
         let execution = Execution(program: program, store: store, mode: .rows, positions: positions)
         execution.execute()
+        if let failure = execution.failure { throw failure }
         return execution.keys
     }
 }

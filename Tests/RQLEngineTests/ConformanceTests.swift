@@ -32,13 +32,13 @@ struct ConformanceTests {
                 }
                 let outcome: Result<[RowKey], QueryError>
                 do {
-                    let bound = try QueryEngine.bind(
+                    let compiled = try QueryEngine.reference.compile(
                         testCase.query,
                         className: testCase.className,
-                        schema: suite.store.schema,
+                        store: suite.store,
                         arguments: arguments
                     )
-                    outcome = .success(ReferenceEvaluator(store: suite.store).run(bound))
+                    outcome = .success(QueryEngine.reference.run(compiled, on: suite.store))
                 } catch {
                     outcome = .failure(error)
                 }

@@ -1,6 +1,7 @@
 import RQLCore
 import RQLEngine
 import RQLStorage
+import RQLTestSupport
 import Testing
 
 /// Where realm-core's answer comes from an implementation shortcut rather than its own rules, we
@@ -14,7 +15,8 @@ struct DeliberateDifferenceTests {
 
     func count(_ query: String) throws -> Int {
         let store = try DatasetLoader.load(json: Self.dataset)
-        return QueryEngine.run(try QueryEngine.compile(query, className: "Item", schema: store.schema), on: store).count
+        let engine = QueryEngine.reference
+        return engine.run(try engine.compile(query, className: "Item", store: store), on: store).count
     }
 
     @Test(
@@ -50,7 +52,10 @@ struct DeliberateDifferenceTests {
         )
         for query in ["at == 1850-01-01@00:00:00", "at == 1850-01-01T00:00:00", "at < 1900-01-01@00:00:00"] {
             #expect(
-                QueryEngine.run(try QueryEngine.compile(query, className: "E", schema: store.schema), on: store).count
+                QueryEngine.reference.run(
+                    try QueryEngine.reference.compile(query, className: "E", store: store),
+                    on: store
+                ).count
                     == 1
             )
         }

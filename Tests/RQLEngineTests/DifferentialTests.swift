@@ -37,8 +37,8 @@ struct DifferentialTests {
             }
             for (way, outcome, compiled) in outcomes.dropLast() {
                 if outcome != reference { failures.append("seed \(seed) [\(way)]: \(query)") }
-                if let failure = compiled?.codegenFailure {
-                    failures.append("seed \(seed) [\(way)]: \(query): codegen failed: \(failure)")
+                if case .failure(.engine(let error, _)) = outcome {
+                    failures.append("seed \(seed) [\(way)]: \(query): \(error)")
                 }
                 if let compiled, case .success(let keys) = outcome {
                     let engine = runner.ways.first { $0.name == way }!.engine

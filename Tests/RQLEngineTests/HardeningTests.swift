@@ -3,6 +3,7 @@ import RQLEngine
 import RQLIR
 import RQLSema
 import RQLStorage
+import RQLTestSupport
 import Testing
 
 /// Regressions of the hostile run of issue 6: answers that were wrong and errors that misled.
@@ -12,14 +13,14 @@ struct HardeningTests {
 
     func count(_ query: String, _ className: String = "Dog", store: ColumnStore? = demo) throws -> Int {
         let store = try #require(store)
-        return QueryEngine.run(try QueryEngine.compile(query, className: className, schema: store.schema), on: store)
-            .count
+        let engine = QueryEngine.reference
+        return engine.run(try engine.compile(query, className: className, store: store), on: store).count
     }
 
     func failure(_ query: String, _ className: String = "Dog", store: ColumnStore? = demo) throws -> QueryError {
         let store = try #require(store)
         do {
-            _ = try QueryEngine.compile(query, className: className, schema: store.schema)
+            _ = try QueryEngine.reference.compile(query, className: className, store: store)
         } catch {
             return error
         }
@@ -71,9 +72,9 @@ struct HardeningTests {
 
     func places(_ query: String) throws -> [String] {
         let store = try DatasetLoader.load(json: Self.places)
-        let bound = try QueryEngine.compile(query, className: "Place", schema: store.schema)
+        let compiled = try QueryEngine.reference.compile(query, className: "Place", store: store)
         let table = try #require(store.table(named: "Place"))
-        return QueryEngine.run(bound, on: store).compactMap { key in
+        return QueryEngine.reference.run(compiled, on: store).compactMap { key in
             guard let position = table.position(of: key),
                 case .string(let name) = table.value(at: position, property: 0)
             else { return nil }

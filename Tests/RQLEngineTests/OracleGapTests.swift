@@ -3,6 +3,7 @@ import RQLEngine
 import RQLIR
 import RQLSema
 import RQLStorage
+import RQLTestSupport
 import Testing
 
 /// The areas where the reference evaluator and binder differed from realm-core on its own
@@ -33,9 +34,9 @@ struct OracleGapTests {
     /// The `id`s of the items that match, in table order.
     func ids(_ query: String, _ arguments: [QueryArgument] = []) throws -> [Int64] {
         let store = try #require(Self.store)
-        let bound = try QueryEngine.compile(query, className: "Item", schema: store.schema, arguments: arguments)
+        let compiled = try QueryEngine.reference.compile(query, className: "Item", store: store, arguments: arguments)
         let table = try #require(store.table(named: "Item"))
-        return QueryEngine.run(bound, on: store).compactMap { key in
+        return QueryEngine.reference.run(compiled, on: store).compactMap { key in
             guard let position = table.position(of: key), case .int(let id) = table.value(at: position, property: 0)
             else { return nil }
             return id
@@ -45,7 +46,7 @@ struct OracleGapTests {
     func error(_ query: String, _ arguments: [QueryArgument] = []) throws -> QueryError? {
         let store = try #require(Self.store)
         do {
-            _ = try QueryEngine.compile(query, className: "Item", schema: store.schema, arguments: arguments)
+            _ = try QueryEngine.reference.compile(query, className: "Item", store: store, arguments: arguments)
             return nil
         } catch {
             return error

@@ -78,7 +78,7 @@ struct QueryEngineTests {
         #expect(engine.run(compiled, on: other).count == 1)
     }
 
-    @Test("binding alone reuses the parsed syntax tree and gives the static binder's query")
+    @Test("binding alone reuses the parsed syntax tree and gives the query a fresh parse gives")
     func bindThroughCache() throws {
         let cache = CompiledQueryCache()
         let engine = try QueryEngine(options: EngineOptions(), cache: cache)
@@ -89,7 +89,7 @@ struct QueryEngineTests {
         #expect(first != second)
         #expect(
             second
-                == (try QueryEngine.bind(
+                == (try QueryEngine(cache: CompiledQueryCache()).bind(
                     text,
                     className: "Person",
                     schema: Self.store.schema,
@@ -151,7 +151,7 @@ struct QueryEngineTests {
         ]
     )
     func backends(query: String) throws {
-        let bound = try QueryEngine.bind(query, className: "Person", schema: Self.store.schema)
+        let bound = try engine().bind(query, className: "Person", schema: Self.store.schema)
         let expected = ReferenceEvaluator(store: Self.store).run(bound)
         for options in [
             EngineOptions(), EngineOptions(optimizes: false), EngineOptions(backend: .reference),
@@ -181,13 +181,69 @@ struct QueryEngineTests {
     func chain() throws {
         let engine = try engine()
         let schema = Self.store.schema
-        let first = try QueryEngine.bind("age > 20", className: "Person", schema: schema)
-        let second = try QueryEngine.bind("city == 'Oslo' SORT(id DESC)", className: "Person", schema: schema)
+        let first = try engine.bind("age > 20", className: "Person", schema: schema)
+        let second = try engine.bind("city == 'Oslo' SORT(id DESC)", className: "Person", schema: schema)
         let plan = LogicalPlan(first).appending(.filter(second.predicate)).appending(.clause(second.clauses[0]))
-        let compiled = engine.compile(plan, store: Self.store)
+        let compiled = try engine.compile(plan, store: Self.store)
         #expect(compiled.syntax == nil && compiled.source == nil)
         #expect(engine.run(compiled, on: Self.store) == ReferenceEvaluator(store: Self.store).run(plan.query))
-        #expect(engine.compile(plan, store: Self.store).physical == compiled.physical)
+        #expect(try engine.compile(plan, store: Self.store).physical == compiled.physical)
         #expect(engine.cache.hits == 1)
+    }
+
+    @Test("a plan codegen refuses is a thrown EngineError naming the query; no other executor runs it")
+    func codegenRefusal() throws {
+        let engine = try engine()
+        // No class of the schema: the optimizer refuses it too, and codegen gets the unoptimized plan.
+        let query = BoundQuery(className: "Nope", predicate: .constant(true), clauses: [])
+        do {
+            _ = try engine.compile(query, store: Self.store)
+            Issue.record("compiled a query over a class the schema lacks")
+        } catch {
+            #expect(error.reason == .codegen(.unknownClass("Nope")))
+            #expect(error.query == IRPrinter.print(query) && error.className == "Nope")
+            #expect(error.description.hasPrefix("internal error: codegen failed on the query '(query Nope"))
+        }
+        #expect(engine.cache.count == 0)
+        // The reference backend has no codegen to refuse it.
+        let reference = try self.engine(EngineOptions(backend: .reference))
+        #expect(reference.run(try reference.compile(query, store: Self.store), on: Self.store).isEmpty)
+    }
+
+    @Test("a program the VM refuses is a thrown EngineError from runChecked, never a shortened answer")
+    func vmRefusal() throws {
+        let engine = try engine()
+        let good = try engine.compile("age > 50", className: "Person", store: Self.store)
+        guard case .program(var program, let physical, let bound, let schema) = good.executable else {
+            Issue.record("the VM backend compiled no program")
+            return
+        }
+        // The loop's first filter moved before its NextBatch: it runs outside the batch loop.
+        let loop = try #require(program.instructions.firstIndex { $0.opcode == .nextBatch })
+        #expect(program.instructions[loop + 1].opcode == .filterInt)
+        program.instructions.swapAt(loop, loop + 1)
+        let broken = CompiledQuery(
+            source: good.source,
+            syntax: good.syntax,
+            bound: good.bound,
+            logical: good.logical,
+            physical: good.physical,
+            trace: good.trace,
+            optimizerFailure: nil,
+            options: good.options,
+            executable: .program(program, physical, bound, schema)
+        )
+        do {
+            _ = try engine.runChecked(broken, on: Self.store)
+            Issue.record("the VM ran a filter outside the batch loop")
+        } catch let error as EngineError {
+            #expect(error.query == "age > 50" && error.className == "Person")
+            guard case .execution(let refusal) = error.reason else {
+                Issue.record("not the VM's refusal: \(error)")
+                return
+            }
+            #expect(refusal.problems.map(\.address) == [loop] && refusal.problems.first?.opcode == .filterInt)
+        }
+        #expect(throws: EngineError.self) { try engine.countChecked(broken, on: Self.store) }
     }
 }

@@ -3,6 +3,7 @@ import RQLEngine
 import RQLIR
 import RQLSema
 import RQLStorage
+import RQLTestSupport
 import Testing
 
 /// Queries that are legal but extreme end in a result or a clean error, never a trap or a hang.
@@ -13,8 +14,8 @@ struct RobustnessTests {
     func outcome(_ query: String, _ className: String = "Dog") throws -> Result<Int, QueryError> {
         let store = try #require(Self.store)
         do {
-            let bound = try QueryEngine.compile(query, className: className, schema: store.schema)
-            return .success(QueryEngine.run(bound, on: store).count)
+            let compiled = try QueryEngine.reference.compile(query, className: className, store: store)
+            return .success(QueryEngine.reference.run(compiled, on: store).count)
         } catch {
             return .failure(error)
         }
@@ -60,10 +61,14 @@ struct RobustnessTests {
             }
             return predicate
         }
-        let allowed = try QueryEngine.compile(nested(Binder.maximumSubqueryDepth), className: "P", schema: store.schema)
-        #expect(QueryEngine.run(allowed, on: store).count == 2)
+        let allowed = try QueryEngine.reference.compile(
+            nested(Binder.maximumSubqueryDepth),
+            className: "P",
+            store: store
+        )
+        #expect(QueryEngine.reference.run(allowed, on: store).count == 2)
         #expect {
-            try QueryEngine.compile(nested(Binder.maximumSubqueryDepth + 1), className: "P", schema: store.schema)
+            try QueryEngine.reference.compile(nested(Binder.maximumSubqueryDepth + 1), className: "P", store: store)
         } throws: { error in
             (error as? QueryError)?.category == "unsupported_operation"
         }

@@ -30,8 +30,13 @@ struct RunawayShapeTests {
     ) throws
         -> ([RowKey], Duration)
     {
-        let bound = try QueryEngine.compile(query, className: className, schema: store.schema, arguments: arguments)
-        return Self.time { QueryEngine.run(bound, on: store) }
+        let compiled = try QueryEngine.reference.compile(
+            query,
+            className: className,
+            store: store,
+            arguments: arguments
+        )
+        return Self.time { QueryEngine.reference.run(compiled, on: store) }
     }
 
     // MARK: - Key paths to and fro through to-many links

@@ -3,6 +3,7 @@ import RQLEngine
 import RQLSema
 import RQLStorage
 import RQLSyntax
+import RQLTestSupport
 import Testing
 
 /// The queries of the Realm Swift reading guide (`../shared/seeds/000_*.txt`), in both dialects,
@@ -20,16 +21,16 @@ struct SeedExampleTests {
         arguments: [QueryArgument] = []
     ) throws -> [String] {
         let store = try #require(Self.store)
-        let bound = try QueryEngine.compile(
+        let compiled = try QueryEngine.reference.compile(
             query,
             dialect: dialect,
             className: className,
-            schema: store.schema,
+            store: store,
             arguments: arguments
         )
         let table = try #require(store.table(named: className))
         let name = try #require(table.objectSchema.propertyIndex(named: "name"))
-        return QueryEngine.run(bound, on: store).compactMap { key in
+        return QueryEngine.reference.run(compiled, on: store).compactMap { key in
             table.position(of: key).flatMap { position in
                 if case .string(let text) = table.value(at: position, property: name) { text } else { nil }
             }
@@ -94,16 +95,16 @@ struct SeedExampleTests {
     func objectIdArgument() throws {
         let store = try #require(Self.store)
         let id = try ObjectId(hex: "11223344556677889900aabb")
-        let bound = try QueryEngine.compile(
+        let compiled = try QueryEngine.reference.compile(
             "id = %@",
             dialect: .nsPredicate,
             className: "DogToy",
-            schema: store.schema,
+            store: store,
             arguments: [.value(.objectId(id))]
         )
-        #expect(QueryEngine.run(bound, on: store).count == 1)
+        #expect(QueryEngine.reference.run(compiled, on: store).count == 1)
         #expect(throws: QueryError.self) {
-            try QueryEngine.compile("id = '11223344556677889900aabb'", className: "DogToy", schema: store.schema)
+            try QueryEngine.reference.compile("id = '11223344556677889900aabb'", className: "DogToy", store: store)
         }
     }
 }

@@ -41,8 +41,8 @@ struct ThreeWayConformanceTests {
                     if let compiled, let failure = compiled.optimizerFailure {
                         failures.append("\(testCase) [\(way)]: the optimizer failed: \(failure)")
                     }
-                    if let compiled, let failure = compiled.codegenFailure {
-                        failures.append("\(testCase) [\(way)]: codegen failed: \(failure)")
+                    if case .failure(.engine(let error, _)) = outcome {
+                        failures.append("\(testCase) [\(way)]: \(error)")
                     }
                     if let compiled, case .success(let keys) = outcome {
                         let engine = runner.ways.first { $0.name == way }!.engine

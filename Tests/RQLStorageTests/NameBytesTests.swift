@@ -54,9 +54,10 @@ struct NameBytesTests {
         let store = try DatasetLoader.load(json: json)
         let table = try #require(store.table(named: "T"))
         #expect(table.value(at: 0, property: 0) == .int(1) && table.value(at: 0, property: 1) == .int(2))
+        let engine = try QueryEngine(options: EngineOptions(backend: .reference))
         for (name, value) in [(Self.nfc, 1), (Self.nfd, 2)] {
-            let query = try QueryEngine.compile("\(name) == \(value)", className: "T", schema: store.schema)
-            #expect(QueryEngine.run(query, on: store) == [RowKey(0)], "\(Array(name.unicodeScalars))")
+            let query = try engine.compile("\(name) == \(value)", className: "T", store: store)
+            #expect(engine.run(query, on: store) == [RowKey(0)], "\(Array(name.unicodeScalars))")
         }
     }
 }

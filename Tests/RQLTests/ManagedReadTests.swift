@@ -2,6 +2,7 @@ import Foundation
 import RQLEngine
 import RQLIR
 import RQLStorage
+import RQLTestSupport
 import Testing
 
 @testable import RQL
@@ -137,7 +138,7 @@ struct ManagedReadTests {
             schema: discovered.schema
         )
         let store = try DatasetLoader.load(json: Self.dataset)
-        #expect(QueryEngine.run(bound, on: store).count == 1)
+        #expect(QueryEngine.reference.run(try QueryEngine.reference.compile(bound, store: store), on: store).count == 1)
         #expect(realm.objects(Person.self).where { ($0.dogs.age > 5 && $0.dogs.color == "tan").count == 1 }.count == 1)
     }
 }

@@ -53,7 +53,7 @@ struct ConformanceVMTests {
             }
         }
         guard
-            let bound = try? QueryEngine.compile(
+            let bound = try? QueryEngine().bind(
                 query,
                 className: className,
                 schema: store.schema,
@@ -69,11 +69,17 @@ struct ConformanceVMTests {
             } catch {
                 return "does not compile (optimized: \(optimized)): \(error)"
             }
-            let keys = VirtualMachine().run(program, on: store)
+            let keys: [RowKey]
+            let count: Int
+            do {
+                keys = try VirtualMachine().run(program, on: store)
+                count = try VirtualMachine().count(program, on: store)
+            } catch {
+                return "the VM refused the program (optimized: \(optimized)): \(error)"
+            }
             if keys != reference {
                 return "VM (optimized: \(optimized)) \(keys) != reference \(reference)"
             }
-            let count = VirtualMachine().count(program, on: store)
             if count != referenceCount {
                 return "VM count (optimized: \(optimized)) \(count) != reference \(referenceCount)"
             }

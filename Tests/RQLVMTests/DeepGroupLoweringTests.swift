@@ -43,8 +43,8 @@ struct DeepGroupLoweringTests {
         var programs: [(Bool, Program)] = []
         for optimized in [true, false] {
             let program = try VMHarness.compile(bound, store: store, optimized: optimized)
-            #expect(VirtualMachine().run(program, on: store) == expected, "\(text) optimized \(optimized)")
-            #expect(VirtualMachine().count(program, on: store) == expected.count, "\(text) count")
+            #expect(try VirtualMachine().run(program, on: store) == expected, "\(text) optimized \(optimized)")
+            #expect(try VirtualMachine().count(program, on: store) == expected.count, "\(text) count")
             programs.append((optimized, program))
         }
         return programs
@@ -187,7 +187,7 @@ struct DeepGroupLoweringTests {
             #expect(ReferenceEvaluator(store: store).run(bound).count == matches, "\(text)")
             let program = try VMHarness.compile(bound, store: store, optimized: true)
             #expect(program.instructions.contains { $0.opcode == .compareSequences })
-            #expect(VirtualMachine().run(program, on: store).count == matches, "\(text)")
+            #expect(try VirtualMachine().run(program, on: store).count == matches, "\(text)")
         }
     }
 

@@ -24,11 +24,11 @@ struct DifferentialTests {
         for optimized in [true, false] {
             let program = try VMHarness.compile(bound, store: store, optimized: optimized)
             let vm = VirtualMachine()
-            let keys = vm.run(program, on: store)
+            let keys = try vm.run(program, on: store)
             if keys != expected { problems.append("optimized \(optimized): run \(keys) != \(expected)") }
-            let count = vm.count(program, on: store)
+            let count = try vm.count(program, on: store)
             if count != expectedCount { problems.append("optimized \(optimized): count \(count) != \(expectedCount)") }
-            let atPositions = vm.run(program, on: store, positions: positions)
+            let atPositions = try vm.run(program, on: store, positions: positions)
             if atPositions != expectedAtPositions {
                 problems.append("optimized \(optimized): positions \(atPositions) != \(expectedAtPositions)")
             }

@@ -59,12 +59,12 @@ struct DirectProbeVMTests {
     func shapes() throws {
         let store = try Self.store(rows: 100, deleting: false)
         for query in Self.direct where !["FALSEPREDICATE", "k > 6", "k BETWEEN {2, 4} LIMIT(700)"].contains(query) {
-            let bound = try QueryEngine.compile(query, className: "Row", schema: store.schema)
+            let bound = try QueryEngine().bind(query, className: "Row", schema: store.schema)
             let program = try VMHarness.compile(bound, store: store, optimized: true)
             #expect(RunPlan(program).direct != nil, "\(query) should run directly")
         }
         for query in Self.notDirect + ["e > 4", "TRUEPREDICATE"] {
-            let bound = try QueryEngine.compile(query, className: "Row", schema: store.schema)
+            let bound = try QueryEngine().bind(query, className: "Row", schema: store.schema)
             let program = try VMHarness.compile(bound, store: store, optimized: true)
             #expect(RunPlan(program).direct == nil, "\(query) should not run directly")
         }
@@ -82,11 +82,11 @@ struct DirectProbeVMTests {
 
     static func check<Store: StoreReader>(on store: Store, _ label: String) throws {
         for query in direct + notDirect {
-            let bound = try QueryEngine.compile(query, className: "Row", schema: store.schema)
+            let bound = try QueryEngine().bind(query, className: "Row", schema: store.schema)
             let expected = ReferenceEvaluator(store: store).run(bound)
             for optimized in [true, false] {
                 let program = try VMHarness.compile(bound, store: store, optimized: optimized)
-                let keys = VirtualMachine().run(program, on: store)
+                let keys = try VirtualMachine().run(program, on: store)
                 #expect(keys == expected, "\(label): \(query): \(keys.prefix(12)) vs \(expected.prefix(12))")
                 // The batch loop's answer, for the same program.
                 let looped = Execution(program: program, store: store, mode: .rows, positions: nil)
@@ -95,7 +95,7 @@ struct DirectProbeVMTests {
                 let counted = Execution(program: program, store: store, mode: .count, positions: nil)
                 counted.execute()
                 #expect(
-                    VirtualMachine().count(program, on: store) == counted.matchCount,
+                    try VirtualMachine().count(program, on: store) == counted.matchCount,
                     "\(label): count of \(query)"
                 )
             }

@@ -47,8 +47,8 @@ struct ExplainTests {
         )
         let ops = Self.opcodes(program)
         #expect(ops.contains(.filterDouble) && ops.contains(.filterBool) && ops.contains(.filterString))
-        #expect(VirtualMachine().run(program, on: store) == ReferenceEvaluator(store: store).run(bound))
-        #expect(VirtualMachine().run(program, on: store).count == 1)
+        #expect(try VirtualMachine().run(program, on: store) == ReferenceEvaluator(store: store).run(bound))
+        #expect(try VirtualMachine().run(program, on: store).count == 1)
     }
 
     /// 400 people in 20 cities: enough rows for an index probe to beat a scan.
@@ -81,7 +81,7 @@ struct ExplainTests {
         )
         #expect(Self.opcodes(program).contains(.seekIndexEqual))
         #expect(Self.opcodes(program).contains(.topN))
-        let keys = VirtualMachine().run(program, on: store)
+        let keys = try VirtualMachine().run(program, on: store)
         #expect(keys == ReferenceEvaluator(store: store).run(bound))
         #expect(keys.count == 1)
     }
@@ -95,8 +95,8 @@ struct ExplainTests {
     )
     func constants(text: String, count: Int) throws {
         let (program, store, bound) = try Self.program(text, optimized: false)
-        #expect(VirtualMachine().run(program, on: store) == ReferenceEvaluator(store: store).run(bound))
-        #expect(VirtualMachine().count(program, on: store) == count)
+        #expect(try VirtualMachine().run(program, on: store) == ReferenceEvaluator(store: store).run(bound))
+        #expect(try VirtualMachine().count(program, on: store) == count)
     }
 
     @Test("two list paths compared load their groups and compare them, beside a null test")
@@ -109,9 +109,9 @@ struct ExplainTests {
         // The OR mixes the group comparison with a null test: both branches, then the union.
         #expect(ops.contains(.loadGroups) && ops.contains(.compareGroups))
         #expect(ops.contains(.filterNull) && ops.contains(.selectUnion))
-        #expect(VirtualMachine().run(program, on: store) == ReferenceEvaluator(store: store).run(bound))
+        #expect(try VirtualMachine().run(program, on: store) == ReferenceEvaluator(store: store).run(bound))
         // Two list paths compared element by element: every row, Bob's empty list too, equals itself.
-        #expect(VirtualMachine().count(program, on: store) == 3)
+        #expect(try VirtualMachine().count(program, on: store) == 3)
     }
 
     @Test("LIMIT without SORT stops the scan: Emit carries the limit")
@@ -119,9 +119,9 @@ struct ExplainTests {
         let (program, store, _) = try Self.program("age > 0 LIMIT(2)")
         let emit = try #require(program.instructions.first { $0.opcode == .emit })
         #expect(emit.p5 == 1 && emit.p3 == 2)
-        #expect(VirtualMachine().run(program, on: store) == [RowKey(0), RowKey(1)])
+        #expect(try VirtualMachine().run(program, on: store) == [RowKey(0), RowKey(1)])
         // Counting ignores LIMIT, as realm-core's count does.
-        #expect(VirtualMachine().count(program, on: store) == 3)
+        #expect(try VirtualMachine().count(program, on: store) == 3)
     }
 
     @Test("the listing has the fixed columns and one row per instruction")
@@ -137,7 +137,7 @@ struct ExplainTests {
     func positions() throws {
         let (program, store, bound) = try Self.program("city == 'Oslo'")
         let positions = [2, 0, 2, 1, 7, -1]
-        let keys = VirtualMachine().run(program, on: store, positions: positions)
+        let keys = try VirtualMachine().run(program, on: store, positions: positions)
         #expect(keys == ReferenceEvaluator(store: store).run(bound, positions: positions))
         #expect(keys == [RowKey(2), RowKey(0), RowKey(2)])
     }

@@ -12,7 +12,7 @@ import Testing
 /// `SchemaExtension` on 64 generated `Person` schemas) and every hand-picked shape below compiles,
 /// optimized, to a program: codegen has a register form for each predicate, there is no
 /// row-at-a-time fallback. The conformance corpus is checked the same way by
-/// `ThreeWayConformanceTests` (`codegenFailure`). Queries codegen refuses
+/// `ThreeWayConformanceTests` (a refusal is `QueryError.engine`). Queries codegen refuses
 /// (`CodegenError.unsupported`) are printed by name.
 @Suite("Register forms for generated queries and hand-picked shapes")
 struct GeneratedRegisterFormCoverageTests {

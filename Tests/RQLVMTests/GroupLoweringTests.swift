@@ -63,8 +63,8 @@ struct GroupLoweringTests {
                 let program = try VMHarness.compile(bound, store: store, optimized: optimized)
                 let opcodes = program.instructions.map(\.opcode)
                 #expect(opcodes.contains(.loadGroups) && opcodes.contains(.compareGroups), "\(text): \(opcodes)")
-                #expect(VirtualMachine().run(program, on: store) == expected, "\(text) optimized \(optimized)")
-                #expect(VirtualMachine().count(program, on: store) == expected.count, "\(text) count")
+                #expect(try VirtualMachine().run(program, on: store) == expected, "\(text) optimized \(optimized)")
+                #expect(try VirtualMachine().count(program, on: store) == expected.count, "\(text) count")
             }
         }
     }
@@ -125,7 +125,7 @@ struct GroupLoweringTests {
             )
             let expected = ReferenceEvaluator(store: store).run(bound)
             let program = try VMHarness.compile(bound, store: store, optimized: true)
-            #expect(VirtualMachine().run(program, on: store) == expected)
+            #expect(try VirtualMachine().run(program, on: store) == expected)
         }
     }
 
@@ -215,7 +215,7 @@ struct GroupLoweringTests {
         let bound = try LoweringTests.bind("link.link.link.link.items.price == items.price", store)
         let program = try VMHarness.compile(bound, store: store, optimized: true)
         #expect(!program.instructions.contains { $0.opcode == .loadGroups && Self.inOrder($0, program) })
-        #expect(VirtualMachine().run(program, on: store) == ReferenceEvaluator(store: store).run(bound))
+        #expect(try VirtualMachine().run(program, on: store) == ReferenceEvaluator(store: store).run(bound))
     }
 
     static func inOrder(_ instruction: Instruction, _ program: Program) -> Bool {
@@ -267,7 +267,7 @@ struct GroupDifferentialTests {
                     let program = try VMHarness.compile(bound, store: store, optimized: optimized)
                     checked += 1
                     if program.instructions.contains(where: { $0.opcode == .compareGroups }) { lowered += 1 }
-                    #expect(VirtualMachine().run(program, on: store) == expected, "\(text) optimized \(optimized)")
+                    #expect(try VirtualMachine().run(program, on: store) == expected, "\(text) optimized \(optimized)")
                 }
             }
         }

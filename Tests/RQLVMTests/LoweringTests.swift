@@ -47,7 +47,7 @@ struct LoweringTests {
             let expected = ReferenceEvaluator(store: store).run(bound)
             for optimized in [true, false] {
                 let program = try VMHarness.compile(bound, store: store, optimized: optimized)
-                #expect(VirtualMachine().run(program, on: store) == expected, "\(text) optimized \(optimized)")
+                #expect(try VirtualMachine().run(program, on: store) == expected, "\(text) optimized \(optimized)")
                 programs.append(program)
             }
         }

@@ -42,7 +42,7 @@ struct RunSetupVMTests {
     }()
 
     static func program(_ query: String, optimized: Bool = true) throws -> Program {
-        let bound = try QueryEngine.compile(query, className: "Row", schema: store.schema)
+        let bound = try QueryEngine().bind(query, className: "Row", schema: store.schema)
         return try VMHarness.compile(bound, store: store, optimized: optimized)
     }
 
@@ -67,8 +67,8 @@ struct RunSetupVMTests {
         let selection = ColumnsRead.selection(program.instructions.map(Op.init), program)
         #expect(selection == ColumnSelection(expected), "\(query): \((0..<5).filter { selection.contains($0) })")
         // The rows are the reference evaluator's whichever columns were opened.
-        let bound = try QueryEngine.compile(query, className: "Row", schema: Self.store.schema)
-        #expect(VirtualMachine().run(program, on: Self.store) == ReferenceEvaluator(store: Self.store).run(bound))
+        let bound = try QueryEngine().bind(query, className: "Row", schema: Self.store.schema)
+        #expect(try VirtualMachine().run(program, on: Self.store) == ReferenceEvaluator(store: Self.store).run(bound))
     }
 
     @Test(

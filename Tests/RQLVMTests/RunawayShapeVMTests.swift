@@ -25,15 +25,15 @@ struct RunawayShapeVMTests {
         _ arguments: [QueryArgument] = [],
         expected: Int? = nil
     ) throws {
-        let bound = try QueryEngine.compile(query, className: className, schema: store.schema, arguments: arguments)
+        let bound = try QueryEngine().bind(query, className: className, schema: store.schema, arguments: arguments)
         for optimized in [true, false] {
             let program = try VMHarness.compile(bound, store: store, optimized: optimized)
-            let (keys, elapsed) = ThreadCPUTime.measure { VirtualMachine().run(program, on: store) }
+            let (keys, elapsed) = try ThreadCPUTime.measure { try VirtualMachine().run(program, on: store) }
             #expect(elapsed < limit, "\(query) (optimized: \(optimized)) took \(elapsed)")
             if let expected { #expect(keys.count == expected, "\(query)") }
         }
         let program = try VMHarness.compile(bound, store: store, optimized: true)
-        #expect(VirtualMachine().run(program, on: store) == ReferenceEvaluator(store: store).run(bound), "\(query)")
+        #expect(try VirtualMachine().run(program, on: store) == ReferenceEvaluator(store: store).run(bound), "\(query)")
     }
 
     static func hops(_ pair: String, _ count: Int) -> String {

@@ -94,11 +94,11 @@ struct ScanFastPathVMTests {
     ]
 
     static func checkCount<Store: StoreReader>(_ query: String, on store: Store, _ label: String) throws {
-        let bound = try QueryEngine.compile(query, className: "Row", schema: store.schema)
+        let bound = try QueryEngine().bind(query, className: "Row", schema: store.schema)
         let expected = ReferenceEvaluator(store: store).run(bound).count
         for optimized in [true, false] {
             let program = try VMHarness.compile(bound, store: store, optimized: optimized)
-            let counted = VirtualMachine().count(program, on: store)
+            let counted = try VirtualMachine().count(program, on: store)
             #expect(
                 counted == expected,
                 "\(label): count of \(query) (optimized: \(optimized)): \(counted) vs \(expected)"
@@ -107,11 +107,11 @@ struct ScanFastPathVMTests {
     }
 
     static func check<Store: StoreReader>(_ query: String, on store: Store, _ label: String) throws {
-        let bound = try QueryEngine.compile(query, className: "Row", schema: store.schema)
+        let bound = try QueryEngine().bind(query, className: "Row", schema: store.schema)
         let expected = ReferenceEvaluator(store: store).run(bound)
         for optimized in [true, false] {
             let program = try VMHarness.compile(bound, store: store, optimized: optimized)
-            let keys = VirtualMachine().run(program, on: store)
+            let keys = try VirtualMachine().run(program, on: store)
             #expect(
                 keys == expected,
                 "\(label): \(query) (optimized: \(optimized)): \(keys.prefix(12)) vs \(expected.prefix(12))"

@@ -85,16 +85,16 @@ struct StringKernelVMTests {
         let store = try Self.store()
         let reference = ReferenceEvaluator(store: store)
         for query in Self.queries {
-            let bound = try QueryEngine.compile(query, className: "Row", schema: store.schema)
+            let bound = try QueryEngine().bind(query, className: "Row", schema: store.schema)
             let expected = reference.run(bound)
             for optimized in [true, false] {
                 let program = try VMHarness.compile(bound, store: store, optimized: optimized)
-                let keys = VirtualMachine().run(program, on: store)
+                let keys = try VirtualMachine().run(program, on: store)
                 #expect(
                     keys == expected,
                     "\(query) (optimized: \(optimized)): \(keys.count) rows, expected \(expected.count)"
                 )
-                #expect(VirtualMachine().count(program, on: store) == expected.count, "\(query) count")
+                #expect(try VirtualMachine().count(program, on: store) == expected.count, "\(query) count")
             }
         }
     }

@@ -58,8 +58,8 @@ struct SubqueryLoweringTests {
         var programs: [Program] = []
         for optimized in [true, false] {
             let program = try VMHarness.compile(bound, store: store, optimized: optimized)
-            #expect(VirtualMachine().run(program, on: store) == expected, "\(text) optimized \(optimized)")
-            #expect(VirtualMachine().count(program, on: store) == expected.count, "\(text) count")
+            #expect(try VirtualMachine().run(program, on: store) == expected, "\(text) optimized \(optimized)")
+            #expect(try VirtualMachine().count(program, on: store) == expected.count, "\(text) count")
             programs.append(program)
         }
         return programs

@@ -246,8 +246,8 @@ final class ObjectModelState {
         countRealm = realm
         countResults = realm.objects(BenchPerson.self).filter(Self.queryText)
         let snapshot = realm._snapshot
-        // The VM, as `Results` runs it (`QueryEngine.run(BoundQuery, on:)` is the reference
-        // evaluator, which this benchmark measured by mistake before).
+        // The VM, as `Results` runs it (not the reference evaluator, which this benchmark
+        // measured by mistake before).
         countQuery = try countEngine.compile(Self.queryText, className: "BenchPerson", store: snapshot)
         countStore = snapshot
         let api = countThroughAPI()

@@ -28,7 +28,7 @@ func runQueries(_ program: Program, _ store: ColumnStore, _ iterations: Int, cou
     let vm = VirtualMachine()
     var total = 0
     for _ in 0..<iterations {
-        total &+= count ? vm.count(program, on: store) : vm.run(program, on: store).count
+        total &+= (count ? try? vm.count(program, on: store) : try? vm.run(program, on: store).count) ?? -1
     }
     return total
 }

@@ -43,7 +43,7 @@ public struct CompileCheck: Sendable {
         let store = input.store()
         let query: BoundQuery
         do {
-            query = try QueryEngine.bind(input.text, className: input.className, schema: store.schema)
+            query = try QueryEngine().bind(input.text, className: input.className, schema: store.schema)
         } catch {
             return nil
         }

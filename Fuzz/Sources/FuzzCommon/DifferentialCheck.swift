@@ -10,7 +10,7 @@ import RQLTestSupport
 /// 1. all fail with the same error, or all succeed;
 /// 2. return the same row keys in the same order;
 /// 3. count as many rows as they return;
-/// and neither VM way fell back from codegen (`CompiledQuery.codegenFailure` is nil).
+/// and no way failed to compile a query that binds (`QueryError.engine`: codegen refused the plan).
 ///
 ///     DifferentialCheck().violation(in: VMInput(text: "age > 17 LIMIT(3)"))   // nil when all agree
 ///
@@ -48,8 +48,8 @@ public struct DifferentialCheck: Sendable {
         }
         let report = outcomes.map { "  \($0.way): \(describe($0.outcome))" }.joined(separator: "\n")
         for (index, outcome) in outcomes.enumerated() {
-            if let failure = outcome.compiled?.codegenFailure {
-                return violated(.codegen, "\(outcome.way): \(failure)")
+            if case .failure(.engine(let error, _)) = outcome.outcome {
+                return violated(.codegen, "\(outcome.way): \(error)")
             }
             guard index > 0 else { continue }
             if !same(outcome.outcome, outcomes[0].outcome) {

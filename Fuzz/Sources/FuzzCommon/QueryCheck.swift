@@ -59,7 +59,7 @@ public struct QueryCheck: Sendable {
         return QueryCheck(
             store: store,
             compile: { (input, schema, arguments) throws(QueryError) in
-                try QueryEngine.compile(
+                try QueryEngine().bind(
                     input.text,
                     dialect: input.dialect,
                     className: input.className,
@@ -68,7 +68,7 @@ public struct QueryCheck: Sendable {
                 )
             },
             verify: { query, schema in IRVerifier(schema: schema).verify(query) },
-            execute: { query, store in QueryEngine.run(query, on: store) }
+            execute: { query, store in ReferenceEvaluator(store: store).run(query) }
         )
     }()
 

@@ -194,7 +194,7 @@ struct VMReplayTests {
             let files = inputs(in: "Corpus/\(harness)")
             #expect(files.count >= 50, "\(harness) has \(files.count) seeds")
             let unbound = try files.map { VMInput(bytes: try bytes(of: $0)) }.filter { input in
-                (try? QueryEngine.bind(input.text, className: input.className, schema: input.store().schema)) == nil
+                (try? QueryEngine().bind(input.text, className: input.className, schema: input.store().schema)) == nil
             }
             #expect(
                 unbound.count * 10 <= files.count,

@@ -44,7 +44,7 @@ struct SchemaExtensionTests {
         #expect(CompileCheck().violation(in: input) == nil)
         input.extendsSchema = true
         #expect(throws: Never.self) {
-            _ = try QueryEngine.bind(text, className: "Person", schema: input.store().schema)
+            _ = try QueryEngine().bind(text, className: "Person", schema: input.store().schema)
         }
     }
 }

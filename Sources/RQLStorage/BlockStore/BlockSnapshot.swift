@@ -48,7 +48,7 @@ public struct BlockSnapshot: StoreReader {
     /// nothing traps; a reader that can throw checks this after reading and throws it.
     ///
     /// ```swift
-    /// let rows = QueryEngine.run(query, on: snapshot)
+    /// let rows = engine.run(compiled, on: snapshot)
     /// if let damage = snapshot.fileDamage { throw damage }
     /// ```
     public var fileDamage: StoreFileError? { pin?.damage }

@@ -279,6 +279,7 @@ struct DifferentialTests {
         mutating func check(_ result: CommitResult, before: DifferentialModel, schemaChanged: Bool) throws {
             let snapshot = result.snapshot
             let reference = model.columnStore
+            let engine = try QueryEngine(options: EngineOptions(backend: .reference))
             #expect(snapshot.schema == model.schema)
             let dump = Fixtures.dump(snapshot)
             #expect(dump == Fixtures.dump(reference))
@@ -298,12 +299,12 @@ struct DifferentialTests {
                 }
             }
             for (className, text) in DifferentialTests.queries where snapshot.schema[className] != nil {
-                guard let query = try? QueryEngine.compile(text, className: className, schema: snapshot.schema) else {
+                guard let query = try? engine.compile(text, className: className, store: snapshot) else {
                     continue
                 }
                 boundQueries += 1
                 #expect(
-                    QueryEngine.run(query, on: snapshot) == QueryEngine.run(query, on: reference),
+                    engine.run(query, on: snapshot) == engine.run(query, on: reference),
                     "\(className): \(text)"
                 )
             }

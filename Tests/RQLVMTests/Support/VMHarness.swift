@@ -8,11 +8,6 @@ import Testing
 
 /// Bound query → plan (all passes or none) → program, verified.
 enum VMHarness {
-    struct VerificationFailed: Error, CustomStringConvertible {
-        let problems: [ProgramVerifier.Problem]
-        var description: String { problems.map(\.description).joined(separator: "; ") }
-    }
-
     static let cache = StatisticsCache()
 
     static func plan<Store: StoreReader>(_ bound: BoundQuery, store: Store, optimized: Bool) throws -> PhysicalPlan {
@@ -27,8 +22,7 @@ enum VMHarness {
             schema: store.schema,
             planRows: true
         )
-        let problems = ProgramVerifier.verify(program)
-        if !problems.isEmpty { throw VerificationFailed(problems: problems) }
+        try ProgramVerifier.check(program)
         return program
     }
 }
