@@ -178,7 +178,7 @@ public enum ExplainFormatter {
     }
 }
 
-extension RowPath {
+extension BoundPath {
     /// `dogs.name`, for EXPLAIN.
     public var dottedName: String {
         let names = steps.map { step -> String in
