@@ -29,11 +29,11 @@ extension Execution {
         let counted: Int?
         switch (instruction.opcode, block.columns[column], prepared[pc]) {
         case (.filterInt, .int(let view), .int(let k)):
-            counted = Kernels.countInt(view, op, k, rows, count, dense: dense)
+            counted = Kernels.countMatches(view, op, k, rows, count, dense: dense)
         case (.filterDouble, .double(let view), .double(let k)):
-            counted = Kernels.countDouble(view, op, k, rows, count, dense: dense)
+            counted = Kernels.countMatches(view, op, k, rows, count, dense: dense)
         case (.filterFloat, .float(let view), .float(let k)):
-            counted = Kernels.countFloat(view, op, k, rows, count, dense: dense)
+            counted = Kernels.countMatches(view, op, k, rows, count, dense: dense)
         case (.filterNull, let view, _) where dense:
             counted = Kernels.countNull(Self.nulls(of: view), wantNull: op != .notEqual, count)
         default:
