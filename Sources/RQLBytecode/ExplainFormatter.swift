@@ -114,7 +114,7 @@ public enum ExplainFormatter {
         if !instruction.comment.isEmpty { return instruction.comment }
         switch instruction.opcode.info.roles[2] {
         case .comparison:
-            return ComparisonCode.comparison(instruction.p3).map { "op \($0.rawValue)" } ?? ""
+            return ComparisonOperator(code: instruction.p3).map { "op \($0.rawValue)" } ?? ""
         default:
             return ""
         }

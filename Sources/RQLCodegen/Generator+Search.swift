@@ -134,7 +134,7 @@ extension Generator {
                 .filterValue,
                 p1: register,
                 p2: v,
-                p3: ComparisonCode.code(op),
+                p3: op.code,
                 p4: builder.constant(.value(.int(0))),
                 comment: comment
             )

@@ -213,7 +213,7 @@ extension Execution {
     private func filter(_ instruction: Op, _ operand: PreparedOperand, block: TableBlock) {
         let r = Int(instruction.p1)
         let column = Int(instruction.p2)
-        let op = ComparisonCode.comparison(instruction.p3) ?? .equal
+        let op = ComparisonOperator(code: instruction.p3) ?? .equal
         let rows = registers.rows(r)
         let count = registers.counts[r]
         let dense = registers.dense[r]

@@ -22,7 +22,7 @@ extension Execution {
         let column = Int(instruction.p2)
         guard column >= 0 && column < block.columns.count else { return false }
         assert(openColumns.contains(column), "column \(column) read but not opened (ColumnsRead)")
-        let op = ComparisonCode.comparison(instruction.p3) ?? .equal
+        let op = ComparisonOperator(code: instruction.p3) ?? .equal
         let rows = UnsafePointer(registers.rows(r))
         let count = registers.counts[r]
         let dense = registers.dense[r]
