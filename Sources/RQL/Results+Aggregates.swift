@@ -139,44 +139,6 @@ extension Results {
     }
 }
 
-extension Results where Element: ObjectBase {
-    /// The least value of a typed key path among the results.
-    ///
-    /// ```swift
-    /// let youngest = dogs.min(of: \.age)
-    /// ```
-    public func min<T: _Persistable>(of keyPath: KeyPath<Element, T>) -> T? where T.PersistedType: MinMaxType {
-        min(ofProperty: _name(for: keyPath))
-    }
-
-    /// The greatest value of a typed key path among the results.
-    ///
-    /// ```swift
-    /// let oldest = dogs.max(of: \.age)
-    /// ```
-    public func max<T: _Persistable>(of keyPath: KeyPath<Element, T>) -> T? where T.PersistedType: MinMaxType {
-        max(ofProperty: _name(for: keyPath))
-    }
-
-    /// The sum of a typed key path over the results.
-    ///
-    /// ```swift
-    /// let totalAge = dogs.sum(of: \.age)
-    /// ```
-    public func sum<T: _Persistable>(of keyPath: KeyPath<Element, T>) -> T where T.PersistedType: AddableType {
-        sum(ofProperty: _name(for: keyPath))
-    }
-
-    /// The mean of a typed key path over the results.
-    ///
-    /// ```swift
-    /// let meanAge: Double? = dogs.average(of: \.weight)
-    /// ```
-    public func average<T: _Persistable>(of keyPath: KeyPath<Element, T>) -> T? where T.PersistedType: AddableType {
-        average(ofProperty: _name(for: keyPath))
-    }
-}
-
 /// Which aggregate a collection computes, and the property types it takes (realm-core's: sums
 /// and averages of numbers, minimums and maximums of numbers and dates, each of mixed too).
 enum AggregateMethod: String, CustomStringConvertible {

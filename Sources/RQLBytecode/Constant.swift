@@ -9,9 +9,9 @@ public enum Constant: Hashable, Sendable {
     /// A name or text: a class name, a QUERY PLAN row.
     case text(String)
     /// The keys of a SORT or top-N.
-    case sortKeys([RowSortKey])
+    case sortKeys([BoundSortKey])
     /// The paths of a DISTINCT.
-    case paths([RowPath])
+    case paths([BoundPath])
     /// The bounds of an index range (`nil`: unbounded on that side).
     case range(lower: Value?, lowerInclusive: Bool, upper: Value?, upperInclusive: Bool)
     /// The test `CountMatching` applies to each element of a collection.
@@ -133,20 +133,6 @@ extension AggregateFunction {
         case .sum: ValueAggregation.sum(values, overMixed: overMixed)
         case .avg: ValueAggregation.average(values, overMixed: overMixed)
         }
-    }
-}
-
-/// One key of a SORT, top-N: a single-valued path through to-one links, a direction, and
-/// whether strings compare with case folded.
-public struct RowSortKey: Hashable, Sendable {
-    public var path: RowPath
-    public var ascending: Bool
-    public var caseInsensitive: Bool
-
-    public init(path: RowPath, ascending: Bool, caseInsensitive: Bool = false) {
-        self.path = path
-        self.ascending = ascending
-        self.caseInsensitive = caseInsensitive
     }
 }
 

@@ -114,7 +114,7 @@ public enum ExplainFormatter {
         if !instruction.comment.isEmpty { return instruction.comment }
         switch instruction.opcode.info.roles[2] {
         case .comparison:
-            return ComparisonCode.comparison(instruction.p3).map { "op \($0.rawValue)" } ?? ""
+            return ComparisonOperator(code: instruction.p3).map { "op \($0.rawValue)" } ?? ""
         default:
             return ""
         }
@@ -178,7 +178,7 @@ public enum ExplainFormatter {
     }
 }
 
-extension RowPath {
+extension BoundPath {
     /// `dogs.name`, for EXPLAIN.
     public var dottedName: String {
         let names = steps.map { step -> String in

@@ -22,7 +22,7 @@ public indirect enum GroupOperand: Hashable, Sendable {
     case list([GroupOperand])
     /// The values a key path reaches from the row; with `grouped`, in the groups quantifiers
     /// apply to, otherwise all in one group (a path inside arithmetic or a list).
-    case path(RowPath, grouped: Bool)
+    case path(BoundPath, grouped: Bool)
     /// `lhs op rhs` for every pair of their values (`ValueArithmetic`); a pair without a result
     /// (a non-number, integer division by zero) gives nothing.
     case arithmetic(ArithmeticOperator, GroupOperand, GroupOperand)
@@ -36,23 +36,23 @@ public indirect enum GroupOperand: Hashable, Sendable {
     /// `@count` / `@size` of what a path reaches, as the reference evaluator counts
     /// (`ReferenceEvaluator.counts`): the links a path of links reaches, as one total; otherwise
     /// one count per collection (`friends.scores.@count`), a string's or mixed value's size.
-    case count(RowPath)
+    case count(BoundPath)
     /// `@min/@max/@sum/@avg` per owner of the path's last collection (`friends.scores.@max`),
     /// as the reference evaluator aggregates (`ReferenceEvaluator.aggregates`).
-    case aggregate(AggregateFunction, RowPath)
+    case aggregate(AggregateFunction, BoundPath)
     /// `path GEOWITHIN region` tested on each thing the path reaches, as the reference evaluator
     /// tests it (`ReferenceEvaluator.geoWithinHolds`): `true` for a point within the region,
     /// `false` for a point outside, an object that is not a point, and a null or dangling link
     /// met anywhere on the way (which is why `ALL … GEOWITHIN` through to-many hops is loaded
     /// this way: a count of the objects passing cannot see the null links). One group.
-    case withinRegion(RowPath, GeoRegion)
+    case withinRegion(BoundPath, GeoRegion)
     /// Whether each value of the operand is a string the pattern matches (`MATCHES`), in the
     /// operand's groups: `ANY friends.friends.tags MATCHES 'a.*'` quantifies per owner of `tags`.
     case matching(GroupOperand, RegexPattern)
     /// Whether each value `path` reaches has the full-text terms (`TEXT`, as
     /// `ReferenceEvaluator.fullTextHolds` reads it: a null string has no tokens, a value that is
     /// not a string matches nothing), in one group.
-    case searchingText(RowPath, TextSearch)
+    case searchingText(BoundPath, TextSearch)
 
     /// `items.price * 2`, for EXPLAIN.
     public var text: String {

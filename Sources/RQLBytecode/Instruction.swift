@@ -4,7 +4,7 @@ import RQLCore
 /// meaning the opcode's `OpcodeInfo.roles` give (registers, columns, jump targets, counts,
 /// operator codes); P4 is a constant-pool index (-1 for none); P5 holds flag bits.
 ///
-///     Instruction(.filterInt, p1: 0, p2: 2, p3: ComparisonCode.code(.greater), p4: 3)
+///     Instruction(.filterInt, p1: 0, p2: 2, p3: ComparisonOperator.greater.code, p4: 3)
 public struct Instruction: Hashable, Sendable {
     public var opcode: Opcode
     public var p1: Int32
@@ -46,36 +46,34 @@ public struct Instruction: Hashable, Sendable {
     }
 }
 
-/// The numbering of `ComparisonOperator` in an instruction's operator operand.
-public enum ComparisonCode {
-    /// The operators in code order.
-    public static let operators: [ComparisonOperator] = ComparisonOperator.allCases
+/// An operator enum as a number in an instruction operand: its position in `inCodeOrder`, so
+/// the numbering is derived from the enum's own cases rather than kept beside it.
+///
+///     ComparisonOperator(code: ComparisonOperator.greater.code)   // .greater
+///     ArithmeticOperator(code: 99)                                // nil
+public protocol InstructionOperand: Equatable {
+    /// The cases in code order (`allCases`, kept once so decoding does not allocate).
+    static var inCodeOrder: [Self] { get }
+}
 
-    /// The code of `op`.
-    public static func code(_ op: ComparisonOperator) -> Int32 {
-        Int32(operators.firstIndex(of: op) ?? 0)
-    }
+extension InstructionOperand {
+    /// The operand number of the operator.
+    @inlinable
+    public var code: Int32 { Int32(Self.inCodeOrder.firstIndex(of: self) ?? 0) }
 
-    /// The operator of `code`, or nil when it is out of range.
-    public static func comparison(_ code: Int32) -> ComparisonOperator? {
-        code >= 0 && Int(code) < operators.count ? operators[Int(code)] : nil
+    /// The operator numbered `code`, or nil when it is out of range.
+    @inlinable
+    public init?(code: Int32) {
+        let cases = Self.inCodeOrder
+        guard code >= 0 && Int(code) < cases.count else { return nil }
+        self = cases[Int(code)]
     }
 }
 
-/// The numbers of `ArithmeticOperator`s in instruction operands.
-///
-///     ArithmeticCode.arithmetic(ArithmeticCode.code(.multiply))   // .multiply
-public enum ArithmeticCode {
-    /// The operators in code order.
-    public static let operators: [ArithmeticOperator] = ArithmeticOperator.allCases
+extension ComparisonOperator: InstructionOperand {
+    public static let inCodeOrder = allCases
+}
 
-    /// The code of `op`.
-    public static func code(_ op: ArithmeticOperator) -> Int32 {
-        Int32(operators.firstIndex(of: op) ?? 0)
-    }
-
-    /// The operator of `code`, or nil when it is out of range.
-    public static func arithmetic(_ code: Int32) -> ArithmeticOperator? {
-        code >= 0 && Int(code) < operators.count ? operators[Int(code)] : nil
-    }
+extension ArithmeticOperator: InstructionOperand {
+    public static let inCodeOrder = allCases
 }

@@ -14,7 +14,7 @@ public struct OpcodeInfo: Sendable {
         case jump
         /// A property (column) number of the open table.
         case column
-        /// A `ComparisonOperator` number (`ComparisonCode`).
+        /// A `ComparisonOperator` number (`InstructionOperand`).
         case comparison
         /// A non-negative count.
         case count
@@ -28,7 +28,7 @@ public struct OpcodeInfo: Sendable {
         case positionRegister
         /// A value register number (`v[N]`: one value per in-block row).
         case valueRegister
-        /// An `ArithmeticOperator` number (`ArithmeticCode`).
+        /// An `ArithmeticOperator` number (`InstructionOperand`).
         case arithmetic
         /// Whose rows a column is read from: 0 for the batch's own rows, N + 1 for the rows held by
         /// position register N (a row without a target reads as null, or as an empty collection).

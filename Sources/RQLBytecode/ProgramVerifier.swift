@@ -57,9 +57,9 @@ public enum ProgramVerifier {
                 case .column:
                     if operand < 0 { operandProblem("is a negative column") }
                 case .comparison:
-                    if ComparisonCode.comparison(Int32(operand)) == nil { operandProblem("is not an operator") }
+                    if ComparisonOperator(code: Int32(operand)) == nil { operandProblem("is not an operator") }
                 case .arithmetic:
-                    if ArithmeticCode.arithmetic(Int32(operand)) == nil {
+                    if ArithmeticOperator(code: Int32(operand)) == nil {
                         operandProblem("is not an arithmetic operator")
                     }
                 case .count, .options, .planRow:
@@ -163,7 +163,7 @@ public enum ProgramVerifier {
         case (.filterType, .values(let names)):
             fits =
                 names.allSatisfy { if case .string = $0 { true } else { false } }
-                && (ComparisonCode.comparison(instruction.p3).map { $0 == .equal || $0 == .notEqual } ?? false)
+                && (ComparisonOperator(code: instruction.p3).map { $0 == .equal || $0 == .notEqual } ?? false)
         case (.sort, .sortKeys), (.topN, .sortKeys), (.distinct, .paths): fits = true
         case (.gatherLink, .text): fits = true
         case (.countMatching, .elementTest(let test)): fits = (test.targetColumn ?? 0) >= 0

@@ -127,11 +127,11 @@ struct Generator {
     private mutating func resultStep(_ step: ResultStep) {
         switch step {
         case .sort(let keys):
-            builder.emit(.sort, p4: builder.constant(.sortKeys(keys.map(Lowering.sortKey))))
+            builder.emit(.sort, p4: builder.constant(.sortKeys(keys)))
         case .topN(let keys, let count):
-            builder.emit(.topN, p1: Self.clamp(count), p4: builder.constant(.sortKeys(keys.map(Lowering.sortKey))))
+            builder.emit(.topN, p1: Self.clamp(count), p4: builder.constant(.sortKeys(keys)))
         case .distinct(let paths):
-            builder.emit(.distinct, p4: builder.constant(.paths(paths.map(Lowering.path))))
+            builder.emit(.distinct, p4: builder.constant(.paths(paths)))
         case .limit(let count):
             builder.emit(.limit, p1: Self.clamp(count))
         }

@@ -393,7 +393,7 @@ extension Generator {
                 .filterValue,
                 p1: register,
                 p2: v,
-                p3: ComparisonCode.code(op),
+                p3: op.code,
                 p4: builder.constant(.value(constant)),
                 p5: UInt16(options.rawValue),
                 comment: comment
@@ -405,7 +405,7 @@ extension Generator {
                 .filterValueList,
                 p1: register,
                 p2: v,
-                p3: ComparisonCode.code(op),
+                p3: op.code,
                 p4: builder.constant(.quantifiedList(quantifier, values, valueFirst: valueFirst)),
                 p5: UInt16(options.rawValue),
                 comment: comment

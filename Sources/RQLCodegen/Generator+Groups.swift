@@ -146,7 +146,7 @@ extension Generator {
     func groupOperand(_ operand: BoundOperand, _ loads: inout [ValueExpression]) -> (GroupOperand, Bool)? {
         if case .type(let path) = operand.expression {
             guard path.root == .object else { return nil }
-            return (.path(Lowering.path(path), grouped: operand.isMultiValued), true)
+            return (.path(path, grouped: operand.isMultiValued), true)
         }
         guard let expression = groupOperand(operand.expression, &loads, loading: !operand.isMultiValued) else {
             return nil
@@ -179,7 +179,7 @@ extension Generator {
                 return .valueRegister(loads.count - 1)
             }
             guard path.root == .object else { return nil }
-            return .path(Lowering.path(path), grouped: false)
+            return .path(path, grouped: false)
         case .arithmetic(let op, let lhs, let rhs):
             guard let l = arithmeticSide(lhs, &loads, loading: loading),
                 let r = arithmeticSide(rhs, &loads, loading: loading)
@@ -200,11 +200,11 @@ extension Generator {
                 return operand
             }
             guard path.root == .object else { return nil }
-            return .count(Lowering.path(path))
+            return .count(path)
         case .aggregate(let function, let path):
             if loading, let operand = loaded(expression, &loads, loading: loading) { return operand }
             guard path.root == .object else { return nil }
-            return .aggregate(function, Lowering.path(path))
+            return .aggregate(function, path)
         case .backlinkCount:
             // One total per row even over a multi-valued path (`dogs.@links.@count`).
             return loaded(expression, &loads, loading: true)

@@ -29,7 +29,7 @@ extension Generator {
             kernel.opcode,
             p1: register,
             p2: kernel.column,
-            p3: kernel.opcode == .filterIntIn || kernel.opcode == .filterStringIn ? 0 : ComparisonCode.code(kernel.op),
+            p3: kernel.opcode == .filterIntIn || kernel.opcode == .filterStringIn ? 0 : kernel.op.code,
             p4: p4,
             p5: kernel.p5,
             comment: kernel.comment

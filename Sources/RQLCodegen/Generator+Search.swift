@@ -39,23 +39,12 @@ extension Generator {
         case grouped(GroupOperand, [Quantifier])
     }
 
-    /// The bytecode's form of a TEXT query, its terms normalized as the tokenizer normalizes text.
-    static func textSearch(_ query: FullTextQuery) -> TextSearch {
-        TextSearch(
-            normalizing: TextSearch(
-                terms: query.terms.map {
-                    TextSearch.Term(token: $0.token, isPrefix: $0.isPrefix, isExcluded: $0.isExcluded)
-                }
-            )
-        )
-    }
-
     /// The register form of a TEXT, GEOWITHIN or MATCHES predicate, or nil for other shapes
     /// (paths through to-many links, a quantified MATCHES over a collection).
     func searchTest(for predicate: BoundPredicate) -> SearchTest? {
         switch predicate {
         case .fullText(let path, let query):
-            let search = Self.textSearch(query)
+            let search = TextSearch(normalizing: query)
             if !path.isMultiValued, let (links, column, property) = linkPath(path), property.collection == .single,
                 property.type == .string
             {
@@ -145,7 +134,7 @@ extension Generator {
                 .filterValue,
                 p1: register,
                 p2: v,
-                p3: ComparisonCode.code(op),
+                p3: op.code,
                 p4: builder.constant(.value(.int(0))),
                 comment: comment
             )

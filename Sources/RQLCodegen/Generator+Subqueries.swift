@@ -113,7 +113,7 @@ extension Generator {
             .filterValue,
             p1: register,
             p2: v,
-            p3: ComparisonCode.code(count.op),
+            p3: count.op.code,
             p4: builder.constant(.value(count.constant)),
             p5: UInt16(count.options.rawValue),
             comment: comment

@@ -33,7 +33,7 @@ extension Generator {
         /// (`GroupOperand.matching`): MATCHES of an outside operand that is not one value.
         case matching(BoundOperand, RegexPattern)
         /// Whether each string an outside path reaches has the terms (`GroupOperand.searchingText`).
-        case searchingText(BoundPath, FullTextQuery)
+        case searchingText(BoundPath, TextSearch)
         /// Whether each thing an outside path reaches is a point within the region
         /// (`GroupOperand.withinRegion`: a null or dangling link met on the way is `false`).
         case withinRegion(BoundPath, GeoRegion)
@@ -60,11 +60,11 @@ extension Generator {
             return .groups(GroupsLoad(operand: .matching(values, pattern), loads: loads, sequences: false))
         case .searchingText(let path, let query):
             guard path.root == .object else { return nil }
-            let operand = GroupOperand.searchingText(Lowering.path(path), Self.textSearch(query))
+            let operand = GroupOperand.searchingText(path, TextSearch(normalizing: query))
             return .groups(GroupsLoad(operand: operand, loads: [], sequences: false))
         case .withinRegion(let path, let region):
             guard path.root == .object else { return nil }
-            let operand = GroupOperand.withinRegion(Lowering.path(path), region)
+            let operand = GroupOperand.withinRegion(path, region)
             return .groups(GroupsLoad(operand: operand, loads: [], sequences: false))
         }
     }

@@ -113,7 +113,7 @@ extension Generator {
             .compareValues,
             p1: register,
             p2: l,
-            p3: ComparisonCode.code(compared.op),
+            p3: compared.op.code,
             p4: r,
             p5: UInt16(compared.options.rawValue),
             comment: comment
@@ -132,7 +132,7 @@ extension Generator {
             .filterValue,
             p1: register,
             p2: v,
-            p3: ComparisonCode.code(op),
+            p3: op.code,
             p4: builder.constant(.value(k)),
             p5: UInt16(options.rawValue),
             comment: comment
@@ -153,7 +153,7 @@ extension Generator {
             let l = emitValue(lhs, into: register)
             let r = emitValue(rhs, into: register)
             let v = builder.makeValueRegister()
-            builder.emit(.arithmetic, p1: register, p2: l, p3: v, p4: r, p5: UInt16(ArithmeticCode.code(op)))
+            builder.emit(.arithmetic, p1: register, p2: l, p3: v, p4: r, p5: UInt16(op.code))
             return v
         case .size(let value):
             let loaded = emitValue(value, into: register)
@@ -215,7 +215,7 @@ extension Generator {
             .filterType,
             p1: register,
             p2: v,
-            p3: ComparisonCode.code(test.op),
+            p3: test.op.code,
             p4: builder.constant(.values(test.names)),
             comment: comment
         )

@@ -27,7 +27,7 @@ extension Generator {
             else {
                 // Any other path (`friends[0].friends.text`): each string reached searched.
                 guard path.root == .object else { return nil }
-                return .grouped(.searchingText(Lowering.path(path), Self.textSearch(query)), [.any])
+                return .grouped(.searchingText(path, TextSearch(normalizing: query)), [.any])
             }
             let inner = BoundPath(
                 root: .object,
@@ -48,7 +48,7 @@ extension Generator {
                 // reached).
                 guard path.root == .object else { return nil }
                 return .grouped(
-                    .withinRegion(Lowering.path(path), region),
+                    .withinRegion(path, region),
                     quantifier == .all ? [.all, .any] : [quantifier]
                 )
             }

@@ -14,7 +14,7 @@ public indirect enum BoundPredicate: Hashable, Sendable {
     /// the comparison spellings are already lowered to these.
     case comparison(BoundComparison)
     /// `path TEXT 'terms'`: the string at `path` (ANY over a to-many path) matches the full-text query.
-    case fullText(path: BoundPath, query: FullTextQuery)
+    case fullText(path: BoundPath, query: TextSearch)
     /// `path GEOWITHIN shape`: the embedded GeoJSON point(s) at `path` lie in `region`. For a to-many
     /// path the quantifier applies, except that ALL is false for an empty collection.
     case geoWithin(path: BoundPath, quantifier: Quantifier, region: GeoRegion)
@@ -64,26 +64,4 @@ public struct BoundOperand: Hashable, Sendable {
         self.quantifier = quantifier
         self.isMultiValued = isMultiValued
     }
-}
-
-/// A parsed `TEXT` search: every included term must occur; no excluded term may.
-public struct FullTextQuery: Hashable, Sendable {
-    /// One search word, lower-cased as the tokenizer lower-cases text.
-    public struct Term: Hashable, Sendable {
-        public var token: String
-        /// `word*`: any token that starts with `token`.
-        public var isPrefix: Bool
-        /// `-word`: objects containing it are excluded.
-        public var isExcluded: Bool
-
-        public init(token: String, isPrefix: Bool = false, isExcluded: Bool = false) {
-            self.token = token
-            self.isPrefix = isPrefix
-            self.isExcluded = isExcluded
-        }
-    }
-
-    public var terms: [Term]
-
-    public init(terms: [Term]) { self.terms = terms }
 }

@@ -122,7 +122,7 @@ public enum IRPrinter {
     }
 
     /// The search string as it would be written: `word`, `prefix*`, `-excluded`.
-    public static func print(_ query: FullTextQuery) -> String {
+    public static func print(_ query: TextSearch) -> String {
         query.terms.map { ($0.isExcluded ? "-" : "") + $0.token + ($0.isPrefix ? "*" : "") }.joined(separator: " ")
     }
 

@@ -5,33 +5,17 @@ extension ReferenceEvaluator {
     /// `path TEXT 'terms'`: some string reached (ANY over a to-many path) has, among its
     /// `FullTextTokenizer` tokens, every included term (a prefix term: a token starting with
     /// it) and no excluded term. The value is tokenized directly rather than looked up in the
-    /// full-text index: the plainest correct reading. A null string has no tokens.
-    func fullTextHolds(path: BoundPath, query: FullTextQuery, in context: Context) -> Bool {
-        let terms = query.terms.map(Self.normalized)
+    /// full-text index, by the rule the VM applies too (`TextSearch.matches`). A null string has
+    /// no tokens.
+    func fullTextHolds(path: BoundPath, query: TextSearch, in context: Context) -> Bool {
+        let search = TextSearch(normalizing: query)
         return values(of: path, in: context).contains { value in
-            let text: String
             switch value {
-            case .string(let string): text = string
-            case .null: text = ""
-            default: return false
+            case .string(let string): search.matches(string)
+            case .null: search.matches("")
+            default: false
             }
-            let tokens = FullTextTokenizer.tokens(in: text)
-            for term in terms {
-                let occurs = tokens.contains { token in
-                    term.isPrefix ? token.utf8.starts(with: term.token.utf8) : token.utf8.elementsEqual(term.token.utf8)
-                }
-                if occurs == term.isExcluded { return false }
-            }
-            return true
         }
-    }
-
-    /// A term folded exactly as the tokenizer folds text, so `Café` finds `cafe`.
-    private static func normalized(_ term: FullTextQuery.Term) -> FullTextQuery.Term {
-        var result = term
-        let tokens = FullTextTokenizer.tokens(in: term.token)
-        if tokens.count == 1 { result.token = tokens[0] }
-        return result
     }
 
     /// `path GEOWITHIN region`: each object reached is a GeoJSON point (or not one, which is

@@ -41,16 +41,16 @@ extension BindingSession {
         default:
             throw BindError(.typeMismatch, "the search terms of TEXT must be a string", at: comparison.rhs.span)
         }
-        let query = try FullTextQuery.parse(text, span: comparison.rhs.span)
+        let query = try TextSearch.parse(text, span: comparison.rhs.span)
         return .fullText(path: resolved.bound, query: query)
     }
 }
 
-extension FullTextQuery {
+extension TextSearch {
     /// Reads search terms: whitespace-separated words, all of which must occur; `-word` excludes,
     /// `word*` matches as a prefix. Each word is tokenized as the indexed text is, so `C#` is `c`;
     /// a word that splits into several tokens (`object-oriented`) is an error.
-    static func parse(_ text: String, span: SourceSpan) throws(BindError) -> FullTextQuery {
+    static func parse(_ text: String, span: SourceSpan) throws(BindError) -> TextSearch {
         var terms: [Term] = []
         for word in text.split(whereSeparator: { $0.isWhitespace }) {
             var body = Substring(word)
@@ -83,6 +83,6 @@ extension FullTextQuery {
                 at: span
             )
         }
-        return FullTextQuery(terms: terms)
+        return TextSearch(terms: terms)
     }
 }

@@ -226,7 +226,7 @@ extension Execution {
     private func filter(_ instruction: Op, _ operand: PreparedOperand, block: TableBlock) {
         let r = Int(instruction.p1)
         let column = Int(instruction.p2)
-        let op = ComparisonCode.comparison(instruction.p3) ?? .equal
+        let op = ComparisonOperator(code: instruction.p3) ?? .equal
         let rows = registers.rows(r)
         let count = registers.counts[r]
         let dense = registers.dense[r]
@@ -235,15 +235,15 @@ extension Execution {
             assert(openColumns.contains(column), "column \(column) read but not opened (ColumnsRead)")
             switch (instruction.opcode, block.columns[column], operand) {
             case (.filterInt, .int(let view), .int(let k)):
-                kept = Kernels.filterInt(view, op, k, rows, count, dense: dense)
+                kept = Kernels.filter(view, op, k, rows, count, dense: dense)
             case (.filterDouble, .double(let view), .double(let k)):
-                kept = Kernels.filterDouble(view, op, k, rows, count, dense: dense)
+                kept = Kernels.filter(view, op, k, rows, count, dense: dense)
             case (.filterFloat, .float(let view), .float(let k)):
-                kept = Kernels.filterFloat(view, op, k, rows, count, dense: dense)
+                kept = Kernels.filter(view, op, k, rows, count, dense: dense)
             case (.filterBool, .bool(let view), .bool(let k)):
                 kept = Kernels.filterBool(view, op, k, rows, count, dense: dense)
             case (.filterDate, .date(let view), .date(let k)):
-                kept = Kernels.filterDate(view, op, k, rows, count, dense: dense)
+                kept = Kernels.filter(view, op, k, rows, count, dense: dense)
             case (.filterString, .string(let view), .matcher(let matcher)):
                 kept = Kernels.filterString(view, op, matcher, rows, count, dense: dense)
             case (.filterIntIn, .int(let view), .intSet(let set)):

@@ -22,18 +22,18 @@ extension Execution {
         let column = Int(instruction.p2)
         guard column >= 0 && column < block.columns.count else { return false }
         assert(openColumns.contains(column), "column \(column) read but not opened (ColumnsRead)")
-        let op = ComparisonCode.comparison(instruction.p3) ?? .equal
+        let op = ComparisonOperator(code: instruction.p3) ?? .equal
         let rows = UnsafePointer(registers.rows(r))
         let count = registers.counts[r]
         let dense = registers.dense[r]
         let counted: Int?
         switch (instruction.opcode, block.columns[column], prepared[pc]) {
         case (.filterInt, .int(let view), .int(let k)):
-            counted = Kernels.countInt(view, op, k, rows, count, dense: dense)
+            counted = Kernels.countMatches(view, op, k, rows, count, dense: dense)
         case (.filterDouble, .double(let view), .double(let k)):
-            counted = Kernels.countDouble(view, op, k, rows, count, dense: dense)
+            counted = Kernels.countMatches(view, op, k, rows, count, dense: dense)
         case (.filterFloat, .float(let view), .float(let k)):
-            counted = Kernels.countFloat(view, op, k, rows, count, dense: dense)
+            counted = Kernels.countMatches(view, op, k, rows, count, dense: dense)
         case (.filterNull, let view, _) where dense:
             counted = Kernels.countNull(Self.nulls(of: view), wantNull: op != .notEqual, count)
         default:

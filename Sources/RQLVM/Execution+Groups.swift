@@ -172,7 +172,7 @@ extension Execution {
     /// (`ReferenceEvaluator.geoWithinHolds`): an object that is not a point, a value, and a null
     /// or dangling link (met at any step: it stays a null link to the end) are not within.
     /// Objects met again are folded: repeats cannot change a quantifier over these tests.
-    private func withinRegion(_ path: RowPath, _ region: GeoRegion, from object: PathItem) -> [Value] {
+    private func withinRegion(_ path: BoundPath, _ region: GeoRegion, from object: PathItem) -> [Value] {
         var result: [Value] = []
         for item in walk(path, from: object, folding: true) {
             for element in elements(of: item) {
@@ -198,14 +198,14 @@ extension Execution {
     }
 
     /// What `path` reaches: with `folding` when it is multi-valued and the order does not matter.
-    private func reach(_ path: RowPath, from object: PathItem, sequences: Bool) -> [PathItem] {
+    private func reach(_ path: BoundPath, from object: PathItem, sequences: Bool) -> [PathItem] {
         walk(path, from: object, folding: path.isMultiValued && !sequences)
     }
 
     /// `@count` / `@size` (`ReferenceEvaluator.counts`): a path of links counts the links it
     /// reaches, repeats included, as one value; otherwise each collection reached gives its size,
     /// a string, binary or mixed value its size, null and a null link 0, an object nothing.
-    private func counts(of path: RowPath, from object: PathItem, sequences: Bool) -> [Value] {
+    private func counts(of path: BoundPath, from object: PathItem, sequences: Bool) -> [Value] {
         if countsLinks(path) {
             // Every path counts: objects met again are folded, their weights the paths to them.
             var total = 0
@@ -236,7 +236,7 @@ extension Execution {
 
     /// Whether `@count` of the path counts links: its values are links and its last step is not
     /// a dictionary of links (whose size is per owner).
-    private func countsLinks(_ path: RowPath) -> Bool {
+    private func countsLinks(_ path: BoundPath) -> Bool {
         guard path.valueType.targetClassName != nil else { return false }
         guard case .property(let className, let column, _)? = path.steps.last else { return true }
         guard let properties = store.schema[className]?.properties, column >= 0, column < properties.count else {
@@ -250,7 +250,7 @@ extension Execution {
     /// a path without a collection property aggregates everything it reaches.
     private func aggregates(
         _ function: AggregateFunction,
-        _ path: RowPath,
+        _ path: BoundPath,
         from object: PathItem,
         sequences: Bool
     ) -> [Value] {
@@ -279,7 +279,7 @@ extension Execution {
     }
 
     /// The index of the last step that reads a collection property or backlinks.
-    private func lastCollectionStep(of path: RowPath) -> Int? {
+    private func lastCollectionStep(of path: BoundPath) -> Int? {
         var last: Int?
         for (index, step) in path.steps.enumerated() {
             switch step {
@@ -300,14 +300,14 @@ extension Execution {
 
     /// Everything `path` reaches from `object`, before flattening (`ReferenceEvaluator.walk`):
     /// object steps open link collections first, so that with `folding` the objects in them merge.
-    func walk(_ path: RowPath, from object: PathItem, folding: Bool) -> [PathItem] {
+    func walk(_ path: BoundPath, from object: PathItem, folding: Bool) -> [PathItem] {
         weightedWalk(path, from: object, folding: folding).items
     }
 
     /// `walk` with the number of paths that reached each thing (1 each without `folding`): with
     /// folding a path through to-many links and back costs what its distinct objects cost, and
     /// the weights still count every path (`@count` of links).
-    func weightedWalk(_ path: RowPath, from object: PathItem, folding: Bool) -> GroupMerger {
+    func weightedWalk(_ path: BoundPath, from object: PathItem, folding: Bool) -> GroupMerger {
         var reached = GroupMerger(folding: folding)
         reached.add(object)
         for step in path.steps {
@@ -333,7 +333,7 @@ extension Execution {
     /// a group of its own, and so does a mixed list or dictionary opened by `[*]`, `@keys` or
     /// `@values`; links flatten. An owner with an empty collection is an empty group; a path
     /// that reaches nothing is one empty group.
-    func groups(of path: RowPath, from object: PathItem, folding: Bool) -> [[Value]] {
+    func groups(of path: BoundPath, from object: PathItem, folding: Bool) -> [[Value]] {
         weightedGroups(of: path, from: object, folding: folding).groups.map {
             flatten($0.items, isMultiValued: path.isMultiValued)
         }
@@ -344,7 +344,7 @@ extension Execution {
     /// however often it is reached, its items weighing 1. `folded` tells whether an object was
     /// folded (losing order and repeats), `opened` whether a group was opened per owner.
     func weightedGroups(
-        of path: RowPath,
+        of path: BoundPath,
         from object: PathItem,
         folding: Bool
     ) -> (groups: [GroupMerger], folded: Bool, opened: Bool) {
@@ -414,7 +414,7 @@ extension Execution {
         return total
     }
 
-    static func isObjectStep(_ step: RowStep) -> Bool {
+    static func isObjectStep(_ step: PathStep) -> Bool {
         switch step {
         case .property, .backlinks: true
         case .index, .first, .last, .all, .key, .keys, .values: false

@@ -27,7 +27,7 @@ enum ResultKey {
 extension Execution {
 
     /// The key `path` gives the object at `position` of `table`.
-    func keyValue(of path: RowPath, table: Store.Table, position: Int) -> ResultKey {
+    func keyValue(of path: BoundPath, table: Store.Table, position: Int) -> ResultKey {
         // A key path starts at the object; no SUBQUERY element is in scope.
         guard path.root == .object else { return .value(.null) }
         var items: [PathItem] = [.object(table, position)]

@@ -101,7 +101,7 @@ extension Execution {
     func filterValue(_ instruction: Op) {
         let r = Int(instruction.p1)
         let values = gathers.values(Int(instruction.p2))
-        guard case .value(let k)? = constant(instruction.p4), let op = ComparisonCode.comparison(instruction.p3) else {
+        guard case .value(let k)? = constant(instruction.p4), let op = ComparisonOperator(code: instruction.p3) else {
             registers.clear(r)
             return
         }

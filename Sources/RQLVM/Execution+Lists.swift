@@ -9,7 +9,7 @@ extension Execution {
     func filterValueList(_ instruction: Op, _ quantifier: Quantifier, _ list: [Value], valueFirst: Bool) {
         let r = Int(instruction.p1)
         let values = gathers.values(Int(instruction.p2))
-        guard let op = ComparisonCode.comparison(instruction.p3) else {
+        guard let op = ComparisonOperator(code: instruction.p3) else {
             registers.clear(r)
             return
         }

@@ -21,7 +21,7 @@ extension Execution {
     }
 
     /// What one step leads to from one reached thing.
-    func apply(_ step: RowStep, to item: PathItem) -> [PathItem] {
+    func apply(_ step: PathStep, to item: PathItem) -> [PathItem] {
         if case .nullLink = item { return [.nullLink] }
         switch step {
         case .property(let className, let index, let name):

@@ -84,7 +84,7 @@ extension Execution {
     }
 
     /// Each key's value for each position: `keys[k][i]` is key `k` of `positions[i]`.
-    func keyValues(_ paths: [RowPath], at positions: [Int]) -> [[KeyValue]] {
+    func keyValues(_ paths: [BoundPath], at positions: [Int]) -> [[KeyValue]] {
         guard let table else { return [] }
         return paths.map { path in
             if let column = directColumn(path, table: table) {
@@ -104,7 +104,7 @@ extension Execution {
     }
 
     /// The column a key path reads when it is one scalar property of the scanned class.
-    func directColumn(_ path: RowPath, table: Store.Table) -> Int? {
+    func directColumn(_ path: BoundPath, table: Store.Table) -> Int? {
         guard path.root == .object, path.steps.count == 1,
             case .property(let className, let index, _) = path.steps[0],
             className == table.objectSchema.name, index >= 0, index < table.objectSchema.properties.count
@@ -116,7 +116,7 @@ extension Execution {
 
     /// Whether row `a` sorts before row `b` (indices into the key columns); ties keep order.
     @inline(__always)
-    private func precedes(_ a: Int, _ b: Int, _ columns: [[KeyValue]], _ keys: [RowSortKey]) -> Bool {
+    private func precedes(_ a: Int, _ b: Int, _ columns: [[KeyValue]], _ keys: [BoundSortKey]) -> Bool {
         for (k, key) in keys.enumerated() {
             var order = ResultKey.compare(columns[k][a], columns[k][b], caseInsensitive: key.caseInsensitive)
             if !key.ascending { order = -order }
@@ -126,7 +126,7 @@ extension Execution {
     }
 
     /// The indices of `positions` in stable sort order.
-    func sorted(_ positions: [Int], by keys: [RowSortKey]) -> [Int] {
+    func sorted(_ positions: [Int], by keys: [BoundSortKey]) -> [Int] {
         guard positions.count > 1 else { return Array(positions.indices) }
         let columns = keyValues(keys.map(\.path), at: positions)
         return (0..<positions.count).sorted { precedes($0, $1, columns, keys) }
@@ -134,7 +134,7 @@ extension Execution {
 
     /// The first `count` rows of the stable sort: a bounded, ordered candidate list that a row
     /// enters only if it sorts before the current last.
-    func top(_ count: Int, of positions: [Int], by keys: [RowSortKey]) -> [Int] {
+    func top(_ count: Int, of positions: [Int], by keys: [BoundSortKey]) -> [Int] {
         guard count > 0 else { return [] }
         if positions.count <= count { return sorted(positions, by: keys) }
         if let typed = typedTop(count, of: positions, by: keys) { return typed }
@@ -158,7 +158,7 @@ extension Execution {
     /// Keeps the first row of each distinct tuple, by hashing `EqualityKey`s; rows whose key
     /// path crosses a null link are dropped.
     /// The indices of the first row of each distinct tuple.
-    func distinct(_ positions: [Int], by paths: [RowPath]) -> [Int] {
+    func distinct(_ positions: [Int], by paths: [BoundPath]) -> [Int] {
         let columns = keyValues(paths, at: positions)
         var kept: [Int] = []
         if columns.count == 1 {

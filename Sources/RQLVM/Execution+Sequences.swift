@@ -126,7 +126,7 @@ extension Execution {
                 if case .object = element { objects.add(element) }
             }
         }
-        func value(_ step: RowStep, of object: PathItem) -> Value {
+        func value(_ step: PathStep, of object: PathItem) -> Value {
             flatten(apply(step, to: object), isMultiValued: false).first ?? .null
         }
         let holds = { (object: PathItem) in comparison.pair(value(leftLast, of: object), value(rightLast, of: object)) }
@@ -135,7 +135,7 @@ extension Execution {
 
     /// Whether a step reads exactly one value of an object: a property that is neither a
     /// collection nor a link.
-    private func readsOneScalar(_ step: RowStep) -> Bool {
+    private func readsOneScalar(_ step: PathStep) -> Bool {
         guard case .property(let className, let column, _) = step,
             let properties = store.schema[className]?.properties, column >= 0, column < properties.count
         else { return false }
@@ -160,13 +160,13 @@ extension Execution {
     /// comparison can stop at the first pair that decides it.
     private struct PathValues: IteratorProtocol {
         let execution: Execution
-        let path: RowPath
+        let path: BoundPath
         /// For each depth being walked, the things reached there and the next one to visit.
         var stack: [(items: [PathItem], next: Int)]
         /// Values of the last thing reached, not yet handed out.
         var pending: [Value] = []
 
-        init(_ execution: Execution, _ path: RowPath, from object: PathItem) {
+        init(_ execution: Execution, _ path: BoundPath, from object: PathItem) {
             self.execution = execution
             self.path = path
             stack = [([object], 0)]

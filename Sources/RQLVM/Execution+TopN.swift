@@ -6,7 +6,7 @@ import RQLCore
 /// are kept with a threshold, so each row costs one typed comparison. NaN and null keys, whose
 /// place in `ValueOrdering` the general path knows, fall back to it.
 extension Execution {
-    func typedTop(_ count: Int, of positions: [Int], by keys: [RowSortKey]) -> [Int]? {
+    func typedTop(_ count: Int, of positions: [Int], by keys: [BoundSortKey]) -> [Int]? {
         guard keys.count == 1, let table, let column = directColumn(keys[0].path, table: table) else { return nil }
         let ascending = keys[0].ascending
         return table.withColumn(column) { view -> [Int]? in

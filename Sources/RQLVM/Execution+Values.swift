@@ -24,7 +24,7 @@ extension Execution {
         let out = gathers.values(Int(instruction.p3))
         let rows = registers.ready(r)
         let count = registers.counts[r]
-        guard let op = ArithmeticCode.arithmetic(Int32(instruction.p5)) else {
+        guard let op = ArithmeticOperator(code: Int32(instruction.p5)) else {
             registers.clear(r)
             return
         }
@@ -45,7 +45,7 @@ extension Execution {
         let r = Int(instruction.p1)
         let lhs = gathers.values(Int(instruction.p2))
         let rhs = gathers.values(Int(instruction.p4))
-        guard let op = ComparisonCode.comparison(instruction.p3) else {
+        guard let op = ComparisonOperator(code: instruction.p3) else {
             registers.clear(r)
             return
         }
@@ -58,7 +58,7 @@ extension Execution {
     func filterType(_ instruction: Op) {
         let r = Int(instruction.p1)
         let values = gathers.values(Int(instruction.p2))
-        guard case .values(let names)? = constant(instruction.p4), let op = ComparisonCode.comparison(instruction.p3),
+        guard case .values(let names)? = constant(instruction.p4), let op = ComparisonOperator(code: instruction.p3),
             op == .equal || op == .notEqual
         else {
             registers.clear(r)

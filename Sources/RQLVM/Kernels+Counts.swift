@@ -18,55 +18,53 @@ extension Kernels {
         _ count: Int,
         dense: Bool
     ) -> Int? {
+        switch op {
+        case .equal: tally(IsEqual.self, values, k, rows, count, dense: dense)
+        case .notEqual: tally(IsNotEqual.self, values, k, rows, count, dense: dense)
+        case .less: tally(IsLess.self, values, k, rows, count, dense: dense)
+        case .lessOrEqual: tally(IsLessOrEqual.self, values, k, rows, count, dense: dense)
+        case .greater: tally(IsGreater.self, values, k, rows, count, dense: dense)
+        case .greaterOrEqual: tally(IsGreaterOrEqual.self, values, k, rows, count, dense: dense)
+        case .beginsWith, .endsWith, .contains, .like: nil
+        }
+    }
+
+    /// The loop of `countOrdered` for one comparison.
+    @inline(__always)
+    static func tally<T: Comparable, Test: OrderedTest>(
+        _ test: Test.Type,
+        _ values: UnsafePointer<T>,
+        _ k: T,
+        _ rows: UnsafePointer<Int32>,
+        _ count: Int,
+        dense: Bool
+    ) -> Int {
         var c = 0
         if dense {
-            switch op {
-            case .equal: for i in 0..<count { c &+= bit(values[i] == k) }
-            case .notEqual: for i in 0..<count { c &+= bit(values[i] != k) }
-            case .less: for i in 0..<count { c &+= bit(values[i] < k) }
-            case .lessOrEqual: for i in 0..<count { c &+= bit(values[i] <= k) }
-            case .greater: for i in 0..<count { c &+= bit(values[i] > k) }
-            case .greaterOrEqual: for i in 0..<count { c &+= bit(values[i] >= k) }
-            case .beginsWith, .endsWith, .contains, .like: return nil
-            }
+            for i in 0..<count { c &+= bit(Test.holds(values[i], k)) }
         } else {
-            switch op {
-            case .equal: for j in 0..<count { c &+= bit(values[Int(rows[j])] == k) }
-            case .notEqual: for j in 0..<count { c &+= bit(values[Int(rows[j])] != k) }
-            case .less: for j in 0..<count { c &+= bit(values[Int(rows[j])] < k) }
-            case .lessOrEqual: for j in 0..<count { c &+= bit(values[Int(rows[j])] <= k) }
-            case .greater: for j in 0..<count { c &+= bit(values[Int(rows[j])] > k) }
-            case .greaterOrEqual: for j in 0..<count { c &+= bit(values[Int(rows[j])] >= k) }
-            case .beginsWith, .endsWith, .contains, .like: return nil
-            }
+            for j in 0..<count { c &+= bit(Test.holds(values[Int(rows[j])], k)) }
         }
         return c
     }
 
-    /// `countOrdered` over an int column; nil when the column has nulls.
+    /// `countOrdered` over a column of `T` (for doubles, NaN satisfies only `!=`, as Swift's
+    /// operators say); nil when the column has nulls or `T` takes the scalar path.
     @inline(never)
-    static func countInt(
-        _ view: FixedWidthColumnView<Int64>,
+    @_specialize(where T == Int64)
+    @_specialize(where T == Double)
+    @_specialize(where T == Float)
+    static func countMatches<T: KernelScalar>(
+        _ view: FixedWidthColumnView<T>,
         _ op: ComparisonOperator,
-        _ k: Int64,
+        _ k: T,
         _ rows: UnsafePointer<Int32>,
         _ count: Int,
         dense: Bool
     ) -> Int? {
-        guard !view.nulls.hasNulls else { return nil }
+        guard !view.nulls.hasNulls, T.hasBranchFreeCompare else { return nil }
         guard let base = view.values.baseAddress else { return count == 0 ? 0 : nil }
-        if dense {
-            // The orderings by the sign of a subtraction: the build targets SSE2, which has no
-            // 64-bit compare, so `x > k` vectorised as an emulated compare (~26 instructions per
-            // four rows); a subtraction, a mask and a shift are plain SSE2 (~12).
-            switch op {
-            case .greater: return countLess(k, base, count, flipped: false)
-            case .lessOrEqual: return count &- countLess(k, base, count, flipped: false)
-            case .less: return countLess(k, base, count, flipped: true)
-            case .greaterOrEqual: return count &- countLess(k, base, count, flipped: true)
-            case .equal, .notEqual, .beginsWith, .endsWith, .contains, .like: break
-            }
-        }
+        if dense, let counted = T.countDense(base, op, k, count) { return counted }
         return countOrdered(base, op, k, rows, count, dense: dense)
     }
 
@@ -103,37 +101,6 @@ extension Kernels {
         return Int(truncatingIfNeeded: c)
     }
 
-    /// `countOrdered` over a double column (NaN satisfies only `!=`, as Swift's operators
-    /// say); nil when the column has nulls.
-    @inline(never)
-    static func countDouble(
-        _ view: FixedWidthColumnView<Double>,
-        _ op: ComparisonOperator,
-        _ k: Double,
-        _ rows: UnsafePointer<Int32>,
-        _ count: Int,
-        dense: Bool
-    ) -> Int? {
-        guard !view.nulls.hasNulls else { return nil }
-        guard let base = view.values.baseAddress else { return count == 0 ? 0 : nil }
-        return countOrdered(base, op, k, rows, count, dense: dense)
-    }
-
-    /// `countOrdered` over a float column; nil when the column has nulls.
-    @inline(never)
-    static func countFloat(
-        _ view: FixedWidthColumnView<Float>,
-        _ op: ComparisonOperator,
-        _ k: Float,
-        _ rows: UnsafePointer<Int32>,
-        _ count: Int,
-        dense: Bool
-    ) -> Int? {
-        guard !view.nulls.hasNulls else { return nil }
-        guard let base = view.values.baseAddress else { return count == 0 ? 0 : nil }
-        return countOrdered(base, op, k, rows, count, dense: dense)
-    }
-
     /// How many of the dense rows `0 ..< count` are null (`wantNull`) or not: a population
     /// count of the mask's words.
     @inline(never)
@@ -151,5 +118,21 @@ extension Kernels {
             w &+= 1
         }
         return wantNull ? nullCount : count &- nullCount
+    }
+}
+
+extension Int64: KernelScalar {
+    /// The orderings by the sign of a subtraction (`Kernels.countLess`): the build targets SSE2,
+    /// which has no 64-bit compare, so `x > k` vectorised as an emulated compare (~26
+    /// instructions per four rows); a subtraction, a mask and a shift are plain SSE2 (~12).
+    @inline(__always)
+    static func countDense(_ values: UnsafePointer<Int64>, _ op: ComparisonOperator, _ k: Int64, _ count: Int) -> Int? {
+        switch op {
+        case .greater: Kernels.countLess(k, values, count, flipped: false)
+        case .lessOrEqual: count &- Kernels.countLess(k, values, count, flipped: false)
+        case .less: Kernels.countLess(k, values, count, flipped: true)
+        case .greaterOrEqual: count &- Kernels.countLess(k, values, count, flipped: true)
+        case .equal, .notEqual, .beginsWith, .endsWith, .contains, .like: nil
+        }
     }
 }

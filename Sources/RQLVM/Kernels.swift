@@ -8,7 +8,9 @@ import RQLCore
 ///
 /// The shape is the one `swift-kernels.md` measured to vectorise: no closures, no existentials,
 /// the operator switched outside the loop, the row index stored unconditionally and the output
-/// cursor advanced by the predicate bit.
+/// cursor advanced by the predicate bit. Each loop is written once, generic over the column's
+/// element (`KernelScalar`) and the comparison (`OrderedTest`); the VM calls them with concrete
+/// types, so the optimizer emits one specialized loop per type and operator.
 enum Kernels {
     @inline(__always)
     static func bit(_ b: Bool) -> Int { Int(unsafeBitCast(b, to: UInt8.self)) }
@@ -24,144 +26,63 @@ enum Kernels {
         _ count: Int,
         dense: Bool
     ) -> Int {
+        switch op {
+        case .equal: select(IsEqual.self, values, k, rows, count, dense: dense)
+        case .notEqual: select(IsNotEqual.self, values, k, rows, count, dense: dense)
+        case .less: select(IsLess.self, values, k, rows, count, dense: dense)
+        case .lessOrEqual: select(IsLessOrEqual.self, values, k, rows, count, dense: dense)
+        case .greater: select(IsGreater.self, values, k, rows, count, dense: dense)
+        case .greaterOrEqual: select(IsGreaterOrEqual.self, values, k, rows, count, dense: dense)
+        case .beginsWith, .endsWith, .contains, .like: 0
+        }
+    }
+
+    /// The loop of `filterOrdered` for one comparison.
+    @inline(__always)
+    static func select<T: Comparable, Test: OrderedTest>(
+        _ test: Test.Type,
+        _ values: UnsafePointer<T>,
+        _ k: T,
+        _ rows: UnsafeMutablePointer<Int32>,
+        _ count: Int,
+        dense: Bool
+    ) -> Int {
         var m = 0
         if dense {
-            switch op {
-            case .equal:
-                for i in 0..<count {
-                    rows[m] = Int32(truncatingIfNeeded: i)
-                    m &+= bit(values[i] == k)
-                }
-            case .notEqual:
-                for i in 0..<count {
-                    rows[m] = Int32(truncatingIfNeeded: i)
-                    m &+= bit(values[i] != k)
-                }
-            case .less:
-                for i in 0..<count {
-                    rows[m] = Int32(truncatingIfNeeded: i)
-                    m &+= bit(values[i] < k)
-                }
-            case .lessOrEqual:
-                for i in 0..<count {
-                    rows[m] = Int32(truncatingIfNeeded: i)
-                    m &+= bit(values[i] <= k)
-                }
-            case .greater:
-                for i in 0..<count {
-                    rows[m] = Int32(truncatingIfNeeded: i)
-                    m &+= bit(values[i] > k)
-                }
-            case .greaterOrEqual:
-                for i in 0..<count {
-                    rows[m] = Int32(truncatingIfNeeded: i)
-                    m &+= bit(values[i] >= k)
-                }
-            case .beginsWith, .endsWith, .contains, .like: return 0
+            for i in 0..<count {
+                rows[m] = Int32(truncatingIfNeeded: i)
+                m &+= bit(Test.holds(values[i], k))
             }
         } else {
-            switch op {
-            case .equal:
-                for j in 0..<count {
-                    let r = rows[j]
-                    rows[m] = r
-                    m &+= bit(values[Int(r)] == k)
-                }
-            case .notEqual:
-                for j in 0..<count {
-                    let r = rows[j]
-                    rows[m] = r
-                    m &+= bit(values[Int(r)] != k)
-                }
-            case .less:
-                for j in 0..<count {
-                    let r = rows[j]
-                    rows[m] = r
-                    m &+= bit(values[Int(r)] < k)
-                }
-            case .lessOrEqual:
-                for j in 0..<count {
-                    let r = rows[j]
-                    rows[m] = r
-                    m &+= bit(values[Int(r)] <= k)
-                }
-            case .greater:
-                for j in 0..<count {
-                    let r = rows[j]
-                    rows[m] = r
-                    m &+= bit(values[Int(r)] > k)
-                }
-            case .greaterOrEqual:
-                for j in 0..<count {
-                    let r = rows[j]
-                    rows[m] = r
-                    m &+= bit(values[Int(r)] >= k)
-                }
-            case .beginsWith, .endsWith, .contains, .like: return 0
+            for j in 0..<count {
+                let r = rows[j]
+                rows[m] = r
+                m &+= bit(Test.holds(values[Int(r)], k))
             }
         }
         return m
     }
 
+    /// `filterOrdered` over a column of `T`; with nulls (or for a type whose compare is not
+    /// one instruction) the scalar `nullAware` path.
     @inline(never)
-    static func filterInt(
-        _ view: FixedWidthColumnView<Int64>,
+    @_specialize(where T == Int64)
+    @_specialize(where T == Double)
+    @_specialize(where T == Float)
+    @_specialize(where T == Timestamp)
+    static func filter<T: KernelScalar>(
+        _ view: FixedWidthColumnView<T>,
         _ op: ComparisonOperator,
-        _ k: Int64,
+        _ k: T,
         _ rows: UnsafeMutablePointer<Int32>,
         _ count: Int,
         dense: Bool
     ) -> Int {
         guard let base = view.values.baseAddress else { return 0 }
-        if view.nulls.hasNulls {
+        if view.nulls.hasNulls || !T.hasBranchFreeCompare {
             return nullAware(view.nulls, op, rows, count, dense: dense) { compare(base[$0], op, k) }
         }
         return filterOrdered(base, op, k, rows, count, dense: dense)
-    }
-
-    @inline(never)
-    static func filterDouble(
-        _ view: FixedWidthColumnView<Double>,
-        _ op: ComparisonOperator,
-        _ k: Double,
-        _ rows: UnsafeMutablePointer<Int32>,
-        _ count: Int,
-        dense: Bool
-    ) -> Int {
-        guard let base = view.values.baseAddress else { return 0 }
-        if view.nulls.hasNulls {
-            return nullAware(view.nulls, op, rows, count, dense: dense) { compare(base[$0], op, k) }
-        }
-        return filterOrdered(base, op, k, rows, count, dense: dense)
-    }
-
-    @inline(never)
-    static func filterFloat(
-        _ view: FixedWidthColumnView<Float>,
-        _ op: ComparisonOperator,
-        _ k: Float,
-        _ rows: UnsafeMutablePointer<Int32>,
-        _ count: Int,
-        dense: Bool
-    ) -> Int {
-        guard let base = view.values.baseAddress else { return 0 }
-        if view.nulls.hasNulls {
-            return nullAware(view.nulls, op, rows, count, dense: dense) { compare(base[$0], op, k) }
-        }
-        return filterOrdered(base, op, k, rows, count, dense: dense)
-    }
-
-    @inline(never)
-    static func filterDate(
-        _ view: FixedWidthColumnView<Timestamp>,
-        _ op: ComparisonOperator,
-        _ k: Timestamp,
-        _ rows: UnsafeMutablePointer<Int32>,
-        _ count: Int,
-        dense: Bool
-    ) -> Int {
-        guard let base = view.values.baseAddress else { return 0 }
-        return nullAware(view.nulls, op, rows, count, dense: dense) { compare(base[$0], op, k) }
     }
 
     @inline(never)
@@ -180,23 +101,11 @@ enum Kernels {
             }
         }
         // Equality with a constant bool: compare the bytes.
-        let wanted = op == .equal ? k : !k
-        var m = 0
-        if dense {
-            for i in 0..<count {
-                rows[m] = Int32(truncatingIfNeeded: i)
-                m &+= bit(base[i] == wanted)
-            }
-        } else {
-            for j in 0..<count {
-                let r = rows[j]
-                rows[m] = r
-                m &+= bit(base[Int(r)] == wanted)
-            }
+        let wanted: UInt8 = (op == .equal) == k ? 1 : 0
+        return base.withMemoryRebound(to: UInt8.self, capacity: view.values.count) { bytes in
+            select(IsEqual.self, bytes, wanted, rows, count, dense: dense)
         }
-        return m
     }
-
     /// The scalar path for columns with nulls (and types whose compare is not one instruction):
     /// a null row satisfies only `!=`.
     @inline(__always)
@@ -306,4 +215,58 @@ enum Kernels {
         }
         return m
     }
+}
+
+/// A column element the typed filters and counts scan: compared with a constant of its own type.
+protocol KernelScalar: Comparable {
+    /// Whether `<` and `==` are one machine compare, so a column without nulls takes the
+    /// branch-free loops; a `Timestamp` (seconds, then nanoseconds) takes the scalar path.
+    static var hasBranchFreeCompare: Bool { get }
+    /// A count of the dense rows `values[0 ..< count]` satisfying `op k` faster than
+    /// `countOrdered`, or nil where there is none.
+    static func countDense(_ values: UnsafePointer<Self>, _ op: ComparisonOperator, _ k: Self, _ count: Int) -> Int?
+}
+
+extension KernelScalar {
+    static var hasBranchFreeCompare: Bool { true }
+    @inline(__always)
+    static func countDense(_ values: UnsafePointer<Self>, _ op: ComparisonOperator, _ k: Self, _ count: Int) -> Int? {
+        nil
+    }
+}
+
+extension Double: KernelScalar {}
+extension Float: KernelScalar {}
+extension Timestamp: KernelScalar {
+    static var hasBranchFreeCompare: Bool { false }
+}
+
+/// One of the six orderings, as a type, so that a loop generic over it is specialized into one
+/// loop per operator with the compare inlined.
+protocol OrderedTest {
+    static func holds<T: Comparable>(_ x: T, _ k: T) -> Bool
+}
+
+enum IsEqual: OrderedTest {
+    @inline(__always) static func holds<T: Comparable>(_ x: T, _ k: T) -> Bool { x == k }
+}
+
+enum IsNotEqual: OrderedTest {
+    @inline(__always) static func holds<T: Comparable>(_ x: T, _ k: T) -> Bool { x != k }
+}
+
+enum IsLess: OrderedTest {
+    @inline(__always) static func holds<T: Comparable>(_ x: T, _ k: T) -> Bool { x < k }
+}
+
+enum IsLessOrEqual: OrderedTest {
+    @inline(__always) static func holds<T: Comparable>(_ x: T, _ k: T) -> Bool { x <= k }
+}
+
+enum IsGreater: OrderedTest {
+    @inline(__always) static func holds<T: Comparable>(_ x: T, _ k: T) -> Bool { x > k }
+}
+
+enum IsGreaterOrEqual: OrderedTest {
+    @inline(__always) static func holds<T: Comparable>(_ x: T, _ k: T) -> Bool { x >= k }
 }

@@ -22,7 +22,7 @@ enum PreparedOperand {
             self = .none
             return
         }
-        let op = ComparisonCode.comparison(instruction.p3) ?? .equal
+        let op = ComparisonOperator(code: instruction.p3) ?? .equal
         switch (instruction.opcode, pool[instruction.p4]) {
         case (.filterInt, .value(.int(let k))): self = .int(k)
         case (.filterDouble, .value(.double(let k))): self = .double(k)

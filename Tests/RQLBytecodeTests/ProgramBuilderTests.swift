@@ -15,7 +15,7 @@ struct ProgramBuilderTests {
         let done = b.makeLabel()
         let loop = b.here
         b.emit(.nextBatch, p1: r, jump: done)
-        b.emit(.filterInt, p1: r, p2: 1, p3: ComparisonCode.code(.greater), p4: b.constant(.value(.int(30))))
+        b.emit(.filterInt, p1: r, p2: 1, p3: ComparisonOperator.greater.code, p4: b.constant(.value(.int(30))))
         b.emit(.emit, p1: r)
         b.emit(.goto, jump: b.label(at: loop))
         b.place(done)

@@ -107,7 +107,7 @@ struct IRPrinterTests {
         let clubs = Harness(store: h.store, className: "DogClub")
         let text = BoundPredicate.fullText(
             path: clubs.path("description"),
-            query: FullTextQuery(terms: [
+            query: TextSearch(terms: [
                 .init(token: "dog"), .init(token: "walk", isPrefix: true), .init(token: "cat", isExcluded: true),
             ])
         )

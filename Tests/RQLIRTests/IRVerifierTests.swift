@@ -124,7 +124,7 @@ struct IRVerifierTests {
 
     @Test("TEXT terms and GEO regions are checked")
     func searchChecks() {
-        let text = BoundPredicate.fullText(path: h.path("name"), query: FullTextQuery(terms: []))
+        let text = BoundPredicate.fullText(path: h.path("name"), query: TextSearch(terms: []))
         #expect(verifier.verify(h.query(text)) == ["TEXT on Person.name has no terms"])
         let open = GeoRegion.polygon([
             [

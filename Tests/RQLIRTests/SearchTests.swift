@@ -6,15 +6,15 @@ import Testing
 @Suite("Reference evaluator: TEXT and GEOWITHIN")
 struct SearchTests {
     /// `Query_FullTextMulti` terms as the binder would parse them.
-    static func terms(_ text: String) -> FullTextQuery {
-        FullTextQuery(
+    static func terms(_ text: String) -> TextSearch {
+        TextSearch(
             terms: text.split(separator: " ").map { word in
                 var token = Substring(word)
                 let excluded = token.hasPrefix("-")
                 if excluded { token = token.dropFirst() }
                 let prefix = token.hasSuffix("*")
                 if prefix { token = token.dropLast() }
-                return FullTextQuery.Term(token: token.lowercased(), isPrefix: prefix, isExcluded: excluded)
+                return TextSearch.Term(token: token.lowercased(), isPrefix: prefix, isExcluded: excluded)
             }
         )
     }

@@ -112,7 +112,7 @@ struct RunSetupVMTests {
             for k in Self.extremes + values.prefix(20) {
                 for op in [ComparisonOperator.greater, .greaterOrEqual, .less, .lessOrEqual, .equal, .notEqual] {
                     let expected = values.filter { ValueComparison.evaluate(.int($0), op, .int(k)) }.count
-                    let counted = Kernels.countInt(view, op, k, rows, buffer.count, dense: true)
+                    let counted = Kernels.countMatches(view, op, k, rows, buffer.count, dense: true)
                     #expect(counted == expected, "x \(op) \(k)")
                 }
             }

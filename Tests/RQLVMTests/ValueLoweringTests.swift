@@ -104,7 +104,7 @@ struct ValueLoweringTests {
         #expect(ProgramVerifier.verify(good).isEmpty)
         let at = good.instructions.firstIndex { $0.opcode == .filterType }!
         var ordered = good
-        ordered.instructions[at].p3 = ComparisonCode.code(.less)
+        ordered.instructions[at].p3 = ComparisonOperator.less.code
         #expect(!ProgramVerifier.verify(ordered).isEmpty)
         var numbers = good
         numbers.instructions[at].p4 = good.instructions.first { $0.opcode == .gatherLink }!.p4

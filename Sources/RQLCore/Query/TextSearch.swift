@@ -1,4 +1,7 @@
 /// A parsed `TEXT` search: every included term must occur; no excluded term may.
+///
+/// The binder makes it as written (the IR prints it so); code generation normalizes it
+/// (`init(normalizing:)`) for the VM.
 public struct TextSearch: Hashable, Sendable {
     /// One search word, lower-cased as the tokenizer lower-cases text.
     public struct Term: Hashable, Sendable {

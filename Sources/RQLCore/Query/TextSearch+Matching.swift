@@ -1,5 +1,3 @@
-import RQLCore
-
 /// How a `TEXT` search decides one string, for `FilterText` and the `LoadGroups` operands that search text.
 ///
 ///     let search = TextSearch(normalizing: TextSearch(terms: [.init(token: "Café")]))

@@ -1,11 +1,11 @@
-import RQLCore
-
 /// A resolved key path: where it starts and the steps it takes.
 ///
 /// `dogs.toys.name` from Person is `[.property(dogs), .property(toys), .property(name)]`: each
 /// step reads a property of every object reached so far; link properties lead on to their
 /// targets. A null to-one link makes a single-valued path yield `null` and contributes nothing
 /// to a multi-valued one.
+///
+/// The binder makes it; the IR, the bytecode's constants and the VM share it.
 public struct BoundPath: Hashable, Sendable {
     /// Where evaluation starts.
     public enum Root: Hashable, Sendable {
