@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "RQLVM", targets: ["RQLVM"]),
         .library(name: "RQLEngine", targets: ["RQLEngine"]),
         .library(name: "RQLStorage", targets: ["RQLStorage"]),
+        .library(name: "RQLDatasets", targets: ["RQLDatasets"]),
         .library(name: "RQLTools", targets: ["RQLTools"]),
         .library(name: "RQLDSL", targets: ["RQLDSL"]),
         .library(name: "RQL", targets: ["RQL"]),
@@ -23,7 +24,8 @@ let package = Package(
         .executable(name: "rqlc", targets: ["rqlc"]),
     ],
     targets: [
-        // Spans, diagnostics, values, schema, storage protocols. Imports nothing of ours.
+        // Spans, diagnostics, values, schema, storage protocols, and JSON (the notation of
+        // datasets, arguments and the store file's schema record). Imports nothing of ours.
         .target(name: "RQLCore"),
         // Tokens, lexer, recursive-descent parser, syntax tree, canonical printer.
         .target(name: "RQLSyntax", dependencies: ["RQLCore"]),
@@ -47,17 +49,27 @@ let package = Package(
             name: "RQLEngine",
             dependencies: [
                 "RQLCore", "RQLSyntax", "RQLIR", "RQLSema", "RQLOptimizer", "RQLBytecode", "RQLCodegen", "RQLVM",
-                "RQLStorage",
+                "RQLStorage", "RQLDatasets",
             ]
         ),
-        // The in-memory column store and the JSON dataset format, behind RQLCore's storage protocols.
+        // The storage engine: the block store in memory and in a file, and the in-memory column
+        // store, behind RQLCore's storage protocols.
         .target(name: "RQLStorage", dependencies: ["RQLCore"]),
+        // The JSON dataset format: loading and exporting datasets, the demo database, files and
+        // pipes read as input, and query arguments given as JSON.
+        .target(name: "RQLDatasets", dependencies: ["RQLCore", "RQLStorage"]),
         // The rqlc commands as a testable library.
-        .target(name: "RQLTools", dependencies: ["RQLCore", "RQLSyntax", "RQLEngine", "RQLStorage", "RQLBytecode"]),
+        .target(
+            name: "RQLTools",
+            dependencies: ["RQLCore", "RQLSyntax", "RQLEngine", "RQLStorage", "RQLDatasets", "RQLBytecode"]
+        ),
         .executableTarget(name: "rqlc", dependencies: ["RQLTools"]),
         // What tests (and later Fuzz) share: realm-core's conformance cases, checked through any
         // executor passed in.
-        .target(name: "RQLTestSupport", dependencies: ["RQLCore", "RQLSema", "RQLEngine", "RQLStorage"]),
+        .target(
+            name: "RQLTestSupport",
+            dependencies: ["RQLCore", "RQLSema", "RQLEngine", "RQLStorage", "RQLDatasets"]
+        ),
         // The type-safe query DSL: `Query<T>` builds unbound IR from key paths and operators.
         .target(name: "RQLDSL", dependencies: ["RQLCore", "RQLIR"]),
         // The Realm-compatible object model: objects, @Persisted, collections, values, schema discovery.
@@ -71,24 +83,29 @@ let package = Package(
         // Commits to a store file until killed: RQLStorageTests' crash test runs it.
         .executableTarget(
             name: "store-crash-helper",
-            dependencies: ["RQLStorage", "RQLCore"],
+            dependencies: ["RQLStorage", "RQLDatasets", "RQLCore"],
             path: "Tests/StoreCrashHelper"
         ),
-        .testTarget(name: "RQLStorageTests", dependencies: ["RQLStorage", "RQLEngine", "store-crash-helper"]),
-        .testTarget(name: "RQLIRTests", dependencies: ["RQLIR", "RQLStorage"]),
-        .testTarget(name: "RQLSemaTests", dependencies: ["RQLSema", "RQLSyntax", "RQLStorage"]),
-        .testTarget(name: "RQLEngineTests", dependencies: ["RQLEngine", "RQLTestSupport"]),
+        .testTarget(
+            name: "RQLStorageTests",
+            dependencies: ["RQLStorage", "RQLDatasets", "RQLEngine", "store-crash-helper"]
+        ),
+        .testTarget(name: "RQLIRTests", dependencies: ["RQLIR", "RQLStorage", "RQLDatasets"]),
+        .testTarget(name: "RQLSemaTests", dependencies: ["RQLSema", "RQLSyntax", "RQLStorage", "RQLDatasets"]),
+        .testTarget(name: "RQLEngineTests", dependencies: ["RQLEngine", "RQLDatasets", "RQLTestSupport"]),
         .testTarget(
             name: "RQLOptimizerTests",
-            dependencies: ["RQLOptimizer", "RQLIR", "RQLSema", "RQLSyntax", "RQLStorage", "RQLTestSupport"]
+            dependencies: [
+                "RQLOptimizer", "RQLIR", "RQLSema", "RQLSyntax", "RQLStorage", "RQLDatasets", "RQLTestSupport",
+            ]
         ),
-        .testTarget(name: "RQLToolsTests", dependencies: ["RQLTools", "RQLTestSupport", "RQLStorage"]),
+        .testTarget(name: "RQLToolsTests", dependencies: ["RQLTools", "RQLTestSupport", "RQLStorage", "RQLDatasets"]),
         .testTarget(name: "RQLBytecodeTests", dependencies: ["RQLBytecode", "RQLCore"]),
         .testTarget(
             name: "RQLVMTests",
             dependencies: [
                 "RQLVM", "RQLCodegen", "RQLBytecode", "RQLOptimizer", "RQLIR", "RQLSema", "RQLSyntax", "RQLStorage",
-                "RQLEngine", "RQLCore", "RQLTestSupport",
+                "RQLDatasets", "RQLEngine", "RQLCore", "RQLTestSupport",
             ]
         ),
         .testTarget(name: "RQLDSLTests", dependencies: ["RQLDSL", "RQLCore", "RQLIR"]),
@@ -98,8 +115,8 @@ let package = Package(
         .testTarget(
             name: "RQLTests",
             dependencies: [
-                "RQL", "RQLCore", "RQLIR", "RQLSema", "RQLSyntax", "RQLStorage", "RQLEngine", "RQLTools",
-                "realm-file-helper", "RQLTestSupport",
+                "RQL", "RQLCore", "RQLIR", "RQLSema", "RQLSyntax", "RQLStorage", "RQLDatasets", "RQLEngine",
+                "RQLTools", "realm-file-helper", "RQLTestSupport",
             ]
         ),
     ]

@@ -18,6 +18,7 @@ let package = Package(
                 .product(name: "RQLEngine", package: "RQL"), .product(name: "RQLStorage", package: "RQL"),
                 .product(name: "RQLOptimizer", package: "RQL"), .product(name: "RQLBytecode", package: "RQL"),
                 .product(name: "RQLCodegen", package: "RQL"), .product(name: "RQLTestSupport", package: "RQL"),
+                .product(name: "RQLDatasets", package: "RQL"),
             ]
         ),
         // libFuzzer entry point for the parser; a thin shim over FuzzCommon.ParseCheck.
@@ -40,6 +41,7 @@ let package = Package(
                 "FuzzCommon", .product(name: "RQLCore", package: "RQL"), .product(name: "RQLSyntax", package: "RQL"),
                 .product(name: "RQLIR", package: "RQL"), .product(name: "RQLEngine", package: "RQL"),
                 .product(name: "RQLStorage", package: "RQL"), .product(name: "RQLTestSupport", package: "RQL"),
+                .product(name: "RQLDatasets", package: "RQL"),
             ]
         ),
     ]
