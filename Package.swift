@@ -61,25 +61,25 @@ let package = Package(
         // The rqlc commands as a testable library.
         .target(
             name: "RQLTools",
-            dependencies: ["RQLCore", "RQLSyntax", "RQLEngine", "RQLStorage", "RQLDatasets", "RQLBytecode"]
+            dependencies: ["RQLCore", "RQLEngine", "RQLStorage", "RQLDatasets", "RQLBytecode"]
         ),
         .executableTarget(name: "rqlc", dependencies: ["RQLTools"]),
         // What tests (and later Fuzz) share: realm-core's conformance cases, checked through any
         // executor passed in.
         .target(
             name: "RQLTestSupport",
-            dependencies: ["RQLCore", "RQLSema", "RQLEngine", "RQLStorage", "RQLDatasets"]
+            dependencies: ["RQLCore", "RQLSema", "RQLOptimizer", "RQLEngine", "RQLStorage", "RQLDatasets"]
         ),
         // The type-safe query DSL: `Query<T>` builds unbound IR from key paths and operators.
         .target(name: "RQLDSL", dependencies: ["RQLCore", "RQLIR"]),
         // The Realm-compatible object model: objects, @Persisted, collections, values, schema discovery.
         .target(
             name: "RQL",
-            dependencies: ["RQLDSL", "RQLCore", "RQLIR", "RQLSyntax", "RQLSema", "RQLEngine", "RQLStorage"]
+            dependencies: ["RQLDSL", "RQLCore", "RQLEngine", "RQLStorage"]
         ),
 
         .testTarget(name: "RQLCoreTests", dependencies: ["RQLCore"]),
-        .testTarget(name: "RQLSyntaxTests", dependencies: ["RQLSyntax"]),
+        .testTarget(name: "RQLSyntaxTests", dependencies: ["RQLSyntax", "RQLCore"]),
         // Commits to a store file until killed: RQLStorageTests' crash test runs it.
         .executableTarget(
             name: "store-crash-helper",
@@ -88,18 +88,34 @@ let package = Package(
         ),
         .testTarget(
             name: "RQLStorageTests",
-            dependencies: ["RQLStorage", "RQLDatasets", "RQLEngine", "store-crash-helper"]
+            dependencies: ["RQLStorage", "RQLCore", "RQLDatasets", "RQLEngine", "store-crash-helper"]
         ),
-        .testTarget(name: "RQLIRTests", dependencies: ["RQLIR", "RQLStorage", "RQLDatasets"]),
-        .testTarget(name: "RQLSemaTests", dependencies: ["RQLSema", "RQLSyntax", "RQLStorage", "RQLDatasets"]),
-        .testTarget(name: "RQLEngineTests", dependencies: ["RQLEngine", "RQLDatasets", "RQLTestSupport"]),
+        .testTarget(name: "RQLIRTests", dependencies: ["RQLIR", "RQLCore", "RQLStorage", "RQLDatasets"]),
+        .testTarget(
+            name: "RQLSemaTests",
+            dependencies: ["RQLSema", "RQLSyntax", "RQLIR", "RQLCore", "RQLStorage", "RQLDatasets"]
+        ),
+        .testTarget(
+            name: "RQLEngineTests",
+            dependencies: [
+                "RQLEngine", "RQLCore", "RQLSyntax", "RQLIR", "RQLSema", "RQLOptimizer", "RQLStorage", "RQLDatasets",
+                "RQLTestSupport",
+            ]
+        ),
         .testTarget(
             name: "RQLOptimizerTests",
             dependencies: [
-                "RQLOptimizer", "RQLIR", "RQLSema", "RQLSyntax", "RQLStorage", "RQLDatasets", "RQLTestSupport",
+                "RQLOptimizer", "RQLCore", "RQLIR", "RQLSema", "RQLSyntax", "RQLStorage", "RQLDatasets",
+                "RQLTestSupport",
             ]
         ),
-        .testTarget(name: "RQLToolsTests", dependencies: ["RQLTools", "RQLTestSupport", "RQLStorage", "RQLDatasets"]),
+        .testTarget(
+            name: "RQLToolsTests",
+            dependencies: [
+                "RQLTools", "RQLTestSupport", "RQLCore", "RQLEngine", "RQLOptimizer", "RQLBytecode", "RQLStorage",
+                "RQLDatasets",
+            ]
+        ),
         .testTarget(name: "RQLBytecodeTests", dependencies: ["RQLBytecode", "RQLCore"]),
         .testTarget(
             name: "RQLVMTests",
