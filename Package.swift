@@ -5,22 +5,14 @@ import PackageDescription
 
 let package = Package(
     name: "RQL",
+    // Three products: the object model, the engine for embedding the compiler without it, and
+    // the command-line tool. The other modules are internal to the package. Fuzz/ and Benchmarks/
+    // are packages of their own that depend on the RQLEngine and RQL products and import the
+    // modules those are built from, which SwiftPM counts as declared (a product's targets'
+    // dependencies); Fuzz compiles RQLTestSupport itself, through a symbolic link.
     products: [
-        .library(name: "RQLCore", targets: ["RQLCore"]),
-        .library(name: "RQLSyntax", targets: ["RQLSyntax"]),
-        .library(name: "RQLIR", targets: ["RQLIR"]),
-        .library(name: "RQLSema", targets: ["RQLSema"]),
-        .library(name: "RQLOptimizer", targets: ["RQLOptimizer"]),
-        .library(name: "RQLBytecode", targets: ["RQLBytecode"]),
-        .library(name: "RQLCodegen", targets: ["RQLCodegen"]),
-        .library(name: "RQLVM", targets: ["RQLVM"]),
-        .library(name: "RQLEngine", targets: ["RQLEngine"]),
-        .library(name: "RQLStorage", targets: ["RQLStorage"]),
-        .library(name: "RQLDatasets", targets: ["RQLDatasets"]),
-        .library(name: "RQLTools", targets: ["RQLTools"]),
-        .library(name: "RQLDSL", targets: ["RQLDSL"]),
         .library(name: "RQL", targets: ["RQL"]),
-        .library(name: "RQLTestSupport", targets: ["RQLTestSupport"]),
+        .library(name: "RQLEngine", targets: ["RQLEngine"]),
         .executable(name: "rqlc", targets: ["rqlc"]),
     ],
     targets: [
