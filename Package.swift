@@ -5,25 +5,19 @@ import PackageDescription
 
 let package = Package(
     name: "RQL",
+    // Three products: the object model, the engine for embedding the compiler without it, and
+    // the command-line tool. The other modules are internal to the package. Fuzz/ and Benchmarks/
+    // are packages of their own that depend on the RQLEngine and RQL products and import the
+    // modules those are built from, which SwiftPM counts as declared (a product's targets'
+    // dependencies); Fuzz compiles RQLTestSupport itself, through a symbolic link.
     products: [
-        .library(name: "RQLCore", targets: ["RQLCore"]),
-        .library(name: "RQLSyntax", targets: ["RQLSyntax"]),
-        .library(name: "RQLIR", targets: ["RQLIR"]),
-        .library(name: "RQLSema", targets: ["RQLSema"]),
-        .library(name: "RQLOptimizer", targets: ["RQLOptimizer"]),
-        .library(name: "RQLBytecode", targets: ["RQLBytecode"]),
-        .library(name: "RQLCodegen", targets: ["RQLCodegen"]),
-        .library(name: "RQLVM", targets: ["RQLVM"]),
-        .library(name: "RQLEngine", targets: ["RQLEngine"]),
-        .library(name: "RQLStorage", targets: ["RQLStorage"]),
-        .library(name: "RQLTools", targets: ["RQLTools"]),
-        .library(name: "RQLDSL", targets: ["RQLDSL"]),
         .library(name: "RQL", targets: ["RQL"]),
-        .library(name: "RQLTestSupport", targets: ["RQLTestSupport"]),
+        .library(name: "RQLEngine", targets: ["RQLEngine"]),
         .executable(name: "rqlc", targets: ["rqlc"]),
     ],
     targets: [
-        // Spans, diagnostics, values, schema, storage protocols. Imports nothing of ours.
+        // Spans, diagnostics, values, schema, storage protocols, and JSON (the notation of
+        // datasets, arguments and the store file's schema record). Imports nothing of ours.
         .target(name: "RQLCore"),
         // Tokens, lexer, recursive-descent parser, syntax tree, canonical printer.
         .target(name: "RQLSyntax", dependencies: ["RQLCore"]),
@@ -47,48 +41,79 @@ let package = Package(
             name: "RQLEngine",
             dependencies: [
                 "RQLCore", "RQLSyntax", "RQLIR", "RQLSema", "RQLOptimizer", "RQLBytecode", "RQLCodegen", "RQLVM",
-                "RQLStorage",
+                "RQLStorage", "RQLDatasets",
             ]
         ),
-        // The in-memory column store and the JSON dataset format, behind RQLCore's storage protocols.
+        // The storage engine: the block store in memory and in a file, and the in-memory column
+        // store, behind RQLCore's storage protocols.
         .target(name: "RQLStorage", dependencies: ["RQLCore"]),
+        // The JSON dataset format: loading and exporting datasets, the demo database, files and
+        // pipes read as input, and query arguments given as JSON.
+        .target(name: "RQLDatasets", dependencies: ["RQLCore", "RQLStorage"]),
         // The rqlc commands as a testable library.
-        .target(name: "RQLTools", dependencies: ["RQLCore", "RQLSyntax", "RQLEngine", "RQLStorage", "RQLBytecode"]),
+        .target(
+            name: "RQLTools",
+            dependencies: ["RQLCore", "RQLEngine", "RQLStorage", "RQLDatasets", "RQLBytecode"]
+        ),
         .executableTarget(name: "rqlc", dependencies: ["RQLTools"]),
         // What tests (and later Fuzz) share: realm-core's conformance cases, checked through any
         // executor passed in.
-        .target(name: "RQLTestSupport", dependencies: ["RQLCore", "RQLSema", "RQLEngine", "RQLStorage"]),
+        .target(
+            name: "RQLTestSupport",
+            dependencies: ["RQLCore", "RQLSema", "RQLOptimizer", "RQLEngine", "RQLStorage", "RQLDatasets"]
+        ),
         // The type-safe query DSL: `Query<T>` builds unbound IR from key paths and operators.
         .target(name: "RQLDSL", dependencies: ["RQLCore", "RQLIR"]),
         // The Realm-compatible object model: objects, @Persisted, collections, values, schema discovery.
         .target(
             name: "RQL",
-            dependencies: ["RQLDSL", "RQLCore", "RQLIR", "RQLSyntax", "RQLSema", "RQLEngine", "RQLStorage"]
+            dependencies: ["RQLDSL", "RQLCore", "RQLEngine", "RQLStorage"]
         ),
 
         .testTarget(name: "RQLCoreTests", dependencies: ["RQLCore"]),
-        .testTarget(name: "RQLSyntaxTests", dependencies: ["RQLSyntax"]),
+        .testTarget(name: "RQLSyntaxTests", dependencies: ["RQLSyntax", "RQLCore"]),
         // Commits to a store file until killed: RQLStorageTests' crash test runs it.
         .executableTarget(
             name: "store-crash-helper",
-            dependencies: ["RQLStorage", "RQLCore"],
+            dependencies: ["RQLStorage", "RQLDatasets", "RQLCore"],
             path: "Tests/StoreCrashHelper"
         ),
-        .testTarget(name: "RQLStorageTests", dependencies: ["RQLStorage", "RQLEngine", "store-crash-helper"]),
-        .testTarget(name: "RQLIRTests", dependencies: ["RQLIR", "RQLStorage"]),
-        .testTarget(name: "RQLSemaTests", dependencies: ["RQLSema", "RQLSyntax", "RQLStorage"]),
-        .testTarget(name: "RQLEngineTests", dependencies: ["RQLEngine", "RQLTestSupport"]),
+        .testTarget(
+            name: "RQLStorageTests",
+            dependencies: ["RQLStorage", "RQLCore", "RQLDatasets", "RQLEngine", "store-crash-helper"]
+        ),
+        .testTarget(name: "RQLIRTests", dependencies: ["RQLIR", "RQLCore", "RQLStorage", "RQLDatasets"]),
+        .testTarget(
+            name: "RQLSemaTests",
+            dependencies: ["RQLSema", "RQLSyntax", "RQLIR", "RQLCore", "RQLStorage", "RQLDatasets"]
+        ),
+        .testTarget(
+            name: "RQLEngineTests",
+            dependencies: [
+                "RQLEngine", "RQLCore", "RQLSyntax", "RQLIR", "RQLSema", "RQLOptimizer", "RQLStorage", "RQLDatasets",
+                "RQLTestSupport",
+            ]
+        ),
         .testTarget(
             name: "RQLOptimizerTests",
-            dependencies: ["RQLOptimizer", "RQLIR", "RQLSema", "RQLSyntax", "RQLStorage", "RQLTestSupport"]
+            dependencies: [
+                "RQLOptimizer", "RQLCore", "RQLIR", "RQLSema", "RQLSyntax", "RQLStorage", "RQLDatasets",
+                "RQLTestSupport",
+            ]
         ),
-        .testTarget(name: "RQLToolsTests", dependencies: ["RQLTools", "RQLTestSupport", "RQLStorage"]),
+        .testTarget(
+            name: "RQLToolsTests",
+            dependencies: [
+                "RQLTools", "RQLTestSupport", "RQLCore", "RQLEngine", "RQLOptimizer", "RQLBytecode", "RQLStorage",
+                "RQLDatasets",
+            ]
+        ),
         .testTarget(name: "RQLBytecodeTests", dependencies: ["RQLBytecode", "RQLCore"]),
         .testTarget(
             name: "RQLVMTests",
             dependencies: [
                 "RQLVM", "RQLCodegen", "RQLBytecode", "RQLOptimizer", "RQLIR", "RQLSema", "RQLSyntax", "RQLStorage",
-                "RQLEngine", "RQLCore", "RQLTestSupport",
+                "RQLDatasets", "RQLEngine", "RQLCore", "RQLTestSupport",
             ]
         ),
         .testTarget(name: "RQLDSLTests", dependencies: ["RQLDSL", "RQLCore", "RQLIR"]),
@@ -98,8 +123,8 @@ let package = Package(
         .testTarget(
             name: "RQLTests",
             dependencies: [
-                "RQL", "RQLCore", "RQLIR", "RQLSema", "RQLSyntax", "RQLStorage", "RQLEngine", "RQLTools",
-                "realm-file-helper", "RQLTestSupport",
+                "RQL", "RQLCore", "RQLIR", "RQLSema", "RQLSyntax", "RQLStorage", "RQLDatasets", "RQLEngine",
+                "RQLTools", "realm-file-helper", "RQLTestSupport",
             ]
         ),
     ]

@@ -9,16 +9,15 @@ let package = Package(
         .package(name: "RQL", path: "..")
     ],
     targets: [
+        // The root package's Sources/RQLTestSupport (a symbolic link): the root keeps it out of its
+        // products, which are only RQL, RQLEngine and rqlc.
+        .target(name: "RQLTestSupport", dependencies: [.product(name: "RQLEngine", package: "RQL")]),
         // The harness bodies: plain functions from bytes to checked invariants, reusable from tests.
+        // They import the engine's internal modules (RQLSyntax, RQLStorage, …), which the
+        // RQLEngine product is built from; SwiftPM counts a product's dependencies as declared.
         .target(
             name: "FuzzCommon",
-            dependencies: [
-                .product(name: "RQLCore", package: "RQL"), .product(name: "RQLSyntax", package: "RQL"),
-                .product(name: "RQLIR", package: "RQL"), .product(name: "RQLSema", package: "RQL"),
-                .product(name: "RQLEngine", package: "RQL"), .product(name: "RQLStorage", package: "RQL"),
-                .product(name: "RQLOptimizer", package: "RQL"), .product(name: "RQLBytecode", package: "RQL"),
-                .product(name: "RQLCodegen", package: "RQL"), .product(name: "RQLTestSupport", package: "RQL"),
-            ]
+            dependencies: ["RQLTestSupport", .product(name: "RQLEngine", package: "RQL")]
         ),
         // libFuzzer entry point for the parser; a thin shim over FuzzCommon.ParseCheck.
         .executableTarget(name: "FuzzParse", dependencies: ["FuzzCommon"]),
@@ -36,11 +35,7 @@ let package = Package(
         // Replays Regressions/ and Corpus/ through the same checks, without sanitizers.
         .testTarget(
             name: "FuzzCommonTests",
-            dependencies: [
-                "FuzzCommon", .product(name: "RQLCore", package: "RQL"), .product(name: "RQLSyntax", package: "RQL"),
-                .product(name: "RQLIR", package: "RQL"), .product(name: "RQLEngine", package: "RQL"),
-                .product(name: "RQLStorage", package: "RQL"), .product(name: "RQLTestSupport", package: "RQL"),
-            ]
+            dependencies: ["FuzzCommon", "RQLTestSupport", .product(name: "RQLEngine", package: "RQL")]
         ),
     ]
 )

@@ -1,7 +1,7 @@
 import Foundation
 import RQLCore
 import RQLDSL
-import RQLIR
+import RQLEngine
 
 /// A value of any type Realm stores, including nested lists and dictionaries of such values:
 /// the type of a mixed (`AnyRealmValue`) property. `.none` is its null; it is never optional.

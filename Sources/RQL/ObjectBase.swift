@@ -1,7 +1,7 @@
 import Foundation
 import RQLCore
 import RQLDSL
-import RQLIR
+import RQLEngine
 import RQLStorage
 
 /// The common base of `Object` and `EmbeddedObject`: what every model object has, managed or

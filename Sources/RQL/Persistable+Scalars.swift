@@ -1,7 +1,7 @@
 import Foundation
 import RQLCore
 import RQLDSL
-import RQLIR
+import RQLEngine
 
 // The built-in scalar types: how each is stored, its default, and its conversions.
 

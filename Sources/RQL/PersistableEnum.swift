@@ -1,7 +1,7 @@
 import Foundation
 import RQLCore
 import RQLDSL
-import RQLIR
+import RQLEngine
 
 /// An enum stored as its raw value. Queries compare the raw value; `.rawValue` in a `where`
 /// closure re-types the query for the raw type's operators.

@@ -1,5 +1,5 @@
 import RQLCore
-import RQLIR
+import RQLEngine
 import RQLStorage
 
 /// A collection of plain values (`List<Int>`, `MutableSet<String>`, a `Map`'s values) as the

@@ -1,7 +1,6 @@
 import RQLCore
 @_spi(RQL) import RQLDSL
-import RQLIR
-import RQLSema
+import RQLEngine
 
 /// DSL closures → bound queries: builds the closure's unbound IR and binds it with the one
 /// binder, against the schema of the realm the query runs on.

@@ -1,9 +1,6 @@
 import RQLCore
 import RQLEngine
-import RQLIR
-import RQLSema
 import RQLStorage
-import RQLSyntax
 
 /// The one place the object model calls the query engine: bind text for a class, compile a
 /// `LogicalPlan` (a whole `Results` chain) once through `QueryEngine` (optimizer applied, one

@@ -2,9 +2,6 @@ import Foundation
 import RQLCore
 import RQLDSL
 import RQLEngine
-import RQLIR
-import RQLSema
-import RQLSyntax
 
 extension Realm {
     /// A query that does not parse or does not fit the schema: the message, the query text it is

@@ -1,7 +1,7 @@
 import Foundation
 import RQLCore
 @_spi(RQL) import RQLDSL
-import RQLIR
+import RQLEngine
 
 // Filtering, sorting, distinct and limits: each returns new results whose plan is this one's
 // plan with one more operator, bound now (so a bad query fails at the call) and compiled once

@@ -1,6 +1,6 @@
 import Foundation
 import RQLCore
-import RQLIR
+import RQLEngine
 import RQLStorage
 
 /// A lazy, live view of the objects a query selects: `realm.objects(_:)` and every `filter`,

@@ -59,7 +59,7 @@ extension ColumnStore {
                 }
                 let values =
                     given[property.name]
-                    ?? .values([Value](repeating: ObjectGraphBuilder.defaultValue(property), count: rowCount))
+                    ?? .values([Value](repeating: property.defaultValue, count: rowCount))
                 guard values.count == rowCount else {
                     throw .rowCountMismatch(
                         className: objectSchema.name,

@@ -60,7 +60,7 @@ public struct ColumnStore: StoreReader {
 
     /// Builds a snapshot from column-major inputs: per class, the row keys and one column per
     /// stored property (`nil` for backlinks), plus the values of link-holding properties.
-    init(schema: Schema, inputs: [String: TableInput], version: UInt64) {
+    package init(schema: Schema, inputs: [String: TableInput], version: UInt64) {
         self.schema = schema
         self.version = version
         let backlinks = ColumnStore.computeBacklinks(schema: schema, inputs: inputs)
@@ -213,15 +213,20 @@ public struct ColumnStore: StoreReader {
 }
 
 /// The rows of one table in row-major form: each row's key and its property values.
-struct TableRows: Sendable {
-    var keys: [RowKey] = []
-    var rows: [[Value]] = []
+package struct TableRows: Sendable {
+    package var keys: [RowKey] = []
+    package var rows: [[Value]] = []
+
+    package init(keys: [RowKey] = [], rows: [[Value]] = []) {
+        self.keys = keys
+        self.rows = rows
+    }
 }
 
 /// One table ready to be assembled: row keys, built columns (`nil` where the store computes the
 /// column: backlinks), and, from `init(schema:columns:)`, the row values of the properties that
 /// can hold links, for its dangling-link check (backlinks are read from the columns).
-struct TableInput {
+package struct TableInput {
     var keys: [RowKey]
     var columns: [Column?]
     var linkValues: [Int: [Value]] = [:]

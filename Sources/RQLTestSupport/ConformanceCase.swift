@@ -1,5 +1,6 @@
 import Foundation
 import RQLCore
+import RQLDatasets
 import RQLEngine
 import RQLSema
 import RQLStorage

@@ -1,5 +1,6 @@
 import Foundation
 import RQLCore
+import RQLDatasets
 import RQLStorage
 
 /// Generated data and queries for the optimizer's and the VM's property tests: a schema with every kind of column the

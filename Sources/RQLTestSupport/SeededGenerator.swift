@@ -1,4 +1,5 @@
 import RQLCore
+import RQLDatasets
 import RQLStorage
 
 /// A small, reproducible pseudo-random source (SplitMix64): the same seed gives the same

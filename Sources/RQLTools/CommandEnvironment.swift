@@ -1,3 +1,5 @@
+import RQLCore
+import RQLDatasets
 import RQLStorage
 
 /// What a command needs from the process it runs in, so tests can run commands without one.

@@ -1,4 +1,5 @@
 import RQLCore
+import RQLDatasets
 import RQLStorage
 
 /// The store a command runs against: `--data FILE` (a JSON dataset; `-` is standard input, and

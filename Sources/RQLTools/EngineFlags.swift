@@ -1,5 +1,4 @@
 import RQLEngine
-import RQLOptimizer
 
 /// The options that choose how a query is compiled and run, shared by `run`, `check` and
 /// `explain`: `--engine vm|reference`, `--disable-pass NAME` (repeatable) and `--no-optimize`.

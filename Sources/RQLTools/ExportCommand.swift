@@ -1,4 +1,5 @@
 import RQLCore
+import RQLDatasets
 import RQLStorage
 
 /// `rqlc export STORE`: the store's newest version as a JSON dataset on standard output.

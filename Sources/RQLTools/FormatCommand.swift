@@ -1,5 +1,5 @@
 import RQLCore
-import RQLSyntax
+import RQLEngine
 
 /// `rqlc format [--dialect rql|nspredicate] QUERY`: prints the query's canonical form.
 enum FormatCommand: Command {

@@ -1,9 +1,7 @@
 import RQLCore
+import RQLDatasets
 import RQLEngine
-import RQLIR
-import RQLSema
 import RQLStorage
-import RQLSyntax
 
 /// What `run`, `check` and `explain` share: the store, the query text, its class, dialect and
 /// arguments, and the engine the options describe.

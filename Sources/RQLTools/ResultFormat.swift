@@ -1,4 +1,5 @@
 import RQLCore
+import RQLDatasets
 import RQLStorage
 
 /// How `rqlc run` prints matching objects.

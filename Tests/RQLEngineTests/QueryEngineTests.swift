@@ -1,4 +1,5 @@
 import RQLCore
+import RQLDatasets
 import RQLIR
 import RQLOptimizer
 import RQLSema

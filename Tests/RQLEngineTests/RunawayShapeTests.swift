@@ -1,4 +1,5 @@
 import RQLCore
+import RQLDatasets
 import RQLEngine
 import RQLIR
 import RQLSema

@@ -1,4 +1,5 @@
 import RQLCore
+import RQLDatasets
 import RQLIR
 import RQLStorage
 import Testing

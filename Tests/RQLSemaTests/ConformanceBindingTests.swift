@@ -1,5 +1,6 @@
 import Foundation
 import RQLCore
+import RQLDatasets
 import RQLIR
 import RQLSema
 import RQLStorage

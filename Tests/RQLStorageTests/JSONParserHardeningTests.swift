@@ -1,6 +1,6 @@
-import RQLCore
 import Testing
 
+@testable import RQLCore
 @testable import RQLStorage
 
 /// Bytes handed out `chunk` at a time, to exercise the parser's refills at every boundary.

@@ -1,3 +1,4 @@
+import RQLCore
 import Testing
 
 @testable import RQLStorage

@@ -1,4 +1,5 @@
 import RQLCore
+import RQLDatasets
 import Testing
 
 @testable import RQLStorage

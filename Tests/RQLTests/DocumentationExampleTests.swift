@@ -1,4 +1,5 @@
 import Foundation
+import RQLDatasets
 import RQLEngine
 import RQLStorage
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import RQLDatasets
 import RQLEngine
 import RQLIR
 import RQLStorage

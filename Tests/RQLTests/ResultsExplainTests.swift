@@ -1,4 +1,5 @@
 import Foundation
+import RQLDatasets
 import RQLStorage
 import RQLTools
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import RQLCore
 import RQLEngine
 import RQLOptimizer
 import RQLStorage

@@ -1,4 +1,6 @@
 import Foundation
+import RQLCore
+import RQLDatasets
 import RQLStorage
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import RQLBytecode
 import RQLCodegen
 import RQLCore
+import RQLDatasets
 import RQLEngine
 import RQLIR
 import RQLOptimizer

@@ -1,6 +1,7 @@
 import RQLBytecode
 import RQLCodegen
 import RQLCore
+import RQLDatasets
 import RQLIR
 import RQLSema
 import RQLStorage

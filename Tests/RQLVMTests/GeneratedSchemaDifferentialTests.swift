@@ -1,4 +1,5 @@
 import RQLCore
+import RQLDatasets
 import RQLSema
 import RQLStorage
 import RQLSyntax

@@ -1,5 +1,6 @@
 import RQLBytecode
 import RQLCore
+import RQLDatasets
 import RQLEngine
 import RQLIR
 import RQLSema

@@ -24,6 +24,7 @@
 // process id, prints the version of that commit, and exits 0; any error is printed, exit 1.
 import Foundation
 import RQLCore
+import RQLDatasets
 import RQLStorage
 
 let arguments = CommandLine.arguments

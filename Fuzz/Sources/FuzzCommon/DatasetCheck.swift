@@ -1,4 +1,5 @@
 import RQLCore
+import RQLDatasets
 import RQLStorage
 
 /// The dataset loader's and exporter's invariants, checked on one JSON text.

@@ -1,4 +1,5 @@
 import RQLCore
+import RQLDatasets
 import RQLStorage
 import RQLTestSupport
 

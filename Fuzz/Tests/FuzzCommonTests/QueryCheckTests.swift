@@ -1,5 +1,6 @@
 import FuzzCommon
 import RQLCore
+import RQLDatasets
 import RQLEngine
 import RQLIR
 import RQLStorage

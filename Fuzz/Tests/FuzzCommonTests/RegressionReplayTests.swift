@@ -1,6 +1,7 @@
 import Foundation
 import FuzzCommon
 import RQLCore
+import RQLDatasets
 import RQLEngine
 import RQLStorage
 import RQLSyntax

@@ -1,5 +1,5 @@
 import RQLCore
-import RQLIR
+import RQLEngine
 
 /// What a results' plan reads, so that a notifier knows which commits can change its
 /// membership: the classes its key paths go through, and whether it reads nothing but the

@@ -1,3 +1,5 @@
+import Foundation
+
 extension Property {
     /// Whether `value` can be stored in this property: the right kind for the type (any kind
     /// for `mixed`), null only when optional, a `.list` for lists and sets and a `.map` for maps
@@ -29,6 +31,30 @@ extension Property {
             return true
         case (.object(let target), .link(let link)): return link.className == target
         default: return false
+        }
+    }
+
+    /// The value a property has when none is given: null when optional (and for `mixed`, links
+    /// and backlinks), an empty list or map for collections, zero, false or empty otherwise.
+    package var defaultValue: Value {
+        switch collection {
+        case .list, .set: return .list([])
+        case .map: return .map(MixedMap())
+        case .single: break
+        }
+        if isOptional { return .null }
+        switch type {
+        case .bool: return .bool(false)
+        case .int: return .int(0)
+        case .float: return .float(0)
+        case .double: return .double(0)
+        case .string: return .string("")
+        case .data: return .data([])
+        case .date: return .date(.epoch)
+        case .decimal128: return .decimal(.zero)
+        case .objectId: return .objectId(.zero)
+        case .uuid: return .uuid(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
+        case .mixed, .object, .linkingObjects: return .null
         }
     }
 }

@@ -46,7 +46,7 @@ extension WriteTransaction {
             let wasEmpty = tables[plan.table].rowCount == 0
             let firstBlock = tables[plan.table].blocks.count
             // Read before `appendRows` mutates the table: the fill closure must not touch `tables`.
-            let defaults = tables[plan.table].objectSchema.properties.map(ObjectGraphBuilder.defaultValue)
+            let defaults = tables[plan.table].objectSchema.properties.map(\.defaultValue)
             for b in 0..<table.blockCount {
                 table.withBlock(b) { block in
                     appendRows(
@@ -131,7 +131,7 @@ extension WriteTransaction {
             copy: { p, segment, rows, count in
                 built[p]?.withView { segment.appendRows(from: $0, rows: rows, count: count, mapLink: { $1 }) } ?? false
             },
-            value: { row, p in built[p]?.value(at: row) ?? ObjectGraphBuilder.defaultValue(objectSchema.properties[p]) }
+            value: { row, p in built[p]?.value(at: row) ?? objectSchema.properties[p].defaultValue }
         )
         finishBulk(t, newKeys: keys, wasEmpty: wasEmpty, firstBlock: firstBlock)
         recordInserted(className, keys)
@@ -308,7 +308,7 @@ extension WriteTransaction {
         if let pk = objectSchema.primaryKeyIndex {
             let column = columns[pk]
             let values = (0..<rowCount).lazy.map {
-                column?.value(at: $0) ?? ObjectGraphBuilder.defaultValue(objectSchema.properties[pk])
+                column?.value(at: $0) ?? objectSchema.properties[pk].defaultValue
             }
             try checkBulkPrimaryKeys(t, values, keys: nil)
         }

@@ -61,7 +61,7 @@ extension WriteTransaction {
         var fill = Value.null
         if !property.isBacklink {
             fill = try checked(
-                defaultValue ?? ObjectGraphBuilder.defaultValue(property),
+                defaultValue ?? property.defaultValue,
                 for: property,
                 in: className,
                 key: nil

@@ -38,7 +38,7 @@ extension WriteTransaction {
                 result.append(.value(.null))
             } else {
                 result.append(
-                    try plan(ObjectGraphBuilder.defaultValue(property), for: property, in: objectSchema.name, key: key)
+                    try plan(property.defaultValue, for: property, in: objectSchema.name, key: key)
                 )
             }
         }

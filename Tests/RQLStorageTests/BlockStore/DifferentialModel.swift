@@ -1,5 +1,6 @@
 import Foundation
 import RQLCore
+import RQLDatasets
 
 @testable import RQLStorage
 
@@ -54,7 +55,7 @@ struct DifferentialModel {
             if property.isBacklink {
                 row.append(.null)
             } else {
-                row.append(stored(given[property.name] ?? ObjectGraphBuilder.defaultValue(property), for: property))
+                row.append(stored(given[property.name] ?? property.defaultValue, for: property))
             }
         }
         let key = tables[className]!.nextKey

@@ -1,4 +1,5 @@
 import RQLCore
+import RQLStorage
 
 /// Loads a JSON dataset (`spec/data-format.md`): the schema and, optionally, the objects.
 ///

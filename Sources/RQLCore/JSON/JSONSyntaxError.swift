@@ -1,5 +1,3 @@
-import RQLCore
-
 /// Why text is not a JSON document: the problem, where reading stopped (1-based line and column,
 /// and the byte offset, which is what locates a bad byte in a file that is not UTF-8), and, for
 /// a repeated key, the path of the object that repeats it.

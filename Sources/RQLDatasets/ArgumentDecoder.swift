@@ -1,4 +1,5 @@
 import RQLCore
+import RQLStorage
 
 /// Why a query argument given as JSON (`rqlc run --arg JSON`) cannot be read.
 ///

@@ -1,5 +1,3 @@
-import RQLCore
-
 /// Strings and numbers: the byte loops that most of a dataset's time is spent in.
 extension JSONParser {
     /// Reads the string whose opening quote is at `index`, escapes decoded.

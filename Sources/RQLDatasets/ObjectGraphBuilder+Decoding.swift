@@ -1,5 +1,6 @@
 import Foundation
 import RQLCore
+import RQLStorage
 
 /// Reading one property value of an object: scalars through `DatasetValueDecoder`, and the
 /// parts that need the object graph (links, embedded objects, collections, mixed values).

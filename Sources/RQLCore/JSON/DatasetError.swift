@@ -1,5 +1,3 @@
-import RQLCore
-
 /// Why a JSON dataset could not be loaded. Errors about objects name the class, the object's
 /// zero-based position in that class's array, and the property (`address.city` inside an
 /// embedded object). A document that fails loads nothing.

@@ -1,8 +1,6 @@
-import RQLCore
-
 /// Reads the `schema` section of a dataset document into a validated `Schema`.
-enum DatasetSchemaReader {
-    static func read(_ section: JSONValue) throws(DatasetError) -> Schema {
+package enum DatasetSchemaReader {
+    package static func read(_ section: JSONValue) throws(DatasetError) -> Schema {
         guard case .object(let classMembers) = section else {
             throw .invalidDocument(path: "schema", reason: "expected an object of classes, found \(section.typeName)")
         }
@@ -90,7 +88,7 @@ enum DatasetSchemaReader {
     }
 
     /// The `schema` section for `schema`, in the format `read` accepts.
-    static func write(_ schema: Schema) -> JSONValue {
+    package static func write(_ schema: Schema) -> JSONValue {
         .object(
             schema.classes.map { objectSchema in
                 var members: [JSONMember] = []

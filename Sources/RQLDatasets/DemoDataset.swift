@@ -1,4 +1,5 @@
 import RQLCore
+import RQLStorage
 
 /// The built-in demo dataset: the Dog / DogToy / Person / DogClub / Address model of the Realm
 /// documentation, with enough variety that the documentation's example queries have

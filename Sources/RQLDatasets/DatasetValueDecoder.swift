@@ -1,5 +1,6 @@
 import Foundation
 import RQLCore
+import RQLStorage
 
 /// Why one JSON value could not be read as a property value; the loader adds the class,
 /// position and property.

@@ -1,5 +1,6 @@
 import Foundation
 import RQLCore
+import RQLStorage
 
 /// Writes a store back in the JSON dataset format, so that loading the output gives the same
 /// schema and data (backlinks are recomputed, never written).

@@ -1,4 +1,5 @@
 import RQLCore
+import RQLStorage
 
 #if canImport(Glibc)
 import Glibc

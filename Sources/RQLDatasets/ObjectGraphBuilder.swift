@@ -1,5 +1,6 @@
 import Foundation
 import RQLCore
+import RQLStorage
 
 /// Builds a store's tables from an `objects` section: resolves primary keys and positions to
 /// row keys, creates embedded rows, checks every value's type, and appends each object's values
@@ -212,7 +213,7 @@ final class ObjectGraphBuilder {
         position: Int,
         prefix: String
     ) throws(DatasetError) -> [Value] {
-        var row = objectSchema.properties.map(ObjectGraphBuilder.defaultValue)
+        var row = objectSchema.properties.map(\.defaultValue)
         for member in members {
             let location = Location(className: className, position: position, property: prefix + member.key)
             guard let index = objectSchema.propertyIndex(named: member.key) else {
@@ -234,49 +235,5 @@ final class ObjectGraphBuilder {
             row[index] = try decode(member.value, property, at: location)
         }
         return row
-    }
-
-    static func defaultValue(_ property: Property) -> Value {
-        switch property.collection {
-        case .list, .set: return .list([])
-        case .map: return .map(MixedMap())
-        case .single: break
-        }
-        if property.isOptional { return .null }
-        switch property.type {
-        case .bool: return .bool(false)
-        case .int: return .int(0)
-        case .float: return .float(0)
-        case .double: return .double(0)
-        case .string: return .string("")
-        case .data: return .data([])
-        case .date: return .date(.epoch)
-        case .decimal128: return .decimal(.zero)
-        case .objectId: return .objectId(.zero)
-        case .uuid: return .uuid(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
-        case .mixed, .object, .linkingObjects: return .null
-        }
-    }
-}
-
-/// One class's rows while they are loaded: row keys and a column builder per stored property.
-final class TableBuilder {
-    private(set) var keys: [RowKey] = []
-    private let columns: [ColumnBuilder?]
-
-    init(_ objectSchema: ObjectSchema) {
-        columns = objectSchema.properties.map { $0.isBacklink ? nil : ColumnBuilder($0) }
-    }
-
-    /// The last key given, -1 before the first row.
-    var lastKey: Int64 { keys.last?.rawValue ?? -1 }
-
-    func append(_ row: [Value], key: RowKey) {
-        keys.append(key)
-        for (index, column) in columns.enumerated() { column?.append(index < row.count ? row[index] : .null) }
-    }
-
-    func input() -> TableInput {
-        TableInput(keys: keys, columns: columns.map { $0?.build() })
     }
 }

@@ -1,5 +1,3 @@
-import RQLCore
-
 /// The JSON parser (RFC 8259) behind `JSONValue.parse` and the dataset loader.
 ///
 /// It reads bytes, from memory or a chunk at a time from a `ByteInput`, so the loader can walk a
@@ -7,7 +5,7 @@ import RQLCore
 /// only where it needs them. What it refuses, with the line, column and byte offset: text that is
 /// not UTF-8 (including UTF-16, recognised by its byte order mark or NUL bytes), a key repeated in
 /// one object (with the path of the object), nesting deeper than `maximumDepth`.
-struct JSONParser {
+package struct JSONParser {
     /// The bytes read and not yet discarded; `base` is the document offset of `buffer[0]`.
     var buffer: [UInt8]
     var index = 0
@@ -26,13 +24,13 @@ struct JSONParser {
     private var discardedColumns = 0
 
     /// A parser over bytes already in memory.
-    init(bytes: [UInt8]) {
+    package init(bytes: [UInt8]) {
         buffer = bytes
         input = nil
     }
 
     /// A parser that reads `input` as it goes, 64 KB at a time.
-    init(input: ByteInput) {
+    package init(input: ByteInput) {
         buffer = []
         self.input = input
     }
@@ -40,7 +38,7 @@ struct JSONParser {
     /// A parser that reads `input` as it goes and keeps every byte (in one allocation when the
     /// input's size is known): a stream that is not JSON fails at its first wrong byte, and the
     /// document read can be walked again with `seek`, as in memory.
-    init(keepingEverything input: ByteInput) {
+    package init(keepingEverything input: ByteInput) {
         buffer = []
         buffer.reserveCapacity((input.sizeHint ?? (1 << 16)) + 1)
         self.input = input
@@ -48,15 +46,15 @@ struct JSONParser {
     }
 
     /// Where the parser is, to come back to with `seek` (in-memory parsers only).
-    struct Position {
+    package struct Position {
         fileprivate var index: Int
         fileprivate var line: Int
         fileprivate var lineStart: Int
     }
 
-    var position: Position { Position(index: index, line: line, lineStart: lineStart) }
+    package var position: Position { Position(index: index, line: line, lineStart: lineStart) }
 
-    mutating func seek(to position: Position) {
+    package mutating func seek(to position: Position) {
         precondition(input == nil || keepsEverything, "only a parser that keeps what it read can seek")
         index = position.index
         line = position.line
@@ -104,7 +102,7 @@ struct JSONParser {
     }
 
     /// The JSON type of the next value from its first byte (for messages), or nil at the end.
-    mutating func nextTypeName() -> String? {
+    package mutating func nextTypeName() -> String? {
         skipWhitespace()
         switch peek() {
         case UInt8(ascii: "{"): return "an object"
@@ -154,7 +152,7 @@ struct JSONParser {
 
     /// Refuses UTF-16 and UTF-32 up front (their NUL bytes or byte order mark would otherwise
     /// be reported as a stray character) and skips a UTF-8 byte order mark.
-    mutating func checkEncoding() throws(JSONSyntaxError) {
+    package mutating func checkEncoding() throws(JSONSyntaxError) {
         _ = ensure(4)
         let head = Array(buffer[index..<min(index + 4, buffer.count)])
         if head.starts(with: [0xEF, 0xBB, 0xBF]) {
@@ -178,7 +176,7 @@ struct JSONParser {
     }
 
     /// Checks that only whitespace follows the document's value.
-    mutating func finishDocument() throws(JSONSyntaxError) {
+    package mutating func finishDocument() throws(JSONSyntaxError) {
         skipWhitespace()
         guard peek() == nil else { throw unexpected("the end of the text after the JSON value") }
     }
@@ -200,7 +198,7 @@ struct JSONParser {
 
     // MARK: Values
 
-    mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
+    package mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
         skipWhitespace()
         switch peek() {
         case UInt8(ascii: "{"):
@@ -235,7 +233,7 @@ struct JSONParser {
     }
 
     /// Reads past one value, checking its syntax (and UTF-8) but building nothing.
-    mutating func skipValue() throws(JSONSyntaxError) {
+    package mutating func skipValue() throws(JSONSyntaxError) {
         skipWhitespace()
         switch peek() {
         case UInt8(ascii: "{"):
@@ -269,7 +267,7 @@ struct JSONParser {
 
     /// An object or array being read: whether the next item is the first, and (for objects) the
     /// keys seen, to refuse a repeated one.
-    struct Cursor {
+    package struct Cursor {
         fileprivate var isFirst = true
         fileprivate var checksKeys: Bool
         fileprivate var keys: [String] = []
@@ -282,7 +280,7 @@ struct JSONParser {
     }
 
     /// Reads the `{` of an object; `nextMember` then reads its members one by one.
-    mutating func enterObject(checkingKeys: Bool = true) throws(JSONSyntaxError) -> Cursor {
+    package mutating func enterObject(checkingKeys: Bool = true) throws(JSONSyntaxError) -> Cursor {
         skipWhitespace()
         guard peek() == UInt8(ascii: "{") else { throw unexpected("an object") }
         try enter()
@@ -292,7 +290,7 @@ struct JSONParser {
 
     /// Reads up to the next member's value and returns its key, or reads the closing `}` and
     /// returns nil. A key the object already has is an error.
-    mutating func nextMember(_ cursor: inout Cursor) throws(JSONSyntaxError) -> String? {
+    package mutating func nextMember(_ cursor: inout Cursor) throws(JSONSyntaxError) -> String? {
         skipWhitespace()
         if cursor.isFirst {
             cursor.isFirst = false
@@ -348,7 +346,7 @@ struct JSONParser {
     }
 
     /// Reads the `[` of an array; `nextElement` then steps through its elements.
-    mutating func enterArray() throws(JSONSyntaxError) -> Cursor {
+    package mutating func enterArray() throws(JSONSyntaxError) -> Cursor {
         skipWhitespace()
         guard peek() == UInt8(ascii: "[") else { throw unexpected("an array") }
         try enter()
@@ -357,7 +355,7 @@ struct JSONParser {
     }
 
     /// True when an element follows (the caller reads it), false after reading the closing `]`.
-    mutating func nextElement(_ cursor: inout Cursor) throws(JSONSyntaxError) -> Bool {
+    package mutating func nextElement(_ cursor: inout Cursor) throws(JSONSyntaxError) -> Bool {
         skipWhitespace()
         if cursor.isFirst {
             cursor.isFirst = false

@@ -1,5 +1,3 @@
-import RQLCore
-
 /// A parsed JSON document that keeps what the dataset format needs and `JSONSerialization`
 /// blurs: integer literals apart from numbers with a fraction or exponent, the exact text of
 /// every number (64-bit integers never pass through `Double`), and the order of object members.
