@@ -30,7 +30,6 @@ package typealias Binder = RQLSema.Binder
 package typealias LoweredQuery = RQLSema.LoweredQuery
 package typealias BoundClause = RQLIR.BoundClause
 package typealias BoundPredicate = RQLIR.BoundPredicate
-package typealias PathStep = RQLIR.PathStep
 package typealias UnboundClause = RQLIR.UnboundClause
 package typealias UnboundComparison = RQLIR.UnboundComparison
 package typealias UnboundKeyPath = RQLIR.UnboundKeyPath

@@ -29,7 +29,7 @@ struct MalformedProgramVMTests {
 
     /// `k > 3`, the filter the programs below misplace.
     static func filter(_ b: inout ProgramBuilder, _ r: Int32) {
-        b.emit(.filterInt, p1: r, p2: 1, p3: ComparisonCode.code(.greater), p4: b.constant(.value(.int(3))))
+        b.emit(.filterInt, p1: r, p2: 1, p3: ComparisonOperator.greater.code, p4: b.constant(.value(.int(3))))
     }
 
     /// The batch loop as codegen makes it: `NextBatch`, `inside`, `Emit`, `Goto` to the head.
