@@ -32,7 +32,7 @@ public enum ArgumentError: Error, Hashable, Sendable, CustomStringConvertible {
 /// try ArgumentDecoder.decode("[1, 2.5]", store: store)  // .list([.int(1), .double(2.5)])
 /// ```
 public enum ArgumentDecoder {
-    public static func decode(_ text: String, store: ColumnStore) throws(ArgumentError) -> Value {
+    public static func decode(_ text: String, store: some StoreReader) throws(ArgumentError) -> Value {
         try decode(json: parse(Array(text.utf8)), store: store)
     }
 
@@ -46,13 +46,13 @@ public enum ArgumentDecoder {
         }
     }
 
-    public static func decode(_ json: JSONValue, store: ColumnStore) throws(ArgumentError) -> Value {
+    public static func decode(_ json: JSONValue, store: some StoreReader) throws(ArgumentError) -> Value {
         try decode(json: json, store: store)
     }
 
     static func decode(
         json: JSONValue,
-        store: ColumnStore,
+        store: some StoreReader,
         path: [JSONPathComponent] = []
     ) throws(ArgumentError) -> Value {
         func invalid(_ reason: String) -> ArgumentError {

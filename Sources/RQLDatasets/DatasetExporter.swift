@@ -37,6 +37,12 @@ public enum DatasetExporter {
         ])
     }
 
+    /// The `schema` section of the dataset format for `schema`: what `document` starts with, for
+    /// a writer that streams the objects after it (`rqlc export`).
+    public static func schema(_ schema: Schema) -> JSONValue {
+        DatasetSchemaReader.write(schema)
+    }
+
     /// One object as the dataset format writes it (what `rqlc run` prints a line for): stored
     /// properties in schema order, links as primary keys or positions, embedded objects inline.
     public static func object<Store: StoreReader>(at position: Int, in table: Store.Table, store: Store) -> JSONValue {

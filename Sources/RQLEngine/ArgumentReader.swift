@@ -12,17 +12,17 @@ import RQLStorage
 ///     try ArgumentReader.read("[1, 2]", store: store)                                   // .list
 ///     try ArgumentReader.read(#"{"$geoBox": [[0, 0], [1, 1]]}"#, store: store)          // .geo
 public enum ArgumentReader {
-    public static func read(_ text: String, store: ColumnStore) throws(ArgumentError) -> QueryArgument {
+    public static func read(_ text: String, store: some StoreReader) throws(ArgumentError) -> QueryArgument {
         try read(ArgumentDecoder.parse(Array(text.utf8)), store: store)
     }
 
     /// Reads an argument given as bytes (as a command line hands it over), which must be UTF-8:
     /// an invalid byte is an error with its offset, never replaced by U+FFFD.
-    public static func read(utf8 bytes: [UInt8], store: ColumnStore) throws(ArgumentError) -> QueryArgument {
+    public static func read(utf8 bytes: [UInt8], store: some StoreReader) throws(ArgumentError) -> QueryArgument {
         try read(ArgumentDecoder.parse(bytes), store: store)
     }
 
-    public static func read(_ json: JSONValue, store: ColumnStore) throws(ArgumentError) -> QueryArgument {
+    public static func read(_ json: JSONValue, store: some StoreReader) throws(ArgumentError) -> QueryArgument {
         switch json {
         case .array(let elements):
             var values: [Value] = []

@@ -24,7 +24,7 @@ enum DataSource {
         case objects
     }
 
-    static func load(_ list: ArgumentList, need: Need, _ context: CommandContext) throws(CommandFailure) -> ColumnStore
+    static func load(_ list: ArgumentList, need: Need, _ context: CommandContext) throws(CommandFailure) -> CommandData
     {
         let data = try list.argument("--data")
         let schema = try list.argument("--schema")
@@ -33,16 +33,31 @@ enum DataSource {
         let onlySchema = need == .schema || schema != nil
         guard let path = data ?? schema else {
             do {
-                return onlySchema
-                    ? ColumnStore(schema: try DatasetLoader.loadSchema(json: DemoDataset.json))
-                    : try DemoDataset.load()
+                return CommandData(
+                    reader: onlySchema
+                        ? ColumnStore(schema: try DatasetLoader.loadSchema(json: DemoDataset.json))
+                        : try DemoDataset.load()
+                )
             } catch {
                 throw .invalidInput("error: the demo dataset: \(error)\n")
             }
         }
         if !onlySchema || data != nil, StoreFileSource.isStoreFile(path.text) {
-            return try StoreFileSource.load(path.text, list, context)
+            return try StoreFileSource.openData(path.text, list, context)
         }
-        return try StoreFileSource.readDataset(path, context, onlySchema: onlySchema)
+        return CommandData(reader: try StoreFileSource.readDataset(path, context, onlySchema: onlySchema))
+    }
+}
+
+/// The data a command reads, through `StoreReader` whatever it came from: a JSON dataset or the
+/// demo loaded into memory, or a store file's newest version read in place (`file` keeps the
+/// file open, and that version registered as read, while the command runs).
+struct CommandData {
+    let reader: any StoreReader
+    var file: BlockStore? = nil
+
+    /// Keeps `file` open until this call (a `defer` at the start of the command's work).
+    func keepOpen() {
+        withExtendedLifetime(file) {}
     }
 }

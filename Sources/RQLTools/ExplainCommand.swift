@@ -39,7 +39,9 @@ enum ExplainCommand: Command {
             throw .usage("unknown format '\(format)'; use text or json")
         }
         let prepared = try PreparedQuery.prepare(list, need: .objects, recordsTrace: true, context)
+        defer { prepared.data.keepOpen() }
         let explanation = prepared.engine.explain(try prepared.compile())
+        try StoreFileSource.checkDamage(prepared.data.reader)
         if format == "json" {
             try context.output.write(explanation.json.serialized(pretty: true) + "\n")
         } else {

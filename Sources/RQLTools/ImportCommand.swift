@@ -28,7 +28,9 @@ enum ImportCommand: Command {
 
     static func run(_ list: ArgumentList, _ context: CommandContext) throws(CommandFailure) {
         guard list.positionals.count == 2 else { throw .usage("give a dataset and a store file") }
-        let dataset = try StoreFileSource.loadDataset(list.positionals[0], list, context)
+        let source = try StoreFileSource.loadDataset(list.positionals[0], list, context)
+        defer { source.keepOpen() }
+        let dataset = source.reader
         let path = list.positionals[1].text
         let store: BlockStore
         do {
@@ -47,14 +49,33 @@ enum ImportCommand: Command {
                 try transaction.addClass(objectSchema)
             }
             try transaction.importObjects(from: dataset)
+        } catch {
+            transaction.rollback()
+            // Rows of a damaged source block read as empty values (a repeated primary key):
+            // the damage is the cause to report.
+            try StoreFileSource.checkDamage(dataset)
+            throw importFailure(error, path)
+        }
+        do {
+            // A source store file's damaged block read as empty rows: they are not its objects.
+            try StoreFileSource.checkDamage(dataset)
+        } catch {
+            transaction.rollback()
+            throw error
+        }
+        do {
             result = try transaction.commit()
         } catch {
             transaction.rollback()
-            if case .file(let fileError) = error { throw StoreFileSource.failure(fileError) }
-            throw .invalidInput("error: \(TerminalText.escaped(path)): \(TerminalText.escaped(error.description))\n")
+            throw importFailure(error, path)
         }
         try context.output.write(
             "\(TerminalText.escaped(path)): version \(result.snapshot.version), \(result.snapshot.objectCount) objects\n"
         )
+    }
+
+    private static func importFailure(_ error: WriteError, _ path: String) -> CommandFailure {
+        if case .file(let fileError) = error { return StoreFileSource.failure(fileError) }
+        return .invalidInput("error: \(TerminalText.escaped(path)): \(TerminalText.escaped(error.description))\n")
     }
 }

@@ -6,7 +6,7 @@ import RQLStorage
 /// What `run`, `check` and `explain` share: the store, the query text, its class, dialect and
 /// arguments, and the engine the options describe.
 struct PreparedQuery {
-    var store: ColumnStore
+    var data: CommandData
     var text: String
     var dialect: Dialect
     var className: String
@@ -39,7 +39,8 @@ struct PreparedQuery {
             }
         }
         let needsObjects = need == .objects || argumentJSON.contains(where: linksToAnObject)
-        let store = try DataSource.load(list, need: needsObjects ? .objects : .schema, context)
+        let data = try DataSource.load(list, need: needsObjects ? .objects : .schema, context)
+        let store = data.reader
         guard store.schema[className] != nil else { throw unknownClass(className, in: store.schema) }
         var arguments: [QueryArgument] = []
         for (index, json) in argumentJSON.enumerated() {
@@ -50,7 +51,7 @@ struct PreparedQuery {
             }
         }
         return PreparedQuery(
-            store: store,
+            data: data,
             text: text,
             dialect: dialect,
             className: className,
@@ -66,7 +67,7 @@ struct PreparedQuery {
                 text,
                 dialect: dialect,
                 className: className,
-                schema: store.schema,
+                schema: data.reader.schema,
                 arguments: arguments
             )
         } catch {
@@ -77,7 +78,13 @@ struct PreparedQuery {
     /// The query compiled by the engine, for the store.
     func compile() throws(CommandFailure) -> CompiledQuery {
         do {
-            return try engine.compile(text, dialect: dialect, className: className, store: store, arguments: arguments)
+            return try engine.compile(
+                text,
+                dialect: dialect,
+                className: className,
+                store: data.reader,
+                arguments: arguments
+            )
         } catch {
             throw .invalidInput(error.rendered(in: text) + "\n")
         }

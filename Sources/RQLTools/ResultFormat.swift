@@ -14,11 +14,12 @@ enum ResultFormat: String, CaseIterable {
     case keys
 
     /// Writes the objects at `keys` as they are produced, so a large result streams and a
-    /// closed pipe stops the work.
-    func write(
+    /// closed pipe stops the work. Each object is checked for store damage before it is written
+    /// (`StoreFileSource.checkDamage`): a row read from a damaged block is never printed.
+    func write<Store: StoreReader>(
         _ keys: [RowKey],
-        in table: ColumnTable,
-        store: ColumnStore,
+        in table: Store.Table,
+        store: Store,
         to output: CommandOutput
     )
         throws(CommandFailure)
@@ -27,29 +28,36 @@ enum ResultFormat: String, CaseIterable {
         switch self {
         case .jsonl:
             for position in positions {
-                try output.write(DatasetExporter.object(at: position, in: table, store: store).serialized() + "\n")
+                let object = DatasetExporter.object(at: position, in: table, store: store)
+                try StoreFileSource.checkDamage(store)
+                try output.write(object.serialized() + "\n")
             }
         case .json:
             var first = true
             for position in positions {
                 let object = DatasetExporter.object(at: position, in: table, store: store)
+                try StoreFileSource.checkDamage(store)
                 try output.write((first ? "[\n  " : ",\n  ") + object.serialized(pretty: true, indent: 1))
                 first = false
             }
             try output.write(first ? "[]\n" : "\n]\n")
         case .keys:
             for position in positions {
-                try output.write(DatasetExporter.key(at: position, in: table).serialized() + "\n")
+                let key = DatasetExporter.key(at: position, in: table)
+                try StoreFileSource.checkDamage(store)
+                try output.write(key.serialized() + "\n")
             }
         case .table:
-            try output.write(textTable(Array(positions), in: table, store: store))
+            let text = textTable(Array(positions), in: table, store: store)
+            try StoreFileSource.checkDamage(store)
+            try output.write(text)
         }
     }
 
     /// Columns padded to their widest cell in terminal columns; cells wider than 40 columns are
     /// cut with '…'. Control characters in names and values are shown escaped (`\r`, `\u{1B}`),
     /// so data cannot move the cursor or recolour the terminal.
-    private func textTable(_ positions: [Int], in table: ColumnTable, store: ColumnStore) -> String {
+    private func textTable<Store: StoreReader>(_ positions: [Int], in table: Store.Table, store: Store) -> String {
         let objects: [[JSONMember]] = positions.map { position in
             if case .object(let members) = DatasetExporter.object(at: position, in: table, store: store) {
                 members

@@ -40,13 +40,31 @@ enum RunCommand: Command {
             throw .usage("unknown format '\(name)'; use jsonl, table, json or keys")
         }
         let prepared = try PreparedQuery.prepare(list, need: .objects, context)
+        defer { prepared.data.keepOpen() }
         let compiled = try prepared.compile()
-        if list.has("--count") {
-            try context.output.write("\(prepared.engine.count(compiled, on: prepared.store))\n")
+        try answer(compiled, prepared, on: prepared.data.reader, count: list.has("--count"), format, context)
+    }
+
+    /// Runs `compiled` on `store` and writes the answer. A store file's damaged block met by the
+    /// query or while writing its objects ends the command (exit 1) before a row it spoiled is
+    /// written.
+    private static func answer<Store: StoreReader>(
+        _ compiled: CompiledQuery,
+        _ prepared: PreparedQuery,
+        on store: Store,
+        count: Bool,
+        _ format: ResultFormat,
+        _ context: CommandContext
+    ) throws(CommandFailure) {
+        if count {
+            let matches = prepared.engine.count(compiled, on: store)
+            try StoreFileSource.checkDamage(store)
+            try context.output.write("\(matches)\n")
             return
         }
-        let keys = prepared.engine.run(compiled, on: prepared.store)
-        guard let table = prepared.store.table(named: compiled.className) else { return }
-        try format.write(keys, in: table, store: prepared.store, to: context.output)
+        let keys = prepared.engine.run(compiled, on: store)
+        try StoreFileSource.checkDamage(store)
+        guard let table = store.table(named: compiled.className) else { return }
+        try format.write(keys, in: table, store: store, to: context.output)
     }
 }

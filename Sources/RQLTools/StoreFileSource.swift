@@ -93,40 +93,35 @@ enum StoreFileSource {
         }
     }
 
-    /// The store file at `path` as a column store, the way commands read a dataset: its newest
-    /// version through the dataset format, so every command answers exactly as on the JSON.
-    static func load(
+    /// The store file at `path`, opened read-only at its newest version and read in place: open
+    /// reads the header and the root, a query the blocks and index nodes it touches. A damaged
+    /// block met on the way reads as empty rows until `checkDamage` throws it.
+    static func openData(
         _ path: String,
         _ list: ArgumentList,
         _ context: CommandContext
-    ) throws(CommandFailure)
-        -> ColumnStore
-    {
+    ) throws(CommandFailure) -> CommandData {
         let store = try open(path, list, context)
-        let snapshot = store.snapshot
-        let document = DatasetExporter.document(snapshot)
-        try checkDamage(snapshot)
-        do {
-            return try DatasetLoader.load(document: document)
-        } catch {
-            throw .invalidInput("error: \(TerminalText.escaped(path)): \(TerminalText.escaped(error.description))\n")
-        }
+        return CommandData(reader: store.snapshot, file: store)
     }
 
-    /// Throws the damaged block `snapshot`'s reads met, if any: such a block reads as empty
-    /// rows, which are not data (exit 1, naming the file and the block).
-    static func checkDamage(_ snapshot: BlockSnapshot) throws(CommandFailure) {
-        if let damage = snapshot.fileDamage { throw failure(damage) }
+    /// Throws the damaged block `store`'s reads met, if any: such a block reads as empty rows,
+    /// which are not data (exit 1, naming the file and the block). In-memory stores have none.
+    static func checkDamage(_ store: some StoreReader) throws(CommandFailure) {
+        guard let damage = store.damage else { return }
+        if let fileError = damage as? StoreFileError { throw failure(fileError) }
+        throw .invalidInput("error: \(TerminalText.escaped(String(describing: damage)))\n")
     }
 
-    /// A JSON dataset from `path` through the environment (`-` is standard input), or a store file.
+    /// A JSON dataset from `path` through the environment (`-` is standard input), or a store file
+    /// read in place.
     static func loadDataset(
         _ path: CommandArgument,
         _ list: ArgumentList,
         _ context: CommandContext
-    ) throws(CommandFailure) -> ColumnStore {
-        if isStoreFile(path.text) { return try load(path.text, list, context) }
-        return try readDataset(path, context, onlySchema: false)
+    ) throws(CommandFailure) -> CommandData {
+        if isStoreFile(path.text) { return try openData(path.text, list, context) }
+        return CommandData(reader: try readDataset(path, context, onlySchema: false))
     }
 
     /// Reads a JSON dataset (or only its schema) from `path`, streaming: a stream that is not a

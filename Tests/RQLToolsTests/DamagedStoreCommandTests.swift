@@ -57,12 +57,14 @@ struct DamagedStoreCommandTests {
         Self.expectDamage(result, path: path, arguments.joined(separator: " "))
     }
 
-    @Test("export and info of a damaged store exit 1 naming the file and the block")
+    @Test("export of a damaged store exits 1 naming the file and the block; info reads no block")
     func storeCommands() throws {
         let directory = try StoreCommandTests.Directory()
         let path = try Self.damagedStore(directory)
         Self.expectDamage(RQLCommand.run(["export", path]), path: path, "export")
-        Self.expectDamage(RQLCommand.run(["info", path]), path: path, "info")
+        // info reads the header, the root and the table directory, which are sound.
+        let info = RQLCommand.run(["info", path])
+        #expect(info.exitCode == 0 && info.standardOutput.contains("Item: 20\n"), "\(info.standardError)")
     }
 
     @Test("the same store undamaged runs and exports")

@@ -77,6 +77,8 @@ enum BlockCoding {
                         reason: "first row key \(block.key(at: 0)), the root says \(firstKey)"
                     )
                 }
+                // The checksum read every byte; readers touch the columns they use again.
+                mapping.release(raw)
                 return (block.keys, block.columns)
             } catch {
                 damage?.record(error)

@@ -1,0 +1,182 @@
+#!/usr/bin/env python3
+"""Whole `rqlc` processes on the benchmark dataset's store file, and the `sqlite3` shell on the
+same rows, for comparison in the same run.
+
+    swift build -c release --product rqlc
+    python3 Benchmarks/Scripts/rqlc_end_to_end.py [--rqlc .build/release/rqlc] [--rows 1000000]
+                                                   [--runs 7] [--work DIR] [--json]
+
+Writes the dataset of spec/bench-dataset.md as JSON (`bench_dataset.py`, the contract's
+generator), builds the store file with `rqlc import`, then times each command as a whole process
+(process start included): the median wall time over `--runs` runs after one warm-up, and the
+peak resident set size (getrusage of the child, `ru_maxrss`). Every query's answer is checked
+against the contract's counts before it is timed (at 1,000,000 rows, seed 42).
+
+Commands: `rqlc --version` (process start), `rqlc run --data STORE --class Person --count
+"age > 90"`, Q1-Q12 (`--format keys` to /dev/null; Q9 `--count`), `rqlc info`, `rqlc export`
+(to /dev/null), `rqlc import` (a fresh store each run), and `sqlite3 FILE "SELECT count(*) ...
+WHERE age > 90"` on a table of the same rows (the `sqlite3` command-line shell, not Python's
+module, so both sides pay a process start). The machine may be shared: the load average is
+printed beside the figures.
+"""
+import argparse
+import json
+import os
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import bench_dataset  # noqa: E402
+
+QUERIES = [
+    ("Q1", "age > 90", 89805),
+    ("Q2", "age >= 20 AND age < 30 AND active == true", 49951),
+    ("Q3", "name BEGINSWITH 'Ma'", 31126),
+    ("Q4", "name CONTAINS[c] 'an'", 118825),
+    ("Q5", "city == 'City42'", 9927),
+    ("Q6", "id == 123456", 1),
+    ("Q7", "score > 0.5 AND (age < 10 OR city IN {'City1', 'City2', 'City3'})", 63310),
+    ("Q8", "nickname == nil", 299652),
+    ("Q9", "age > 90", 89805),
+    ("Q10", "age > 50 SORT(score DESC) LIMIT(10)", 10),
+    ("Q11", "name LIKE '*an?a*'", 5299),
+    ("Q12", "age BETWEEN {30, 40} AND nickname BEGINSWITH 'nick1'", 8578),
+]
+Q10_IDS = [441557, 118116, 78730, 542009, 307139, 208463, 968356, 94483, 763123, 810053]
+
+
+def measure(command, stdout=subprocess.DEVNULL):
+    """Runs `command` once: (wall seconds, peak RSS in bytes, stdout bytes or None). The peak
+    RSS is GNU time's (`/usr/bin/time -f %M`): getrusage of a child of this Python process
+    would count the parent's resident memory at the fork as the child's high-water mark."""
+    capture = stdout == subprocess.PIPE
+    with tempfile.NamedTemporaryFile("r") as report:
+        start = time.perf_counter()
+        process = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", report.name] + command, stdout=stdout,
+                                 stderr=subprocess.PIPE)
+        wall = time.perf_counter() - start
+        if process.returncode != 0:
+            sys.exit(f"{' '.join(command)}: exit {process.returncode}: {process.stderr.decode(errors='replace')}")
+        peak = int(report.read().split()[-1]) * 1024
+    return wall, peak, process.stdout if capture else None
+
+
+def timed(label, command, runs, prepare=None):
+    """Median wall time and the largest peak RSS over `runs` runs after one warm-up."""
+    walls, peaks = [], []
+    for run in range(runs + 1):
+        if prepare:
+            prepare()
+        wall, peak, _ = measure(command)
+        if run > 0:
+            walls.append(wall)
+            peaks.append(peak)
+    return {"label": label, "median_ms": statistics.median(walls) * 1e3, "min_ms": min(walls) * 1e3,
+            "peak_rss_mb": max(peaks) / 1e6, "runs": runs}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rqlc", default=".build/release/rqlc")
+    parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--import-runs", type=int, default=3)
+    parser.add_argument("--work", help="directory for the dataset and stores (kept); default a fresh temporary one")
+    parser.add_argument("--only", help="only labels containing this text")
+    parser.add_argument("--skip-import", action="store_true", help="do not time import (it takes seconds a run)")
+    parser.add_argument("--json", action="store_true", help="one JSON object a line")
+    options = parser.parse_args()
+    rqlc = os.path.abspath(options.rqlc)
+    work = options.work or tempfile.mkdtemp(prefix="rqlc-e2e-")
+    os.makedirs(work, exist_ok=True)
+    dataset = os.path.join(work, f"people-{options.rows}.json")
+    store = os.path.join(work, f"people-{options.rows}.rql")
+    if not os.path.exists(dataset):
+        with open(dataset + ".part", "w") as out:
+            subprocess.run([sys.executable, os.path.join(HERE, "bench_dataset.py"), str(options.rows)], stdout=out,
+                           check=True)
+        os.rename(dataset + ".part", dataset)
+    scratch = os.path.join(work, "import-scratch.rql")
+
+    def fresh_scratch():
+        for path in (scratch, scratch + ".lock"):
+            if os.path.exists(path):
+                os.remove(path)
+
+    results = []
+
+    def wanted(label):
+        return not options.only or options.only in label
+
+    if not os.path.exists(store):
+        subprocess.run([rqlc, "import", dataset, store], check=True, stdout=subprocess.DEVNULL)
+    if wanted("import") and not options.skip_import:
+        results.append(timed("rqlc import (128 MB JSON at 1M rows)", [rqlc, "import", dataset, scratch],
+                             options.import_runs, prepare=fresh_scratch))
+        fresh_scratch()
+    checks = options.rows == 1_000_000
+    if wanted("start"):
+        results.append(timed("rqlc --version (process start)", [rqlc, "--version"], options.runs))
+    count = [rqlc, "run", "--data", store, "--class", "Person", "--count", "age > 90"]
+    if wanted("count"):
+        _, _, output = measure(count, stdout=subprocess.PIPE)
+        if checks and output != b"89805\n":
+            sys.exit(f"the count of age > 90 is {output!r}, the contract says 89805")
+        results.append(timed('rqlc run --count "age > 90"', count, options.runs))
+    for name, query, expected in QUERIES:
+        if not wanted(name):
+            continue
+        command = [rqlc, "run", "--data", store, "--class", "Person"]
+        command += ["--count", query] if name == "Q9" else ["--format", "keys", query]
+        _, _, output = measure(command, stdout=subprocess.PIPE)
+        lines = output.split()
+        found = int(lines[0]) if name == "Q9" else len(lines)
+        if checks and found != expected:
+            sys.exit(f"{name}: {found} results, the contract says {expected}")
+        if checks and name == "Q10" and [int(line) for line in lines] != Q10_IDS:
+            sys.exit(f"Q10: ids {lines}, the contract says {Q10_IDS}")
+        results.append(timed(f"rqlc run {name}", command, options.runs))
+    if wanted("info"):
+        results.append(timed("rqlc info", [rqlc, "info", store], options.runs))
+    if wanted("export"):
+        results.append(timed("rqlc export (to /dev/null)", [rqlc, "export", store], max(3, options.runs // 2)))
+    if wanted("sqlite") and shutil.which("sqlite3"):
+        database = os.path.join(work, f"people-{options.rows}.sqlite")
+        if not os.path.exists(database):
+            connection = sqlite3.connect(database + ".part")
+            connection.execute(
+                "CREATE TABLE person (id INTEGER PRIMARY KEY, age INTEGER, score REAL, name TEXT, city TEXT,"
+                " active INTEGER, nickname TEXT)")
+            rows = (json.loads(text) for text in bench_dataset.rows(options.rows, 42))
+            connection.executemany(
+                "INSERT INTO person VALUES (?, ?, ?, ?, ?, ?, ?)",
+                ((r["id"], r["age"], r["score"], r["name"], r["city"], r["active"], r["nickname"]) for r in rows))
+            connection.commit()
+            connection.close()
+            os.rename(database + ".part", database)
+        sql = ["sqlite3", database, "SELECT count(*) FROM person WHERE age > 90"]
+        _, _, output = measure(sql, stdout=subprocess.PIPE)
+        if checks and output.strip() != b"89805":
+            sys.exit(f"sqlite3 counts {output!r}")
+        results.append(timed('sqlite3 shell: count "age > 90"', sql, options.runs))
+
+    load = os.getloadavg()
+    if options.json:
+        for result in results:
+            print(json.dumps(dict(result, rows=options.rows, load=load[0])))
+        return
+    print(f"rows: {options.rows}; store: {os.path.getsize(store)} bytes; load average {load[0]:.1f} {load[1]:.1f}")
+    print(f"{'command':<44} {'median ms':>10} {'min ms':>9} {'peak RSS MB':>12}")
+    for result in results:
+        print(f"{result['label']:<44} {result['median_ms']:>10.1f} {result['min_ms']:>9.1f} "
+              f"{result['peak_rss_mb']:>12.1f}")
+
+
+if __name__ == "__main__":
+    main()
