@@ -1,5 +1,6 @@
 import Foundation
 import RQLCore
+import RQLDatasets
 import Testing
 
 @testable import RQLStorage
