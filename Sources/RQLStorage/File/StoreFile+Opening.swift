@@ -91,9 +91,7 @@ extension StoreFile {
         }
         let file = try StoreFile(path: path, descriptor: descriptor, isReadOnly: readOnly)
         if prologue.isEmpty { try file.initialiseIfEmpty(schema: initialSchema ?? Schema.empty) }
-        let result = try file.readNewestVersion(thorough: false)
-        file.adopt(result)
-        return (file, result.snapshot)
+        return (file, try file.readNewest(current: nil, thorough: false).snapshot)
     }
 
     /// An empty file, or one whose first bytes are all zero: a file being initialised shows
