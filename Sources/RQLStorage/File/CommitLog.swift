@@ -16,7 +16,7 @@ import Glibc
 /// ```
 /// header (64 bytes): "RQLCLOG\0", u32 format (1), u32 0, u64 generation, u64 checkpoint
 ///   version, u64 checkpoint checksum (its slot's dataChecksum), zeros, u64 checksum of bytes 0..<56
-/// records: u32 length (all of it, a multiple of 8), u32 0, u64 generation, u64 version,
+/// records: u32 length (all of it, a multiple of 8), u32 payload length, u64 generation, u64 version,
 ///   payload (CommitRecord), zero padding, u64 checksum of the bytes before it
 /// ```
 ///
@@ -70,7 +70,7 @@ struct CommitLog {
         let length = (24 + payload.count + 7) / 8 * 8 + 8
         var writer = ByteWriter()
         writer.u32(length)
-        writer.u32(0)
+        writer.u32(payload.count)
         writer.u64(generation)
         writer.u64(version)
         writer.bytes.append(contentsOf: payload)
@@ -106,17 +106,28 @@ struct CommitLog {
         bytes.withUnsafeBytes { raw in
             while position < raw.count {
                 switch frame(in: raw, at: position, generation: generation) {
-                case .some(let (length, version)) where version == expected:
-                    let payload = Array(raw[(position + 24)..<(position + length - 8)])
+                case .some(let (length, version, payloadLength)) where version == expected:
+                    let payload = Array(raw[(position + 24)..<(position + 24 + payloadLength)])
                     scan.entries.append(Entry(offset: offset + UInt64(position), version: version, payload: payload))
                     position += length
                     expected += 1
                     scan.end = offset + UInt64(position)
-                case .some(let (_, version)):
+                case .some(let (_, version, _)):
                     scan.damage = (offset + UInt64(position), "version \(version) where \(expected) should follow")
                     return
                 case .none:
-                    // A whole record further on means this one was synced before it: damage.
+                    // Bytes past the end its intact header names, or a whole record further on,
+                    // were written after this record was synced: damage.
+                    if raw.count - position >= 16,
+                        UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position + 8, as: UInt64.self))
+                            == generation
+                    {
+                        let length = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt32.self)))
+                        if length >= frameOverhead, length % 8 == 0, length < raw.count - position {
+                            scan.damage = (offset + UInt64(position), "its checksum does not match")
+                            return
+                        }
+                    }
                     var later = position + 8
                     while later + frameOverhead <= raw.count {
                         if frame(in: raw, at: later, generation: generation) != nil {
@@ -138,7 +149,7 @@ struct CommitLog {
         in raw: UnsafeRawBufferPointer,
         at position: Int,
         generation: UInt64
-    ) -> (length: Int, version: UInt64)? {
+    ) -> (length: Int, version: UInt64, payloadLength: Int)? {
         guard raw.count - position >= frameOverhead else { return nil }
         let length = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt32.self)))
         guard length >= frameOverhead, length % 8 == 0, length <= raw.count - position,
@@ -148,7 +159,11 @@ struct CommitLog {
         guard stored == FileChecksum.of(UnsafeRawBufferPointer(rebasing: raw[position..<(position + length - 8)])) else {
             return nil
         }
-        return (length, UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position + 16, as: UInt64.self)))
+        let payload = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: position + 4, as: UInt32.self)))
+        guard payload <= length - frameOverhead else { return nil }
+        return (
+            length, UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position + 16, as: UInt64.self)), payload
+        )
     }
 
     // MARK: The file

@@ -176,7 +176,11 @@ extension StoreFile {
                         records += 1
                         applied = LogPosition(header: header, end: end, version: entry.version)
                     } catch {
-                        damage = (entry.offset, "\(error)")
+                        if case .malformed(_, let reason) = error {
+                            damage = (entry.offset, reason)
+                        } else {
+                            damage = (entry.offset, error.text)
+                        }
                         break
                     }
                 }

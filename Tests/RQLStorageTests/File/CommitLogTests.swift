@@ -243,16 +243,25 @@ struct CommitLogTests {
     func flippedAnywhere() throws {
         let directory = try TemporaryDirectory("flipany")
         let (storeBytes, log) = try Self.loggedFile(directory.path("whole.rql"), commits: 6)
+        let last = try #require(Self.recordOffsets(log).last)
         var random = SplitMix(seed: 12)
         for i in 0..<200 {
             var damaged = log
-            for _ in 0..<(1 + random.next(3)) { damaged[random.next(damaged.count)] ^= UInt8(1 + random.next(255)) }
+            var flipped: [Int] = []
+            for _ in 0..<(1 + random.next(3)) {
+                flipped.append(random.next(damaged.count))
+                damaged[flipped.last!] ^= UInt8(1 + random.next(255))
+            }
             let path = directory.path("f-\(i).rql")
             try storeBytes.write(to: URL(fileURLWithPath: path))
             try damaged.write(to: URL(fileURLWithPath: path + ".log"))
             let store = try BlockStore.open(path: path, readOnly: true)
             StoreCrashTests.checkCommitted(store.snapshot)
-            if store.snapshot.version < 5 { #expect(store.fallback != nil, "flip \(i) lost commits quietly") }
+            // Damage to the last record looks like a commit cut short, and the records before it
+            // then end the log as its tail would: a quiet loss needs a flip in the last record.
+            if store.fallback == nil {
+                #expect(store.snapshot.version == 6 || flipped.contains { $0 >= last }, "flip \(i): \(flipped)")
+            }
             try? FileManager.default.removeItem(atPath: path)
             try? FileManager.default.removeItem(atPath: path + ".log")
         }
