@@ -233,6 +233,10 @@ extension BlockStore {
         let current = snapshot
         guard file.hasLogRecords, current.version > file.newestSlot.version else { return false }
         if let refusal = file.pins.damage.commitRefusal { throw refusal }
+        // The catch-up above may have failed: never checkpoint a version older than the log's.
+        if let onDisk = try file.newestVersionOnDisk(), onDisk != current.version {
+            throw StoreFileError(path: file.path, problem: .conflict(expected: current.version, found: onDisk))
+        }
         publish(try file.checkpoint(current))
         return true
     }

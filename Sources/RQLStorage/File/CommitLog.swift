@@ -122,7 +122,9 @@ struct CommitLog {
                         UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position + 8, as: UInt64.self))
                             == generation
                     {
-                        let length = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt32.self)))
+                        let length = Int(
+                            UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt32.self))
+                        )
                         if length >= frameOverhead, length % 8 == 0, length < raw.count - position {
                             scan.damage = (offset + UInt64(position), "its checksum does not match")
                             return
@@ -156,7 +158,8 @@ struct CommitLog {
             UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position + 8, as: UInt64.self)) == generation
         else { return nil }
         let stored = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position + length - 8, as: UInt64.self))
-        guard stored == FileChecksum.of(UnsafeRawBufferPointer(rebasing: raw[position..<(position + length - 8)])) else {
+        guard stored == FileChecksum.of(UnsafeRawBufferPointer(rebasing: raw[position..<(position + length - 8)]))
+        else {
             return nil
         }
         let payload = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: position + 4, as: UInt32.self)))

@@ -187,9 +187,13 @@ extension WriteTransaction {
             let properties = tables[t].objectSchema.properties
             let stored = properties.indices.filter { !properties[$0].isBacklink }
             for key in change.deleted {
-                guard tables[t].locate(key: key) != nil else { throw malformed("\(name) \(key) to delete is not there") }
+                guard tables[t].locate(key: key) != nil else {
+                    throw malformed("\(name) \(key) to delete is not there")
+                }
                 let values = tables[t].remove(key: key)
-                for index in values.indices { removeBacklinks(from: t, key: key, property: index, value: values[index]) }
+                for index in values.indices {
+                    removeBacklinks(from: t, key: key, property: index, value: values[index])
+                }
             }
             for (key, values) in change.inserted {
                 guard values.count == stored.count, key >= tables[t].nextKey else {

@@ -121,7 +121,8 @@ extension StoreFile {
         case .none, .damaged: return slot.version
         case .stale(let header): return header.checkpoint
         case .records(let header, let scan):
-            let last = scan.entries.last?.version ?? (position?.header == header ? position!.version : header.checkpoint)
+            let last =
+                scan.entries.last?.version ?? (position?.header == header ? position!.version : header.checkpoint)
             return Swift.max(slot.version, last)
         }
     }

@@ -34,7 +34,10 @@ struct CommitLogTests {
         let version = Int64(t.reader.version)
         _ = try t.insert(
             "Item",
-            ["id": .int(version), "text": .string(String(repeating: "x", count: Int(version % 50))), "history": .list([])]
+            [
+                "id": .int(version), "text": .string(String(repeating: "x", count: Int(version % 50))),
+                "history": .list([]),
+            ]
         )
         if version == 1 {
             _ = try t.insert("Counter", ["value": .int(version)])
@@ -133,7 +136,8 @@ struct CommitLogTests {
                 for p in objectSchema.properties.indices where table.hasIndex(property: p) {
                     let value = table.value(at: position, property: p)
                     #expect(
-                        table.indexLookup(property: p, equalTo: value) == other.indexLookup(property: p, equalTo: value),
+                        table.indexLookup(property: p, equalTo: value)
+                            == other.indexLookup(property: p, equalTo: value),
                         comment
                     )
                 }
@@ -274,6 +278,37 @@ struct CommitLogTests {
 /// the last one the writer printed.
 @Suite("Store file: commit log crashes")
 struct CommitLogCrashTests {
+    @Test("two processes committing through one log at once: every commit lands, in order")
+    func twoWriters() throws {
+        let directory = try TemporaryDirectory("logtwo")
+        let path = directory.path("two.rql")
+        let store = try CommitLogTests.makeStore(path, threshold: 4096)
+        let process = Process()
+        process.executableURL = StoreCrashTests.helper
+        process.arguments = ["log", path, "300", "4096"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let reader = try BlockStore.open(path: path, readOnly: true)
+        for round in 0..<150 {
+            try CommitLogTests.commit(store)
+            // Each commit's content depends on its version alone, whichever process made it.
+            StoreCrashTests.checkCommitted(store.snapshot)
+            if round % 10 == 0 {
+                _ = try reader.refresh()
+                #expect(reader.fallback == nil)
+                StoreCrashTests.checkCommitted(reader.snapshot)
+            }
+        }
+        _ = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        _ = try store.refresh()
+        #expect(store.snapshot.version == 450)
+        StoreCrashTests.checkCommitted(store.snapshot)
+        #expect(try BlockStore.verify(path: path).version == 450)
+    }
+
     @Test("200 kills during logged commits and checkpoints lose no acknowledged commit")
     func killedWriter() throws {
         let directory = try TemporaryDirectory("logcrash")
