@@ -5,6 +5,7 @@
 //     swift build --package-path Benchmarks -c release
 //     Benchmarks/.build/release/rql-storage-latency [ROWS] [COMMITS]
 import BenchmarkKit
+import Foundation
 import Suites
 
 #if canImport(Glibc)
@@ -113,8 +114,15 @@ func logSize() -> Int {
 }
 measure("insert one object (durable, commit log)", commits: durableCommits) { file.commitInsert() }
 measure("update one property (durable, commit log)", commits: durableCommits) { file.commitUpdate() }
-bytesPerCommit("update one property (durable, commit log, checkpoints included)", 10_000) { file.commitUpdate() }
 do {
+    // Amortized: the commits, then the checkpoint that writes what they touched.
+    let before = bytesWritten()
+    for _ in 0..<10_000 { file.commitUpdate() }
+    _ = try logged.checkpoint()
+    print(
+        "update one property (durable, commit log): \((bytesWritten() - before) / 10_000) bytes written per commit"
+            + " over 10,000 commits and the checkpoint after them"
+    )
     _ = try logged.checkpoint()
     let checkpointed = file.fileSize + logSize()
     let start = MonotonicClock.now()

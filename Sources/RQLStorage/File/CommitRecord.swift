@@ -150,24 +150,45 @@ struct CommitRecord: Equatable {
         return CommitRecord(version: version, nextKeys: nextKeys, classes: classes)
     }
 
-    /// The version this record makes from `base` (version `version - 1`), with every table's
-    /// indexes and backlinks as the commit left them. Throws `.malformed` naming the record when
-    /// it does not fit `base` (a key that is not there, a value of the wrong type, a dangling
-    /// link): nothing of it is applied then.
-    func applied(to base: BlockSnapshot, offset: UInt64) throws(StoreFileError.Problem) -> BlockSnapshot {
-        let what = "commit log record at offset \(offset)"
-        guard base.version + 1 == version else {
-            throw .malformed(what: what, reason: "version \(version) does not follow \(base.version)")
+    /// The version `records` (consecutive, the first following `base`) make from `base`, with
+    /// every table's indexes and backlinks as the commits left them, replayed in one scratch
+    /// transaction (a block several records touch is copied once). Stops before the first
+    /// record that does not fit (a key that is not there, a value of the wrong type, a dangling
+    /// link), which it returns with why: nothing of that record is applied.
+    static func apply(
+        _ records: [(record: CommitRecord, offset: UInt64)],
+        to base: BlockSnapshot
+    ) -> (snapshot: BlockSnapshot, applied: Int, failure: (offset: UInt64, reason: String)?) {
+        func replay(_ count: Int) -> (BlockSnapshot, failure: (index: Int, reason: String)?) {
+            let scratch = BlockStore(schema: base.schema)
+            scratch.publish(base)
+            let transaction = scratch.beginWrite()
+            defer { transaction.rollback() }
+            var version = base.version
+            for (i, (record, _)) in records.prefix(count).enumerated() {
+                guard record.version == version + 1 else {
+                    return (base, (i, "version \(record.version) does not follow \(version)"))
+                }
+                guard record.nextKeys.count == base.tables.count else {
+                    return (base, (i, "\(record.nextKeys.count) tables, the schema has \(base.tables.count)"))
+                }
+                do throws(StoreFileError.Problem) {
+                    try transaction.replay(record, what: "commit log record")
+                } catch {
+                    if case .malformed(_, let reason) = error { return (base, (i, reason)) }
+                    return (base, (i, error.text))
+                }
+                version = record.version
+            }
+            return (
+                BlockSnapshot(schema: base.schema, version: version, tables: transaction.tables, pin: base.pin), nil
+            )
         }
-        guard nextKeys.count == base.tables.count else {
-            throw .malformed(what: what, reason: "\(nextKeys.count) tables, the schema has \(base.tables.count)")
-        }
-        let scratch = BlockStore(schema: base.schema)
-        scratch.publish(base)
-        let transaction = scratch.beginWrite()
-        defer { transaction.rollback() }
-        try transaction.replay(self, what: what)
-        return BlockSnapshot(schema: base.schema, version: version, tables: transaction.tables)
+        let (snapshot, failure) = replay(records.count)
+        guard let failure else { return (snapshot, records.count, nil) }
+        // The failed record changed the scratch tables halfway: replay the ones before it again.
+        let (before, _) = failure.index > 0 ? replay(failure.index) : (base, nil)
+        return (before, failure.index, (records[failure.index].offset, failure.reason))
     }
 }
 

@@ -162,29 +162,35 @@ extension StoreFile {
                 damage = (0, "the commit log follows version \(header.checkpoint), newer than the store's checkpoint")
             case .damaged(let offset, let reason): damage = (offset, reason)
             case .records(let header, let scan):
-                if applied == nil { applied = LogPosition(header: header, end: scan.end, version: base.version) }
-                for (i, entry) in scan.entries.enumerated() where entry.version > snapshot.version {
-                    let end = i + 1 < scan.entries.count ? scan.entries[i + 1].offset : scan.end
-                    do throws(StoreFileError.Problem) {
-                        let decoded: Result<CommitRecord, StoreFileError.Problem> = entry.payload.withUnsafeBytes {
-                            raw in
-                            Result { () throws(StoreFileError.Problem) in
-                                try CommitRecord.decode(raw, version: entry.version, offset: entry.offset)
-                            }
-                        }
-                        let record = try decoded.get()
-                        snapshot = try record.applied(to: snapshot, offset: entry.offset)
-                        records += 1
-                        applied = LogPosition(header: header, end: end, version: entry.version)
-                    } catch {
-                        if case .malformed(_, let reason) = error {
-                            damage = (entry.offset, reason)
-                        } else {
-                            damage = (entry.offset, error.text)
-                        }
-                        break
-                    }
+                if applied == nil {
+                    // Up to the first record newer than the base (all of them are, when it is the checkpoint).
+                    let next = scan.entries.first { $0.version > base.version }?.offset ?? scan.end
+                    applied = LogPosition(header: header, end: next, version: base.version)
                 }
+                var pending: [(record: CommitRecord, offset: UInt64)] = []
+                var ends: [UInt64] = []
+                for (i, entry) in scan.entries.enumerated() where entry.version > snapshot.version {
+                    let decoded: Result<CommitRecord, StoreFileError.Problem> = entry.payload.withUnsafeBytes { raw in
+                        Result { () throws(StoreFileError.Problem) in
+                            try CommitRecord.decode(raw, version: entry.version, offset: entry.offset)
+                        }
+                    }
+                    switch decoded {
+                    case .success(let record):
+                        pending.append((record, entry.offset))
+                        ends.append(i + 1 < scan.entries.count ? scan.entries[i + 1].offset : scan.end)
+                    case .failure(.malformed(_, let reason)): damage = (entry.offset, reason)
+                    case .failure(let problem): damage = (entry.offset, problem.text)
+                    }
+                    if damage != nil { break }
+                }
+                let replayed = CommitRecord.apply(pending, to: snapshot)
+                snapshot = replayed.snapshot
+                records = replayed.applied
+                if replayed.applied > 0 {
+                    applied = LogPosition(header: header, end: ends[replayed.applied - 1], version: snapshot.version)
+                }
+                if let failure = replayed.failure { damage = failure }
                 if damage == nil, let found = scan.damage { damage = found }
                 if applied?.version != snapshot.version { applied = nil }
             }
