@@ -46,10 +46,10 @@ extension BlockStore {
     /// readable slot's checkpoint and checks out, and every record frame (walked by the lengths
     /// it gives) carries the header's generation and a checksum that matches, so a fuzzer's
     /// mutations reach the record decoder and replay.
-    public static func resealCommitLog(_ log: inout [UInt8], store: [UInt8]) {
+    public static func resealCommitLog(_ log: inout [UInt8], store storeBytes: [UInt8]) {
         guard log.count >= CommitLog.headerSize else { return }
         var newest: HeaderSlot?
-        store.withUnsafeBytes { raw in
+        storeBytes.withUnsafeBytes { raw in
             for offset in FileHeader.slotOffsets where offset + FileHeader.slotSize <= raw.count {
                 let slot = HeaderSlot.decode(
                     UnsafeRawBufferPointer(rebasing: raw[offset..<offset + FileHeader.slotSize])
@@ -59,10 +59,15 @@ extension BlockStore {
         }
         var generation: UInt64 = 1
         if let header = CommitLog.Header.decode(Array(log[0..<CommitLog.headerSize])) { generation = header.generation }
+        var store: UInt64 = 0
+        for i in 0..<8 where FileHeader.storeIDOffset + i < storeBytes.count {
+            store |= UInt64(storeBytes[FileHeader.storeIDOffset + i]) << (8 * UInt64(i))
+        }
         let header = CommitLog.Header(
             generation: generation,
             checkpoint: newest?.version ?? 0,
-            checkpointChecksum: newest?.dataChecksum ?? 0
+            checkpointChecksum: newest?.dataChecksum ?? 0,
+            store: store
         )
         log.replaceSubrange(0..<CommitLog.headerSize, with: header.encoded())
         var at = CommitLog.headerSize

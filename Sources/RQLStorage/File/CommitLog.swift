@@ -15,7 +15,8 @@ import Glibc
 ///
 /// ```
 /// header (64 bytes): "RQLCLOG\0", u32 format (1), u32 0, u64 generation, u64 checkpoint
-///   version, u64 checkpoint checksum (its slot's dataChecksum), zeros, u64 checksum of bytes 0..<56
+///   version, u64 checkpoint checksum (its slot's dataChecksum), u64 store id (the store file's,
+///   `FileHeader`), zeros, u64 checksum of bytes 0..<56
 /// records: u32 length (all of it, a multiple of 8), u32 payload length, u64 generation, u64 version,
 ///   payload (CommitRecord), zero padding, u64 checksum of the bytes before it
 /// ```
@@ -35,6 +36,8 @@ struct CommitLog {
         /// The checkpoint the records follow: its version and its slot's `dataChecksum`.
         var checkpoint: UInt64
         var checkpointChecksum: UInt64
+        /// The store file's id (`FileHeader.storeIDOffset`).
+        var store: UInt64
 
         func encoded() -> [UInt8] {
             var writer = ByteWriter()
@@ -44,6 +47,7 @@ struct CommitLog {
             writer.u64(generation)
             writer.u64(checkpoint)
             writer.u64(checkpointChecksum)
+            writer.u64(store)
             writer.bytes.append(contentsOf: repeatElement(0, count: 56 - writer.bytes.count))
             writer.u64(FileChecksum.of(writer.bytes))
             return writer.bytes
@@ -55,12 +59,17 @@ struct CommitLog {
                 var reader = ByteReader(raw, base: 0, at: 8, what: "commit log header")
                 guard let format = try? reader.u32(), format == CommitLog.formatVersion, (try? reader.u32()) != nil,
                     let generation = try? reader.u64(), let checkpoint = try? reader.u64(),
-                    let checksum = try? reader.u64()
+                    let checksum = try? reader.u64(), let store = try? reader.u64()
                 else { return nil }
                 let stored = raw.loadUnaligned(fromByteOffset: 56, as: UInt64.self)
                 guard UInt64(littleEndian: stored) == FileChecksum.of(UnsafeRawBufferPointer(rebasing: raw[0..<56]))
                 else { return nil }
-                return Header(generation: generation, checkpoint: checkpoint, checkpointChecksum: checksum)
+                return Header(
+                    generation: generation,
+                    checkpoint: checkpoint,
+                    checkpointChecksum: checksum,
+                    store: store
+                )
             }
         }
     }
@@ -193,13 +202,19 @@ struct CommitLog {
     }
 
     /// Empties the log and starts a generation after `checkpoint`, synced.
-    static func reset(_ descriptor: Int32, storePath: String, checkpoint: HeaderSlot) throws(StoreFileError) -> Header {
+    static func reset(
+        _ descriptor: Int32,
+        storePath: String,
+        checkpoint: HeaderSlot,
+        store: UInt64
+    ) throws(StoreFileError) -> Header {
         let path = path(forStore: storePath)
         guard ftruncate(descriptor, 0) == 0 else { throw FileSystem.failure(path, "ftruncate") }
         let header = Header(
             generation: UInt64.random(in: 1 ... .max),
             checkpoint: checkpoint.version,
-            checkpointChecksum: checkpoint.dataChecksum
+            checkpointChecksum: checkpoint.dataChecksum,
+            store: store
         )
         try FileSystem.write(descriptor, header.encoded(), at: 0, path)
         try FileSystem.sync(descriptor, path)

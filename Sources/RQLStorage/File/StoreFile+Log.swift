@@ -22,6 +22,8 @@ struct FileState {
     var logging = false
     /// The log's size past which a commit also writes a checkpoint.
     var checkpointThreshold = 1 << 20
+    /// The store file's id, once read.
+    var storeID: UInt64?
 
     init(slot: HeaderSlot, freeList: FreeList) {
         self.slot = slot
@@ -91,6 +93,12 @@ extension StoreFile {
             // A log being emptied shows no header for a moment; bytes after one are records lost.
             return size <= UInt64(CommitLog.headerSize)
                 ? .none : .damaged(offset: 0, reason: "the commit log's header does not check out")
+        }
+        if header.store != (try storeID()) {
+            // A log left beside this path by another store file (this one was made since, or its
+            // id was damaged): its records are not this file's.
+            return size <= UInt64(CommitLog.headerSize)
+                ? .none : .damaged(offset: 0, reason: "the commit log belongs to another store file")
         }
         if header.checkpoint > slot.version { return .stale(header) }
         if header.checkpoint == slot.version, header.checkpointChecksum != slot.dataChecksum {
@@ -233,7 +241,7 @@ extension StoreFile {
             guard base.version == slot.version else {
                 throw error(.conflict(expected: base.version, found: known?.version ?? slot.version))
             }
-            let header = try CommitLog.reset(descriptor, storePath: path, checkpoint: slot)
+            let header = try CommitLog.reset(descriptor, storePath: path, checkpoint: slot, store: try storeID())
             position = LogPosition(header: header, end: UInt64(CommitLog.headerSize), version: slot.version)
         }
         guard position.version == base.version else {
@@ -269,12 +277,22 @@ extension StoreFile {
         try write(snapshot, base: base, slotIndex: slotIndex, presync: hasLog)
         if let descriptor = try logDescriptor(create: false) {
             let slot = state.withLock { $0.slot }
-            let header = try CommitLog.reset(descriptor, storePath: path, checkpoint: slot)
+            let header = try CommitLog.reset(descriptor, storePath: path, checkpoint: slot, store: try storeID())
             state.withLock {
                 $0.logApplied = LogPosition(header: header, end: UInt64(CommitLog.headerSize), version: slot.version)
             }
         }
         return snapshot.pinned(pin)
+    }
+
+    /// The store file's id (`FileHeader.storeIDOffset`), read once.
+    func storeID() throws(StoreFileError) -> UInt64 {
+        if let known = state.withLock({ $0.storeID }) { return known }
+        let bytes = try FileSystem.read(descriptor, count: 8, at: UInt64(FileHeader.storeIDOffset), path)
+        var id: UInt64 = 0
+        for (i, byte) in bytes.enumerated() { id |= UInt64(byte) << (8 * UInt64(i)) }
+        state.withLock { $0.storeID = id }
+        return id
     }
 
     /// Which header slot holds `slot` (its version's parity when neither reads as it).

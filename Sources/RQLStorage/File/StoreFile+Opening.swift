@@ -125,7 +125,8 @@ extension StoreFile {
     /// commit and its slot, synced, then the magic, synced, so the file is a store only once it
     /// is a whole one. Call on a file no other process writes (new, or under the lock).
     fileprivate func initialise(schema: Schema) throws(StoreFileError) -> BlockSnapshot {
-        let prologue = FileHeader.prologue()
+        var prologue = FileHeader.prologue()
+        withUnsafeBytes(of: UInt64.random(in: 1 ... .max).littleEndian) { prologue.append(contentsOf: $0) }
         try FileSystem.write(descriptor, [UInt8](repeating: 0, count: FileHeader.pageSize), at: 0, path)
         let snapshot = BlockSnapshot(schema: schema)
         try write(snapshot, base: nil, slotIndex: 0)
