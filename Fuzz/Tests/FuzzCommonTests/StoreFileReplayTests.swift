@@ -1,6 +1,7 @@
 import Foundation
 import FuzzCommon
-import RQLStorage
+import RQLCore
+@_spi(Fuzzing) import RQLStorage
 import Testing
 
 /// The FuzzStoreFile seeds and minimized crashers, replayed through `StoreFileCheck`.
