@@ -19,6 +19,12 @@
 //
 //     store-crash-helper create PATH
 //
+//     store-crash-helper log PATH COUNT THRESHOLD
+//
+// The first mode with the commit log on (`CommitLogCrashTests`): each commit appends one log
+// record, and a checkpoint runs whenever the log passes THRESHOLD bytes, so kills land in both.
+// It continues from the store's version, so one file survives many kills.
+//
 // One of several processes creating one store at once (`StoreCreationTests`): opens the store at
 // PATH, creating it with the schema above when there is none, inserts one Item whose id is its
 // process id, prints the version of that commit, and exits 0; any error is printed, exit 1.
@@ -83,12 +89,18 @@ if arguments.count == 3, arguments[1] == "create" {
         exit(1)
     }
 }
-guard arguments.count == 3, let count = Int(arguments[2]) else {
-    FileHandle.standardError.write(Data("usage: store-crash-helper PATH COUNT\n".utf8))
+let logging = arguments.count == 5 && arguments[1] == "log"
+let operands = logging ? Array(arguments.dropFirst(2)) : Array(arguments.dropFirst())
+guard operands.count == (logging ? 3 : 2), let count = Int(operands[1]) else {
+    FileHandle.standardError.write(Data("usage: store-crash-helper [log] PATH COUNT [THRESHOLD]\n".utf8))
     exit(2)
 }
 do {
-    let store = try BlockStore.open(path: arguments[1])
+    let store = try BlockStore.open(path: operands[0])
+    if logging {
+        store.logsCommits = true
+        store.checkpointThreshold = Int(operands[2]) ?? 1 << 20
+    }
     for _ in 0..<count {
         let t = store.beginWrite()
         let version = Int64(t.reader.version)

@@ -5,6 +5,7 @@
 //     swift build --package-path Benchmarks -c release
 //     Benchmarks/.build/release/rql-storage-latency [ROWS] [COMMITS]
 import BenchmarkKit
+import Foundation
 import Suites
 
 #if canImport(Glibc)
@@ -71,3 +72,80 @@ let durableCommits = min(commits, 1_000)
 measure("insert one object (durable)", commits: durableCommits) { file.commitInsert() }
 measure("update one property (durable)", commits: durableCommits) { file.commitUpdate() }
 print("file size after the durable commits: \(file.fileSize) bytes")
+
+// The floor a durable commit can reach on this disk, in the same run: a bare 4 KiB pwrite and
+// fdatasync into a scratch file.
+let barePath = file.directory + "/bare-sync"
+let bare = open(barePath, O_RDWR | O_CREAT, 0o644)
+var page = [UInt8](repeating: 7, count: 4096)
+measure("bare 4 KiB pwrite + fdatasync", commits: durableCommits) {
+    page[0] &+= 1
+    _ = page.withUnsafeBytes { pwrite(bare, $0.baseAddress, 4096, 0) }
+    fdatasync(bare)
+}
+close(bare)
+unlink(barePath)
+
+/// Bytes this process handed to write calls (`wchar` of /proc/self/io): what commits write,
+/// checkpoints included.
+func bytesWritten() -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/self/io", encoding: .utf8) else { return 0 }
+    for line in text.split(separator: "\n") where line.hasPrefix("wchar:") {
+        return Int(line.dropFirst(6).trimmingCharacters(in: .whitespaces)) ?? 0
+    }
+    return 0
+}
+
+func bytesPerCommit(_ name: String, _ count: Int, _ body: () -> Void) {
+    let before = bytesWritten()
+    for _ in 0..<count { body() }
+    print("\(name): \((bytesWritten() - before) / count) bytes written per commit over \(count) commits")
+}
+
+bytesPerCommit("update one property (durable)", 200) { file.commitUpdate() }
+
+// The same with the commit log: each commit appends one record to `<path>.log` and syncs it;
+// a checkpoint writes the touched blocks once the log passes 1 MiB.
+let logged = file.fileStore!
+logged.logsCommits = true
+let logPath = file.path! + ".log"
+func logSize() -> Int {
+    ((try? FileManager.default.attributesOfItem(atPath: logPath))?[.size] as? Int) ?? 0
+}
+measure("insert one object (durable, commit log)", commits: durableCommits) { file.commitInsert() }
+measure("update one property (durable, commit log)", commits: durableCommits) { file.commitUpdate() }
+do {
+    // Amortized: the commits, then the checkpoint that writes what they touched.
+    let before = bytesWritten()
+    for _ in 0..<10_000 { file.commitUpdate() }
+    _ = try logged.checkpoint()
+    print(
+        "update one property (durable, commit log): \((bytesWritten() - before) / 10_000) bytes written per commit"
+            + " over 10,000 commits and the checkpoint after them"
+    )
+    _ = try logged.checkpoint()
+    let checkpointed = file.fileSize + logSize()
+    let start = MonotonicClock.now()
+    for _ in 0..<10_000 { file.commitInsert() }
+    let seconds = Double(MonotonicClock.now() &- start) / 1e9
+    print("10,000 durable inserts (commit log): \(Int(10_000 / seconds)) commits/s")
+    let after = file.fileSize + logSize()
+    print("store + log after a checkpoint: \(checkpointed) bytes; after 10,000 more commits: \(after) bytes")
+    // Open + first lookup with 1,000 records in the log.
+    _ = try logged.checkpoint()
+    logged.checkpointThreshold = 1 << 30
+    for _ in 0..<1_000 { file.commitUpdate() }
+    var opens: [Double] = []
+    for _ in 0..<20 {
+        let start = MonotonicClock.now()
+        blackHole(file.openAndLookUp())
+        opens.append(Double(MonotonicClock.now() &- start))
+    }
+    let stats = Statistics(opens)
+    print(
+        "open + first primary-key lookup with 1,000 log records: median \(Int(stats.median)) ns, p99 \(Int(stats.percentile(99))) ns"
+    )
+} catch {
+    printError("rql-storage-latency: \(error)")
+    exit(1)
+}

@@ -15,6 +15,10 @@ import RQLCore
 /// (`BlockStore.resealHeaderSlots`), so mutations inside the pages reach the block and tree
 /// readers instead of stopping at the commit checksum.
 ///
+/// An input holding the commit log's magic ("RQLCLOG\0") is split there: the bytes from the
+/// magic on are the store's commit log (`<path>.log`), replayed on open; resealed inputs get
+/// its header and record checksums recomputed too (`BlockStore.resealCommitLog`).
+///
 ///     StoreFileCheck.run(Array(try Data(contentsOf: seed)))   // traps on a violation
 public enum StoreFileCheck {
     /// Where inputs are written (a store is read from a file, by mapping it): a fresh name per
@@ -35,19 +39,27 @@ public enum StoreFileCheck {
     /// The first violated invariant, or nil.
     public static func violation(in input: [UInt8]) -> String? {
         var bytes = input
+        var log: [UInt8]?
+        if let split = firstIndex(of: BlockStore.commitLogMagic, in: bytes) {
+            log = Array(bytes[split...])
+            bytes.removeSubrange(split...)
+        }
         if let first = bytes.first, first & 1 == 1 {
             // The magic starts with 'R' (even); the flag bit is carried by byte 0's low bit:
             // restore it so the file is still recognised, then reseal.
             bytes[0] &= ~1
             BlockStore.resealHeaderSlots(&bytes)
+            if log != nil { BlockStore.resealCommitLog(&log!, store: bytes) }
         }
         let path = freshPath()
         guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { return nil }
         defer {
             try? FileManager.default.removeItem(atPath: path)
-            // The reader table a store keeps beside its file.
+            // The reader table and the commit log a store keeps beside its file.
             try? FileManager.default.removeItem(atPath: path + ".lock")
+            try? FileManager.default.removeItem(atPath: path + ".log")
         }
+        if let log, !FileManager.default.createFile(atPath: path + ".log", contents: Data(log)) { return nil }
         var openedVersion: UInt64?
         var fallback: StoreFileError?
         var damage: StoreFileError?
@@ -70,6 +82,17 @@ public enum StoreFileCheck {
             if let damage { return "verify passed but reading met damage: \(damage)" }
         } catch {
             _ = error.description
+        }
+        return nil
+    }
+
+    /// Where `pattern` first occurs in `bytes`.
+    public static func firstIndex(of pattern: [UInt8], in bytes: [UInt8]) -> Int? {
+        guard let first = pattern.first, bytes.count >= pattern.count else { return nil }
+        var i = 0
+        while i <= bytes.count - pattern.count {
+            if bytes[i] == first, bytes[i..<i + pattern.count].elementsEqual(pattern) { return i }
+            i += 1
         }
         return nil
     }

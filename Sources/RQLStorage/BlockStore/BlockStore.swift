@@ -105,6 +105,10 @@ public final class BlockStore: Sendable {
         self.file = file
     }
 
+    deinit {
+        checkpointOnClose()
+    }
+
     /// A store holding every object of `source` (a `ColumnStore` from a dataset, another
     /// snapshot…) at version 1, built block by block (see `WriteTransaction.importObjects`).
     ///

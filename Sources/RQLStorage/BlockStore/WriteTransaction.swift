@@ -61,9 +61,10 @@ public final class WriteTransaction {
     public func commit() throws(WriteError) -> CommitResult {
         guard isOpen else { throw .transactionEnded }
         var snapshot = BlockSnapshot(schema: schema, version: baseVersion + 1, tables: tables)
+        let changeSet = changes.changeSet(version: snapshot.version)
         if let file = store.file {
             do {
-                snapshot = try file.commit(snapshot, base: base)
+                snapshot = try file.commit(snapshot, base: base, changes: changeSet)
             } catch {
                 rollback()
                 throw .file(error)
@@ -72,7 +73,7 @@ public final class WriteTransaction {
         store.publish(snapshot)
         isOpen = false
         store.endWrite()
-        return CommitResult(snapshot: snapshot, changes: changes.changeSet(version: snapshot.version))
+        return CommitResult(snapshot: snapshot, changes: changeSet)
     }
 
     /// Discards every change and ends the transaction. Does nothing once ended.

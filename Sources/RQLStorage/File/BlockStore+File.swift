@@ -19,6 +19,8 @@ public struct StoreFileInfo: Sendable, Equatable {
     /// Set when the file's newest version is unreadable and this describes the intact version
     /// before it (`verify(path:acceptingOlderVersion: true)` only; see `BlockStore.fallback`).
     public let fallback: StoreFileError?
+    /// Commits read from the commit log after the newest checkpoint (`<path>.log`).
+    public let logRecords: Int
 
     /// The file's size in pages of `FileHeader.pageSize` bytes.
     public var pages: UInt64 { (fileSize + 4095) / 4096 }
@@ -26,6 +28,7 @@ public struct StoreFileInfo: Sendable, Equatable {
     public static func == (a: StoreFileInfo, b: StoreFileInfo) -> Bool {
         a.formatVersion == b.formatVersion && a.version == b.version && a.fileSize == b.fileSize
             && a.reachableBytes == b.reachableBytes && a.freeBytes == b.freeBytes && a.fallback == b.fallback
+            && a.logRecords == b.logRecords
             && a.classes.map(\.name) == b.classes.map(\.name)
             && a.classes.map(\.objects) == b.classes.map(\.objects)
     }
@@ -110,7 +113,7 @@ extension BlockStore {
         acceptingOlderVersion: Bool = false
     ) throws(StoreFileError) -> StoreFileInfo {
         let (file, _) = try StoreFile.open(path: path, readOnly: true)
-        return try describe(file.readNewestVersion(thorough: true), acceptingOlderVersion: acceptingOlderVersion)
+        return try describe(file, path: path, thorough: true, acceptingOlderVersion: acceptingOlderVersion)
     }
 
     /// What `verify(path:acceptingOlderVersion:)` reports, from the header, the root and the
@@ -126,25 +129,30 @@ extension BlockStore {
         acceptingOlderVersion: Bool = false
     ) throws(StoreFileError) -> StoreFileInfo {
         let (file, _) = try StoreFile.open(path: path, readOnly: true)
-        return try describe(file.readNewestVersion(thorough: false), acceptingOlderVersion: acceptingOlderVersion)
+        return try describe(file, path: path, thorough: false, acceptingOlderVersion: acceptingOlderVersion)
     }
 
     private static func describe(
-        _ result: StoreFile.ReadResult,
+        _ file: StoreFile,
+        path: String,
+        thorough: Bool,
         acceptingOlderVersion: Bool
     ) throws(StoreFileError) -> StoreFileInfo {
-        if let fallback = result.fallback, !acceptingOlderVersion { throw fallback }
+        let newest = try file.readNewest(current: nil, thorough: thorough)
+        if let fallback = newest.fallback, !acceptingOlderVersion { throw fallback }
+        guard let result = newest.checkpoint else { throw StoreFileError(path: path, problem: .headerChecksum) }
         return StoreFileInfo(
             formatVersion: FileHeader.formatVersion,
-            version: result.snapshot.version,
-            classes: result.snapshot.schema.classes.indices.map {
-                (result.snapshot.schema.classes[$0].name, result.snapshot.tables[$0].rowCount)
+            version: newest.snapshot.version,
+            classes: newest.snapshot.schema.classes.indices.map {
+                (newest.snapshot.schema.classes[$0].name, newest.snapshot.tables[$0].rowCount)
             },
             fileSize: result.fileSize,
             reachableBytes: result.reachableBytes,
             freeBytes: result.freeList.freeBytes
                 + (result.fileSize - Swift.min(result.fileSize, result.freeList.fileEnd)),
-            fallback: result.fallback
+            fallback: newest.fallback,
+            logRecords: newest.logRecords
         )
     }
 
@@ -192,10 +200,10 @@ extension BlockStore {
     @discardableResult
     public func refresh() throws(StoreFileError) -> Bool {
         guard let file else { return false }
-        guard let onDisk = try file.newestSlotOnDisk(), onDisk.version > snapshot.version else { return false }
-        let fresh = try file.readNewestVersion(thorough: false)
-        guard fresh.snapshot.version > snapshot.version else { return false }
-        file.adopt(fresh)
+        let current = snapshot
+        guard let onDisk = try file.newestVersionOnDisk(), onDisk > current.version else { return false }
+        let fresh = try file.readNewest(current: current, thorough: false)
+        guard fresh.snapshot.version > current.version else { return false }
         publish(fresh.snapshot)
         return true
     }
@@ -216,8 +224,59 @@ extension BlockStore {
     /// if store.hasNewerVersionOnDisk() { … }   // then refresh under the write lock
     /// ```
     public func hasNewerVersionOnDisk() -> Bool {
-        guard let file, let onDisk = try? file.newestSlotOnDisk() else { return false }
-        return onDisk.version > snapshot.version
+        guard let file, let onDisk = try? file.newestVersionOnDisk() else { return false }
+        return onDisk > snapshot.version
+    }
+
+    /// Whether commits append to the commit log beside the file (`<path>.log`): one record and
+    /// one sync each, with a checkpoint (the blocks written copy-on-write, as every commit
+    /// does without the log) once the log passes `checkpointThreshold` bytes, on `checkpoint()`,
+    /// and when the store closes. Off by default; every store reads the log whatever this says.
+    ///
+    /// ```swift
+    /// store.logsCommits = true
+    /// try store.write { try $0.insert("Dog", ["name": .string("Rex")]) }   // one log record
+    /// ```
+    public var logsCommits: Bool {
+        get { file?.state.withLock { $0.logging } ?? false }
+        set { file?.state.withLock { $0.logging = newValue } }
+    }
+
+    /// The commit log's size in bytes past which a commit also writes a checkpoint (1 MiB).
+    public var checkpointThreshold: Int {
+        get { file?.state.withLock { $0.checkpointThreshold } ?? 0 }
+        set { file?.state.withLock { $0.checkpointThreshold = Swift.max(newValue, 0) } }
+    }
+
+    /// Writes the newest version as a checkpoint when the commit log holds commits after the
+    /// last one, and empties the log; waits for the write lock. Returns whether it wrote one.
+    @discardableResult
+    public func checkpoint() throws(StoreFileError) -> Bool {
+        guard let file, !file.isReadOnly else { return false }
+        let transaction = beginWrite()
+        defer { transaction.rollback() }
+        let current = snapshot
+        guard file.hasLogRecords, current.version > file.newestSlot.version else { return false }
+        if let refusal = file.pins.damage.commitRefusal { throw refusal }
+        // The catch-up above may have failed: never checkpoint a version older than the log's.
+        if let onDisk = try file.newestVersionOnDisk(), onDisk != current.version {
+            throw StoreFileError(path: file.path, problem: .conflict(expected: current.version, found: onDisk))
+        }
+        publish(try file.checkpoint(current))
+        return true
+    }
+
+    /// On close: a writer that leaves commits in the log writes them as a checkpoint, unless
+    /// another process holds the writer lock (it checkpoints in turn).
+    func checkpointOnClose() {
+        guard let file, !file.isReadOnly, file.hasLogRecords, file.pins.damage.commitRefusal == nil,
+            file.tryLock()
+        else { return }
+        defer { file.unlock() }
+        guard let fresh = try? file.readNewest(current: snapshot, thorough: false),
+            fresh.snapshot.version > file.newestSlot.version, fresh.fallback == nil
+        else { return }
+        _ = try? file.checkpoint(fresh.snapshot)
     }
 
     /// Writes the newest version to a fresh file at `path` (which must not exist): only what

@@ -5,6 +5,8 @@
 /// 0    "RQLSTOR\0"            8 bytes
 /// 8    format version         u32 (2)
 /// 12   page size              u32 (4096)
+/// 16   store id               u64, random, made with the file (0 in files of earlier builds);
+///                             the commit log names it, so a log left by another file is not read as this one's
 /// 64   slot 0                 64 bytes
 /// 128  slot 1                 64 bytes
 /// 4096 pages: blocks, index nodes and roots, written by commits into free runs or appended
@@ -26,6 +28,7 @@ struct FileHeader {
     static let formatVersion: UInt32 = 2
     static let pageSize = 4096
     static let slotOffsets = [64, 128]
+    static let storeIDOffset = 16
     static let slotSize = 64
     /// Commits writing more than this sync their pages before the slot (two syncs, no open-time checksum).
     static let presyncThreshold = 1 << 20

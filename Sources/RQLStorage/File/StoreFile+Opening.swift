@@ -91,9 +91,7 @@ extension StoreFile {
         }
         let file = try StoreFile(path: path, descriptor: descriptor, isReadOnly: readOnly)
         if prologue.isEmpty { try file.initialiseIfEmpty(schema: initialSchema ?? Schema.empty) }
-        let result = try file.readNewestVersion(thorough: false)
-        file.adopt(result)
-        return (file, result.snapshot)
+        return (file, try file.readNewest(current: nil, thorough: false).snapshot)
     }
 
     /// An empty file, or one whose first bytes are all zero: a file being initialised shows
@@ -127,7 +125,8 @@ extension StoreFile {
     /// commit and its slot, synced, then the magic, synced, so the file is a store only once it
     /// is a whole one. Call on a file no other process writes (new, or under the lock).
     fileprivate func initialise(schema: Schema) throws(StoreFileError) -> BlockSnapshot {
-        let prologue = FileHeader.prologue()
+        var prologue = FileHeader.prologue()
+        withUnsafeBytes(of: UInt64.random(in: 1 ... .max).littleEndian) { prologue.append(contentsOf: $0) }
         try FileSystem.write(descriptor, [UInt8](repeating: 0, count: FileHeader.pageSize), at: 0, path)
         let snapshot = BlockSnapshot(schema: schema)
         try write(snapshot, base: nil, slotIndex: 0)

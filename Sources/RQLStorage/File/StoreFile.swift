@@ -22,9 +22,10 @@ final class StoreFile: @unchecked Sendable {
     let id: UInt64
     let isReadOnly: Bool
     let descriptor: Int32
-    /// The newest version this process read or wrote: its slot and free list. Changed under the
-    /// store's write lock (and the file lock), read under the mutex.
-    private let state: Mutex<(slot: HeaderSlot, freeList: FreeList)>
+    /// The newest checkpoint this process read or wrote (its slot, free list and snapshot) and
+    /// how far it read or wrote the commit log. Changed under the store's write lock (and the
+    /// file lock) or by a refresh, read under the mutex.
+    let state: Mutex<FileState>
     /// The versions this process's snapshots hold.
     let pins: VersionPins
 
@@ -39,7 +40,7 @@ final class StoreFile: @unchecked Sendable {
         self.descriptor = descriptor
         self.isReadOnly = isReadOnly
         id = Self.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
-        state = Mutex((Self.emptySlot, FreeList(fileEnd: UInt64(FileHeader.pageSize))))
+        state = Mutex(FileState(slot: Self.emptySlot, freeList: FreeList(fileEnd: UInt64(FileHeader.pageSize))))
         let table = ReaderTable(storePath: path, publishing: 0)
         let marked = ReaderMark.take(descriptor, table: table)
         pins = VersionPins(table: table, damage: StoreDamage(path: path))
@@ -53,6 +54,8 @@ final class StoreFile: @unchecked Sendable {
 
     deinit {
         close(descriptor)
+        let log = state.withLock { $0.logDescriptor }
+        if log >= 0 { close(log) }
     }
 
     var newestSlot: HeaderSlot { state.withLock { $0.slot } }
@@ -278,18 +281,28 @@ final class StoreFile: @unchecked Sendable {
 
     /// Makes `snapshot` (whose version is one more than `base`'s) the newest version on disk and
     /// returns it pinned. Call with the lock held.
-    func commit(_ snapshot: BlockSnapshot, base: BlockSnapshot) throws(StoreFileError) -> BlockSnapshot {
+    func commit(
+        _ snapshot: BlockSnapshot,
+        base: BlockSnapshot,
+        changes: ChangeSet? = nil
+    ) throws(StoreFileError) -> BlockSnapshot {
         guard !isReadOnly else { throw error(.readOnly) }
         // A damaged block reads as empty rows: committing would write them back as data. On a
         // fallback, the commit would overwrite the newest version unless the caller accepted.
         if let refusal = pins.damage.commitRefusal { throw refusal }
-        if let onDisk = try newestSlotOnDisk(), onDisk.version != base.version {
-            throw error(.conflict(expected: base.version, found: onDisk.version))
+        if let onDisk = try newestVersionOnDisk(), onDisk != base.version {
+            throw error(.conflict(expected: base.version, found: onDisk))
         }
-        let pin = pins.pin(snapshot.version)
-        try write(snapshot, base: base, slotIndex: Int(snapshot.version % 2))
+        // A commit on an accepted fallback replaces what could not be read: a checkpoint, which
+        // empties the log.
+        if let changes, !changes.schemaChanged, pins.damage.fallback == nil,
+            let logged = try appendToLog(snapshot, base: base, changes: changes)
+        {
+            return logged
+        }
+        let written = try checkpoint(snapshot)
         pins.damage.clearFallback()
-        return snapshot.pinned(pin)
+        return written
     }
 
     /// The oldest version a reader of any process holds, bounded by the version before `base`
@@ -308,7 +321,12 @@ final class StoreFile: @unchecked Sendable {
         return limit
     }
 
-    func write(_ snapshot: BlockSnapshot, base: BlockSnapshot?, slotIndex: Int) throws(StoreFileError) {
+    func write(
+        _ snapshot: BlockSnapshot,
+        base: BlockSnapshot?,
+        slotIndex: Int,
+        presync forced: Bool = false
+    ) throws(StoreFileError) {
         let (previous, previousFree) = state.withLock { ($0.slot, $0.freeList) }
         var freeList = previousFree
         freeList.release(upTo: reuseLimit(base: previous.version))
@@ -318,7 +336,7 @@ final class StoreFile: @unchecked Sendable {
             base: base,
             baseRoot: previous.rootLength > 0 ? (previous.rootOffset, previous.rootLength) : nil
         )
-        let presync = writer.bytes.count > FileHeader.presyncThreshold
+        let presync = forced || writer.bytes.count > FileHeader.presyncThreshold
         // A synced commit's slot covers its root (the tail of the bytes); blocks and nodes carry their own.
         let checksum = writer.bytes.withUnsafeBytes { raw in
             FileChecksum.of(presync ? UnsafeRawBufferPointer(rebasing: raw[(raw.count - Int(root.length))...]) : raw)
@@ -352,11 +370,22 @@ final class StoreFile: @unchecked Sendable {
         try FileSystem.write(descriptor, slot.encoded(), at: UInt64(FileHeader.slotOffsets[slotIndex]), path)
         try FileSystem.sync(descriptor, path)
         writer.applyPlaces()
-        state.withLock { $0 = (slot, writer.freeList) }
+        state.withLock {
+            $0.slot = slot
+            $0.freeList = writer.freeList
+            $0.slotIndex = slotIndex
+            $0.checkpoint = snapshot
+        }
     }
 
-    /// Adopts a version read from disk as the newest (after another process committed).
+    /// Adopts a version read from disk as the newest checkpoint (after another process wrote one).
     func adopt(_ result: ReadResult) {
-        state.withLock { $0 = (result.slot, result.freeList) }
+        state.withLock {
+            $0.slot = result.slot
+            $0.freeList = result.freeList
+            $0.slotIndex = nil
+            $0.checkpoint = result.snapshot
+            $0.logApplied = nil
+        }
     }
 }

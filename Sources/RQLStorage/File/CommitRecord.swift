@@ -1,0 +1,301 @@
+import RQLCore
+
+/// One commit as the commit log stores it: the commit's `ChangeSet` (the description live
+/// results already consume) with the values it wrote, so replaying it on the version before
+/// gives the version it made, without the blocks it touched.
+///
+/// Per table the next key (a transaction may use keys it then deletes); per changed class the
+/// keys deleted, the keys inserted with every stored property's value, and the keys modified
+/// with the properties written and their new values. Values are `MixedCoding` bytes. A commit
+/// that changes the schema is not logged: it is written as a checkpoint (`StoreFile.commit`).
+///
+/// ```
+/// u32 tables, each i64 next key
+/// u32 changed classes, each:
+///   u32 table; u32 deleted, each i64 key;
+///   u32 inserted, each i64 key, u32 values, each value;
+///   u32 modified, each i64 key, u32 properties, each u32 property, value
+/// value = u32 length, MixedCoding bytes
+/// ```
+struct CommitRecord: Equatable {
+    struct ClassChanges: Equatable {
+        var table: Int
+        var deleted: [Int64] = []
+        /// Each inserted row: its key and one value per stored (not backlink) property, in order.
+        var inserted: [(key: Int64, values: [Value])] = []
+        var modified: [(key: Int64, properties: [(index: Int, value: Value)])] = []
+
+        static func == (a: ClassChanges, b: ClassChanges) -> Bool {
+            a.table == b.table && a.deleted == b.deleted
+                && a.inserted.elementsEqual(b.inserted) { $0.key == $1.key && $0.values == $1.values }
+                && a.modified.elementsEqual(b.modified) {
+                    $0.key == $1.key && $0.properties.elementsEqual($1.properties) { $0 == $1 }
+                }
+        }
+    }
+
+    var version: UInt64
+    var nextKeys: [Int64]
+    var classes: [ClassChanges]
+
+    /// The record of the commit that made `snapshot` with `changes` (names resolved in its schema).
+    init(snapshot: BlockSnapshot, changes: ChangeSet) {
+        version = snapshot.version
+        nextKeys = snapshot.tables.map(\.nextKey)
+        classes = []
+        for name in changes.classes.keys.sorted() {
+            guard let t = snapshot.schema.classIndex(named: name), let change = changes.classes[name] else { continue }
+            let table = snapshot.tables[t]
+            let properties = table.objectSchema.properties
+            var record = ClassChanges(table: t)
+            record.deleted = change.deleted.map(\.rawValue)
+            for key in change.inserted {
+                guard let values = table.rowValues(key: key.rawValue) else { continue }
+                record.inserted.append(
+                    (key.rawValue, values.indices.filter { !properties[$0].isBacklink }.map { values[$0] })
+                )
+            }
+            for key in change.modifiedKeys {
+                guard let (b, row) = table.locate(key: key.rawValue), let names = change.modified[key] else { continue }
+                let indexes = names.compactMap { table.objectSchema.propertyIndex(named: $0) }.sorted()
+                record.modified.append(
+                    (key.rawValue, indexes.map { ($0, table.blocks[b].value(at: row, column: $0)) })
+                )
+            }
+            classes.append(record)
+        }
+    }
+
+    init(version: UInt64, nextKeys: [Int64], classes: [ClassChanges]) {
+        self.version = version
+        self.nextKeys = nextKeys
+        self.classes = classes
+    }
+
+    /// The record's payload (the log frames it with its version and a checksum).
+    func encoded() -> [UInt8] {
+        var writer = ByteWriter()
+        writer.u32(nextKeys.count)
+        for key in nextKeys { writer.i64(key) }
+        writer.u32(classes.count)
+        var value: [UInt8] = []
+        func put(_ v: Value) {
+            value.removeAll(keepingCapacity: true)
+            MixedCoding.encode(v, into: &value)
+            writer.lengthPrefixed(value)
+        }
+        for change in classes {
+            writer.u32(change.table)
+            writer.u32(change.deleted.count)
+            for key in change.deleted { writer.i64(key) }
+            writer.u32(change.inserted.count)
+            for row in change.inserted {
+                writer.i64(row.key)
+                writer.u32(row.values.count)
+                for v in row.values { put(v) }
+            }
+            writer.u32(change.modified.count)
+            for row in change.modified {
+                writer.i64(row.key)
+                writer.u32(row.properties.count)
+                for (index, v) in row.properties {
+                    writer.u32(index)
+                    put(v)
+                }
+            }
+        }
+        return writer.bytes
+    }
+
+    /// Decodes a payload written by `encoded()`; `offset` (the record's, in the log) names it in errors.
+    static func decode(
+        _ bytes: UnsafeRawBufferPointer,
+        version: UInt64,
+        offset: UInt64
+    ) throws(StoreFileError.Problem) -> CommitRecord {
+        var reader = ByteReader(bytes, base: offset, what: "commit log record at offset \(offset)")
+        func value() throws(StoreFileError.Problem) -> Value {
+            let raw = try reader.lengthPrefixed()
+            guard let decoded = MixedCoding.decode(raw) else {
+                throw .malformed(what: "commit log record at offset \(offset)", reason: "a value does not decode")
+            }
+            return decoded
+        }
+        var nextKeys: [Int64] = []
+        for _ in 0..<(try reader.count(minimumSize: 8)) { nextKeys.append(try reader.i64()) }
+        var classes: [ClassChanges] = []
+        for _ in 0..<(try reader.count(minimumSize: 16)) {
+            var change = ClassChanges(table: Int(try reader.u32()))
+            for _ in 0..<(try reader.count(minimumSize: 8)) { change.deleted.append(try reader.i64()) }
+            for _ in 0..<(try reader.count(minimumSize: 12)) {
+                let key = try reader.i64()
+                var values: [Value] = []
+                for _ in 0..<(try reader.count(minimumSize: 5)) { values.append(try value()) }
+                change.inserted.append((key, values))
+            }
+            for _ in 0..<(try reader.count(minimumSize: 12)) {
+                let key = try reader.i64()
+                var properties: [(index: Int, value: Value)] = []
+                for _ in 0..<(try reader.count(minimumSize: 9)) {
+                    let index = Int(try reader.u32())
+                    properties.append((index, try value()))
+                }
+                change.modified.append((key, properties))
+            }
+            classes.append(change)
+        }
+        guard reader.remaining == 0 else {
+            throw .malformed(what: "commit log record at offset \(offset)", reason: "bytes after its last change")
+        }
+        return CommitRecord(version: version, nextKeys: nextKeys, classes: classes)
+    }
+
+    /// The version `records` (consecutive, the first following `base`) make from `base`, with
+    /// every table's indexes and backlinks as the commits left them, replayed in one scratch
+    /// transaction (a block several records touch is copied once). Stops before the first
+    /// record that does not fit (a key that is not there, a value of the wrong type, a dangling
+    /// link), which it returns with why: nothing of that record is applied.
+    static func apply(
+        _ records: [(record: CommitRecord, offset: UInt64)],
+        to base: BlockSnapshot
+    ) -> (snapshot: BlockSnapshot, applied: Int, failure: (offset: UInt64, reason: String)?) {
+        func replay(_ count: Int) -> (BlockSnapshot, failure: (index: Int, reason: String)?) {
+            let scratch = BlockStore(schema: base.schema)
+            scratch.publish(base)
+            let transaction = scratch.beginWrite()
+            defer { transaction.rollback() }
+            var version = base.version
+            for (i, (record, _)) in records.prefix(count).enumerated() {
+                guard record.version == version + 1 else {
+                    return (base, (i, "version \(record.version) does not follow \(version)"))
+                }
+                guard record.nextKeys.count == base.tables.count else {
+                    return (base, (i, "\(record.nextKeys.count) tables, the schema has \(base.tables.count)"))
+                }
+                do throws(StoreFileError.Problem) {
+                    try transaction.replay(record, what: "commit log record")
+                } catch {
+                    if case .malformed(_, let reason) = error { return (base, (i, reason)) }
+                    return (base, (i, error.text))
+                }
+                version = record.version
+            }
+            return (
+                BlockSnapshot(schema: base.schema, version: version, tables: transaction.tables, pin: base.pin), nil
+            )
+        }
+        let (snapshot, failure) = replay(records.count)
+        guard let failure else { return (snapshot, records.count, nil) }
+        // The failed record changed the scratch tables halfway: replay the ones before it again.
+        let (before, _) = failure.index > 0 ? replay(failure.index) : (base, nil)
+        return (before, failure.index, (records[failure.index].offset, failure.reason))
+    }
+}
+
+extension WriteTransaction {
+    /// Applies `record`'s rows physically (deletions without their cascade, which the record
+    /// lists), then checks every value it wrote as `insert` and `set` would; `what` names the
+    /// record in the problem thrown.
+    fileprivate func replay(_ record: CommitRecord, what: String) throws(StoreFileError.Problem) {
+        func malformed(_ reason: String) -> StoreFileError.Problem { .malformed(what: what, reason: reason) }
+        var written: [(table: Int, key: Int64, property: Int, value: Value)] = []
+        for change in record.classes {
+            guard change.table >= 0, change.table < tables.count else {
+                throw malformed("table \(change.table) is not in the schema")
+            }
+            let t = change.table
+            let name = className(t)
+            let properties = tables[t].objectSchema.properties
+            let stored = properties.indices.filter { !properties[$0].isBacklink }
+            for key in change.deleted {
+                guard tables[t].locate(key: key) != nil else {
+                    throw malformed("\(name) \(key) to delete is not there")
+                }
+                let values = tables[t].remove(key: key)
+                for index in values.indices {
+                    removeBacklinks(from: t, key: key, property: index, value: values[index])
+                }
+            }
+            for (key, values) in change.inserted {
+                guard values.count == stored.count, key >= tables[t].nextKey else {
+                    throw malformed("inserted \(name) \(key) does not fit the table")
+                }
+                var row = Array(repeating: Value.null, count: properties.count)
+                for (i, index) in stored.enumerated() {
+                    // Checked before it reaches a block, whose columns trap on a value of the wrong type.
+                    guard fits(values[i], properties[index], name) else {
+                        throw malformed("\(name) \(key).\(properties[index].name) has a value of the wrong type")
+                    }
+                    row[index] = values[i]
+                    written.append((t, key, index, values[i]))
+                }
+                tables[t].appendBulk(keys: [key], columns: row.map { [$0] })
+                tables[t].addIndexEntries(key: key, values: row)
+                for index in stored { addBacklinks(from: t, key: key, property: index, value: row[index]) }
+            }
+            for (key, changed) in change.modified {
+                guard tables[t].locate(key: key) != nil else { throw malformed("modified \(name) \(key) is not there") }
+                for (index, value) in changed {
+                    guard stored.contains(index), fits(value, properties[index], name) else {
+                        throw malformed("modified \(name) \(key) has a bad property \(index) or value")
+                    }
+                    let old = tables[t].set(value, key: key, property: index)
+                    removeBacklinks(from: t, key: key, property: index, value: old)
+                    addBacklinks(from: t, key: key, property: index, value: value)
+                    written.append((t, key, index, value))
+                }
+            }
+        }
+        for (t, key) in record.nextKeys.enumerated() {
+            guard key >= tables[t].nextKey else { throw malformed("\(className(t))'s next key \(key) goes back") }
+            tables[t].nextKey = key
+        }
+        // Links are checked against the final state (a row may link to one inserted after it).
+        for (t, key, index, value) in written {
+            let property = tables[t].objectSchema.properties[index]
+            if isEmbeddedTarget(property) {
+                var dangling = false
+                ColumnStore.forEachLink(in: value) { link in
+                    guard let target = schema.classIndex(named: link.className),
+                        tables[target].locate(key: link.key.rawValue) != nil
+                    else {
+                        dangling = true
+                        return
+                    }
+                }
+                if dangling { throw malformed("\(className(t)) \(key) owns an embedded object that is not there") }
+            } else {
+                do throws(WriteError) {
+                    _ = try checked(value, for: property, in: className(t), key: RowKey(key))
+                } catch {
+                    throw malformed("\(error)")
+                }
+            }
+        }
+    }
+
+    /// Whether `value` has the shape property `property` stores (a collection for a collection,
+    /// links where links go, the element type elsewhere), so writing it into a block cannot
+    /// trap. Links are checked once every row is in (`replay`).
+    private func fits(_ value: Value, _ property: Property, _ className: String) -> Bool {
+        let elements: [Value]
+        switch (property.collection, value) {
+        case (.single, _): elements = [value]
+        case (.list, .list(let items)), (.set, .list(let items)): elements = items
+        case (.map, .map(let map)): elements = map.map(\.value)
+        default: return false
+        }
+        for element in elements {
+            switch property.type {
+            case .mixed: continue
+            case .object:
+                if case .link = element { continue }
+                if element == .null { continue }
+                return false
+            default:
+                if (try? checkElement(element, of: property, in: className, key: nil)) == nil { return false }
+            }
+        }
+        return true
+    }
+}

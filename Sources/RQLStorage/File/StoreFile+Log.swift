@@ -1,0 +1,321 @@
+import Foundation
+import RQLCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What a `StoreFile` knows of its newest checkpoint and of the commit log after it.
+struct FileState {
+    var slot: HeaderSlot
+    var freeList: FreeList
+    /// The header slot (0 or 1) holding `slot`, when known; a checkpoint writes the other.
+    var slotIndex: Int?
+    /// The checkpoint's version as read or written: the base the next checkpoint frees from.
+    var checkpoint: BlockSnapshot?
+    /// The log as far as this process applied or wrote it: its header, the offset after the
+    /// record of `version`, and `version`.
+    var logApplied: LogPosition?
+    /// The commit log's descriptor (-1: not open).
+    var logDescriptor: Int32 = -1
+    /// Whether commits append to the log (else each is a checkpoint, as before the log).
+    var logging = false
+    /// The log's size past which a commit also writes a checkpoint.
+    var checkpointThreshold = 1 << 20
+    /// The store file's id, once read.
+    var storeID: UInt64?
+
+    init(slot: HeaderSlot, freeList: FreeList) {
+        self.slot = slot
+        self.freeList = freeList
+    }
+}
+
+struct LogPosition: Equatable {
+    var header: CommitLog.Header
+    var end: UInt64
+    var version: UInt64
+}
+
+/// What `readLog` found.
+enum LogRead {
+    /// No log, or an empty one.
+    case none
+    /// The log follows a checkpoint newer than the slot it was read after: read the slots again.
+    case stale(CommitLog.Header)
+    /// The log cannot be used at all (its header is damaged, or it follows another checkpoint).
+    case damaged(offset: UInt64, reason: String)
+    case records(CommitLog.Header, CommitLog.Scan)
+}
+
+/// The newest version of a file: its checkpoint, and the log's records after it applied.
+struct NewestRead {
+    let snapshot: BlockSnapshot
+    /// The checkpoint, when it was read from disk (not when `current` was built on).
+    let checkpoint: StoreFile.ReadResult?
+    /// Set when the version is older than the file's newest that could not be read (a slot or
+    /// a log record), as `StoreFile.readNewestVersion` reports it.
+    let fallback: StoreFileError?
+    /// Records applied from the log.
+    let logRecords: Int
+}
+
+extension StoreFile {
+    private func logError(_ operation: String) -> StoreFileError {
+        FileSystem.failure(CommitLog.path(forStore: path), operation)
+    }
+
+    /// The log's descriptor, opened (and with `create`, made) on first use; nil when there is none.
+    private func logDescriptor(create: Bool) throws(StoreFileError) -> Int32? {
+        let known = state.withLock { $0.logDescriptor }
+        if known >= 0 { return known }
+        guard let opened = try CommitLog.openFile(storePath: path, readOnly: isReadOnly, create: create) else {
+            return nil
+        }
+        return state.withLock { state in
+            if state.logDescriptor >= 0 {
+                close(opened)
+            } else {
+                state.logDescriptor = opened
+            }
+            return state.logDescriptor
+        }
+    }
+
+    /// Reads the log's records after `slot`'s checkpoint, from `position` when it is of the
+    /// same log generation.
+    func readLog(after slot: HeaderSlot, from position: LogPosition?) throws(StoreFileError) -> LogRead {
+        guard let descriptor = try logDescriptor(create: false) else { return .none }
+        let logPath = CommitLog.path(forStore: path)
+        let size = try FileSystem.size(descriptor, logPath)
+        let headerBytes = try FileSystem.read(descriptor, count: CommitLog.headerSize, at: 0, logPath)
+        guard let header = CommitLog.Header.decode(headerBytes) else {
+            // A log being emptied shows no header for a moment; bytes after one are records lost.
+            return size <= UInt64(CommitLog.headerSize)
+                ? .none : .damaged(offset: 0, reason: "the commit log's header does not check out")
+        }
+        if header.store != (try storeID()) {
+            // A log left beside this path by another store file (this one was made since, or its
+            // id was damaged): its records are not this file's.
+            return size <= UInt64(CommitLog.headerSize)
+                ? .none : .damaged(offset: 0, reason: "the commit log belongs to another store file")
+        }
+        if header.checkpoint > slot.version { return .stale(header) }
+        if header.checkpoint == slot.version, header.checkpointChecksum != slot.dataChecksum {
+            return .damaged(offset: 0, reason: "the commit log follows another file's version \(slot.version)")
+        }
+        var start = UInt64(CommitLog.headerSize)
+        var first = header.checkpoint + 1
+        if let position, position.header == header, position.end <= size {
+            start = position.end
+            first = position.version + 1
+        }
+        guard size > start else { return .records(header, CommitLog.Scan(end: start)) }
+        guard size - start <= UInt64(Int.max) else { throw error(.malformed(what: "commit log", reason: "too large")) }
+        let bytes = try FileSystem.read(descriptor, count: Int(size - start), at: start, logPath)
+        return .records(header, CommitLog.scan(bytes, from: start, generation: header.generation, firstVersion: first))
+    }
+
+    private func error(_ problem: StoreFileError.Problem) -> StoreFileError {
+        StoreFileError(path: path, problem: problem)
+    }
+
+    /// The newest version on disk now: the newest checkpoint whose slot and pages check out,
+    /// or the last whole record of the log after it.
+    func newestVersionOnDisk() throws(StoreFileError) -> UInt64? {
+        guard let slot = try newestSlotOnDisk() else { return nil }
+        let position = state.withLock { $0.logApplied }.flatMap { $0.header.checkpoint == slot.version ? $0 : nil }
+        switch try readLog(after: slot, from: position) {
+        case .none, .damaged: return slot.version
+        case .stale(let header): return header.checkpoint
+        case .records(let header, let scan):
+            let last =
+                scan.entries.last?.version ?? (position?.header == header ? position!.version : header.checkpoint)
+            return Swift.max(slot.version, last)
+        }
+    }
+
+    /// The newest version: the newest checkpoint (re-read unless it is the one `current`, this
+    /// process's newest version, builds on) with the log's records after it applied. A damaged
+    /// log record stops the replay: the version before it is returned, and the damage is
+    /// recorded as a fallback (commits refuse it until accepted).
+    func readNewest(current: BlockSnapshot?, thorough: Bool) throws(StoreFileError) -> NewestRead {
+        var attempt = 0
+        while true {
+            attempt += 1
+            let known = state.withLock { ($0.slot, $0.logApplied) }
+            var base: BlockSnapshot
+            var checkpoint: ReadResult?
+            var position: LogPosition?
+            if let current, !thorough, let onDisk = try newestSlotOnDisk(), onDisk == known.0,
+                current.version >= onDisk.version
+            {
+                base = current
+                position = known.1.flatMap { $0.version == current.version ? $0 : nil }
+            } else {
+                let result = try readNewestVersion(thorough: thorough)
+                checkpoint = result
+                base = result.snapshot
+            }
+            let slot = checkpoint?.slot ?? known.0
+            let read = try readLog(after: slot, from: position)
+            if case .stale = read, attempt < 16 { continue }
+            var snapshot = base
+            var applied = position
+            var damage: (offset: UInt64, reason: String)?
+            var records = 0
+            switch read {
+            case .none: break
+            case .stale(let header):
+                damage = (0, "the commit log follows version \(header.checkpoint), newer than the store's checkpoint")
+            case .damaged(let offset, let reason): damage = (offset, reason)
+            case .records(let header, let scan):
+                if applied == nil {
+                    // Up to the first record newer than the base (all of them are, when it is the checkpoint).
+                    let next = scan.entries.first { $0.version > base.version }?.offset ?? scan.end
+                    applied = LogPosition(header: header, end: next, version: base.version)
+                }
+                var pending: [(record: CommitRecord, offset: UInt64)] = []
+                var ends: [UInt64] = []
+                for (i, entry) in scan.entries.enumerated() where entry.version > snapshot.version {
+                    let decoded: Result<CommitRecord, StoreFileError.Problem> = entry.payload.withUnsafeBytes { raw in
+                        Result { () throws(StoreFileError.Problem) in
+                            try CommitRecord.decode(raw, version: entry.version, offset: entry.offset)
+                        }
+                    }
+                    switch decoded {
+                    case .success(let record):
+                        pending.append((record, entry.offset))
+                        ends.append(i + 1 < scan.entries.count ? scan.entries[i + 1].offset : scan.end)
+                    case .failure(.malformed(_, let reason)): damage = (entry.offset, reason)
+                    case .failure(let problem): damage = (entry.offset, problem.text)
+                    }
+                    if damage != nil { break }
+                }
+                let replayed = CommitRecord.apply(pending, to: snapshot)
+                snapshot = replayed.snapshot
+                records = replayed.applied
+                if replayed.applied > 0 {
+                    applied = LogPosition(header: header, end: ends[replayed.applied - 1], version: snapshot.version)
+                }
+                if let failure = replayed.failure { damage = failure }
+                if damage == nil, let found = scan.damage { damage = found }
+                if applied?.version != snapshot.version { applied = nil }
+            }
+            var fallback = checkpoint?.fallback
+            if let damage {
+                let problem = StoreFileError.Problem.newestVersionUnreadable(
+                    newest: nil,
+                    intact: snapshot.version,
+                    problem: .malformed(what: "commit log record at offset \(damage.offset)", reason: damage.reason)
+                )
+                pins.damage.recordFallback(problem, slot: nil)
+                fallback = error(problem)
+            }
+            if let checkpoint { adopt(checkpoint) }
+            state.withLock { $0.logApplied = applied }
+            return NewestRead(snapshot: snapshot, checkpoint: checkpoint, fallback: fallback, logRecords: records)
+        }
+    }
+
+    /// Appends the commit that made `snapshot` from `base` to the log and syncs it; nil when
+    /// the commit is to be a checkpoint instead (logging is off, or the record is large).
+    func appendToLog(
+        _ snapshot: BlockSnapshot,
+        base: BlockSnapshot,
+        changes: ChangeSet
+    ) throws(StoreFileError) -> BlockSnapshot? {
+        let (logging, threshold, slot, known) = state.withLock {
+            ($0.logging, $0.checkpointThreshold, $0.slot, $0.logApplied)
+        }
+        guard logging else { return nil }
+        let payload = CommitRecord(snapshot: snapshot, changes: changes).encoded()
+        guard payload.count <= Swift.max(threshold / 4, 1 << 16) else { return nil }
+        guard let descriptor = try logDescriptor(create: true) else { return nil }
+        let logPath = CommitLog.path(forStore: path)
+        var position: LogPosition
+        if let known, known.header.checkpoint == slot.version {
+            position = known
+        } else {
+            // No record after the checkpoint this commit follows: start the log after it.
+            guard base.version == slot.version else {
+                throw error(.conflict(expected: base.version, found: known?.version ?? slot.version))
+            }
+            let header = try CommitLog.reset(descriptor, storePath: path, checkpoint: slot, store: try storeID())
+            position = LogPosition(header: header, end: UInt64(CommitLog.headerSize), version: slot.version)
+        }
+        guard position.version == base.version else {
+            throw error(.conflict(expected: base.version, found: position.version))
+        }
+        // Bytes after the last whole record are a commit that never returned: cut them off.
+        if try FileSystem.size(descriptor, logPath) > position.end {
+            guard ftruncate(descriptor, off_t(position.end)) == 0 else { throw logError("ftruncate") }
+        }
+        let frame = CommitLog.frame(payload, version: snapshot.version, generation: position.header.generation)
+        try FileSystem.write(descriptor, frame, at: position.end, logPath)
+        try FileSystem.sync(descriptor, logPath)
+        position.end += UInt64(frame.count)
+        position.version = snapshot.version
+        state.withLock { $0.logApplied = position }
+        let logged = snapshot.pinned(base.pin ?? pins.pin(slot.version))
+        if position.end > UInt64(threshold) {
+            // The commit is durable; a checkpoint that fails now is tried again by the next one.
+            if let written = try? checkpoint(logged) { return written }
+        }
+        return logged
+    }
+
+    /// Writes `snapshot` as a checkpoint: its blocks copy-on-write and its root, published
+    /// through the header slot the newest checkpoint does not occupy, then empties the log (its
+    /// records are all in the checkpoint). Call with the lock held.
+    func checkpoint(_ snapshot: BlockSnapshot) throws(StoreFileError) -> BlockSnapshot {
+        let (current, index, hasLog) = state.withLock { ($0.slot, $0.slotIndex, $0.logApplied != nil) }
+        let slotIndex = 1 - (index ?? slotIndexOnDisk(of: current))
+        let pin = pins.pin(snapshot.version)
+        let base = state.withLock { $0.checkpoint }
+        // Pages synced before the slot: a checkpoint cut short is then never a reported fallback.
+        try write(snapshot, base: base, slotIndex: slotIndex, presync: hasLog)
+        if let descriptor = try logDescriptor(create: false) {
+            let slot = state.withLock { $0.slot }
+            let header = try CommitLog.reset(descriptor, storePath: path, checkpoint: slot, store: try storeID())
+            state.withLock {
+                $0.logApplied = LogPosition(header: header, end: UInt64(CommitLog.headerSize), version: slot.version)
+            }
+        }
+        return snapshot.pinned(pin)
+    }
+
+    /// The store file's id (`FileHeader.storeIDOffset`), read once.
+    func storeID() throws(StoreFileError) -> UInt64 {
+        if let known = state.withLock({ $0.storeID }) { return known }
+        let bytes = try FileSystem.read(descriptor, count: 8, at: UInt64(FileHeader.storeIDOffset), path)
+        var id: UInt64 = 0
+        for (i, byte) in bytes.enumerated() { id |= UInt64(byte) << (8 * UInt64(i)) }
+        state.withLock { $0.storeID = id }
+        return id
+    }
+
+    /// Which header slot holds `slot` (its version's parity when neither reads as it).
+    private func slotIndexOnDisk(of slot: HeaderSlot) -> Int {
+        guard let header = try? FileSystem.read(descriptor, count: 192, at: 0, path), header.count >= 192 else {
+            return Int(slot.version % 2)
+        }
+        for (index, offset) in FileHeader.slotOffsets.enumerated() {
+            let decoded = header.withUnsafeBytes {
+                HeaderSlot.decode(UnsafeRawBufferPointer(rebasing: $0[offset..<offset + FileHeader.slotSize]))
+            }
+            if decoded == slot { return index }
+        }
+        return Int(slot.version % 2)
+    }
+
+    /// Whether the log holds records a checkpoint would cover.
+    var hasLogRecords: Bool {
+        state.withLock { state in state.logApplied.map { $0.version > state.slot.version } ?? false }
+    }
+
+    /// Takes the writer lock without waiting; false when another process holds it.
+    func tryLock() -> Bool {
+        flock(descriptor, LOCK_EX | LOCK_NB) == 0
+    }
+}
