@@ -48,6 +48,14 @@ struct ArgumentList {
         }
     }
 
+    /// The list with one more option, as if it were given on the command line: `rqlc shell FILE`
+    /// reads FILE as `--data FILE`.
+    func adding(_ name: String, _ value: CommandArgument) -> ArgumentList {
+        var list = self
+        list.options.append((name, value))
+        return list
+    }
+
     /// Whether the flag was given.
     func has(_ flag: String) -> Bool { options.contains { $0.name == flag } }
 

@@ -8,6 +8,9 @@ import RQLStorage
 public struct CommandEnvironment: Sendable {
     /// Whether standard output is a terminal: `rqlc run` then prints a table instead of JSON lines.
     public var standardOutputIsTerminal: Bool
+    /// Whether standard input is a terminal: `rqlc shell` then edits lines and prompts (when
+    /// standard output is one too); otherwise it reads a script without prompts.
+    public var standardInputIsTerminal = false
     /// Opens a file named on the command line for reading (its bytes as given); `-` is standard
     /// input.
     public var open: @Sendable ([UInt8]) throws(InputFailure) -> ByteInput

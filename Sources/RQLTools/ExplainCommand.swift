@@ -40,12 +40,18 @@ enum ExplainCommand: Command {
         }
         let prepared = try PreparedQuery.prepare(list, need: .objects, recordsTrace: true, context)
         defer { prepared.data.keepOpen() }
+        try explain(prepared, json: format == "json", to: context.output)
+    }
+
+    /// Prints every stage of compiling the query (its engine records the optimizer's trace);
+    /// `rqlc shell` runs `.explain` with it.
+    static func explain(_ prepared: PreparedQuery, json: Bool, to output: CommandOutput) throws(CommandFailure) {
         let explanation = prepared.engine.explain(try prepared.compile())
         try StoreFileSource.checkDamage(prepared.data.reader)
-        if format == "json" {
-            try context.output.write(explanation.json.serialized(pretty: true) + "\n")
+        if json {
+            try output.write(explanation.json.serialized(pretty: true) + "\n")
         } else {
-            try context.output.write(explanation.text.escapedForTerminal)
+            try output.write(explanation.text.escapedForTerminal)
         }
     }
 }

@@ -94,7 +94,7 @@ struct PreparedQuery {
         .invalidInput("error: --arg \(index + 1) ($\(index)): \(TerminalText.escaped(error.description))\n")
     }
 
-    private static func unknownClass(_ name: String, in schema: Schema) -> CommandFailure {
+    static func unknownClass(_ name: String, in schema: Schema) -> CommandFailure {
         let names = schema.classes.filter { !$0.isEmbedded }.map(\.name)
         let known =
             names.isEmpty

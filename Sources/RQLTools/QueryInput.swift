@@ -36,6 +36,12 @@ enum QueryInput {
             }
             bytes = query.bytes
         }
+        return try decode(bytes)
+    }
+
+    /// The query's bytes as text, or an invalid-input error that shows the first byte that is
+    /// not UTF-8; `rqlc shell` decodes each line with it.
+    static func decode(_ bytes: [UInt8]) throws(CommandFailure) -> String {
         do {
             return try UTF8Validation.decode(bytes)
         } catch {

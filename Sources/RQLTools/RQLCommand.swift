@@ -15,7 +15,10 @@ public enum RQLCommand {
 
     /// Every command, in the order `rqlc --help` lists them. A new command adds one line.
     static let commands: [any Command.Type] =
-        [RunCommand.self, CheckCommand.self, FormatCommand.self, ExplainCommand.self, OpcodesCommand.self]
+        [
+            RunCommand.self, CheckCommand.self, FormatCommand.self, ExplainCommand.self, ShellCommand.self,
+            SchemaCommand.self, OpcodesCommand.self,
+        ]
         + StoreCommands.all
 
     /// The options whose value names a file to read; at most one of them may be `-`, standard
@@ -84,9 +87,11 @@ public enum RQLCommand {
             // Opened read-only: a write to it fails (EBADF) and is reported; reads see nothing.
             _ = open("/dev/null", O_RDONLY)
         }
+        var environment = CommandEnvironment(standardOutputIsTerminal: isatty(STDOUT_FILENO) != 0)
+        environment.standardInputIsTerminal = isatty(STDIN_FILENO) != 0
         return run(
             arguments.map { CommandArgument(bytes: $0) },
-            environment: CommandEnvironment(standardOutputIsTerminal: isatty(STDOUT_FILENO) != 0),
+            environment: environment,
             output: .descriptor(STDOUT_FILENO, name: "standard output"),
             errors: .descriptor(STDERR_FILENO, name: "standard error")
         )

@@ -12,6 +12,8 @@ enum ResultFormat: String, CaseIterable {
     case json
     /// One key per line: the primary key as JSON, or the position in the class's array.
     case keys
+    /// A header line of property names, then one object a line (RFC 4180; `CSV`).
+    case csv
 
     /// Writes the objects at `keys` as they are produced, so a large result streams and a
     /// closed pipe stops the work. Each object is checked for store damage before it is written
@@ -51,6 +53,13 @@ enum ResultFormat: String, CaseIterable {
             let text = textTable(Array(positions), in: table, store: store)
             try StoreFileSource.checkDamage(store)
             try output.write(text)
+        case .csv:
+            try output.write(CSV.header(of: table.objectSchema))
+            for position in positions {
+                let object = DatasetExporter.object(at: position, in: table, store: store)
+                try StoreFileSource.checkDamage(store)
+                try output.write(CSV.record(object, of: table.objectSchema))
+            }
         }
     }
 

@@ -8,7 +8,7 @@ enum RunCommand: Command {
     static let name = "run"
     static let summary = "Run a query against a dataset (the built-in demo database by default)."
     static let help = """
-        Usage: rqlc run --class NAME [--count] [--arg JSON]... [--format jsonl|table|json|keys]
+        Usage: rqlc run --class NAME [--count] [--arg JSON]... [--format jsonl|table|json|keys|csv]
                         [--dialect rql|nspredicate] [--engine vm|reference] [--disable-pass NAME]...
                         [--no-optimize] [--data FILE | --schema FILE | --demo] (QUERY | --query-file FILE)
 
@@ -24,7 +24,8 @@ enum RunCommand: Command {
                               {"$geoCircle": {"center": [lon, lat], "radius": RADIANS}} and
                               {"$geoPolygon": [[[lon, lat], ...], ...]} are regions.
           --format F          jsonl (default when not a terminal), table (default on a terminal),
-                              json, or keys (primary keys, or positions for classes without one).
+                              json, keys (primary keys, or positions for classes without one), or
+                              csv (a header of property names, then RFC 4180 rows).
           --dialect D         rql (default) or nspredicate.
         \(EngineFlags.help)
         \(QueryInput.help)
@@ -37,7 +38,7 @@ enum RunCommand: Command {
     static func run(_ list: ArgumentList, _ context: CommandContext) throws(CommandFailure) {
         let name = try list.value("--format") ?? (context.environment.standardOutputIsTerminal ? "table" : "jsonl")
         guard let format = ResultFormat(rawValue: name) else {
-            throw .usage("unknown format '\(name)'; use jsonl, table, json or keys")
+            throw .usage("unknown format '\(name)'; use jsonl, table, json, keys or csv")
         }
         let prepared = try PreparedQuery.prepare(list, need: .objects, context)
         defer { prepared.data.keepOpen() }
@@ -47,8 +48,8 @@ enum RunCommand: Command {
 
     /// Runs `compiled` on `store` and writes the answer. A store file's damaged block met by the
     /// query or while writing its objects ends the command (exit 1) before a row it spoiled is
-    /// written.
-    private static func answer<Store: StoreReader>(
+    /// written. `rqlc shell` answers each line with it.
+    static func answer<Store: StoreReader>(
         _ compiled: CompiledQuery,
         _ prepared: PreparedQuery,
         on store: Store,

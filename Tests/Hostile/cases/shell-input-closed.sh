@@ -1,0 +1,3 @@
+# expect: 0
+# `rqlc shell <&-`: no standard input is an empty script.
+"$RQLC" shell <&-
