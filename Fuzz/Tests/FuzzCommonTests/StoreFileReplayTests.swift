@@ -1,6 +1,7 @@
 import Foundation
 import FuzzCommon
 import RQLCore
+import RQLDatasets
 @_spi(Fuzzing) import RQLStorage
 import Testing
 
