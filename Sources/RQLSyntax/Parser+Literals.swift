@@ -59,7 +59,13 @@ extension QueryParser {
         try expect(.comma, "',' and the primary key")
         let primaryKey: Expression
         switch current.kind {
-        case .integer, .string, .objectId, .uuid: primaryKey = try parseLiteral()
+        case .integer:
+            // A primary key is an `Int64`: a longer literal is an error here, not the double it
+            // is elsewhere (its printed form would not parse back as a key).
+            let token = current
+            primaryKey = Expression(.literal(.integer(try decodeInteger(token))), span: token.span)
+            try advance()
+        case .string, .objectId, .uuid: primaryKey = try parseLiteral()
         case .argument, .formatArgument, .variable: primaryKey = try parseArgumentExpression()
         default: throw unexpected(expected: "a primary key: a number, a string, an oid(…), a uuid(…) or an argument")
         }

@@ -176,6 +176,19 @@ struct LiteralTests {
             let error = try #require(throws: SyntaxError.self, "\(invalid)") { try Parser.parse("x == \(invalid)") }
             #expect(error.kind == .invalidLiteral, "\(invalid)")
         }
+        // A primary key is an Int64: a longer integer is refused where elsewhere it reads as a
+        // double, whose printed form (`2.2e+59`) would not parse back as a key (FuzzParse found it).
+        let negative = try #require(try literal("obj('Dog', -5)"))
+        guard case .object(_, let negativeKey) = negative else {
+            Issue.record("not an object")
+            return
+        }
+        #expect(negativeKey.kind == .literal(.integer(-5)))
+        let tooLong = try #require(throws: SyntaxError.self) {
+            try Parser.parse("owner == obj('dog', 222222222222222000000000000000000000222222222000000000000001)")
+        }
+        #expect(tooLong.kind == .invalidNumber)
+        #expect(tooLong.message.contains("does not fit in 64 bits"))
     }
 
     @Test("arguments: $n with leading zeros, %-placeholders, variables")

@@ -43,7 +43,10 @@ public struct CompileCheck: Sendable {
         let store = input.store()
         let query: BoundQuery
         do {
-            query = try QueryEngine().bind(input.text, className: input.className, schema: store.schema)
+            // No cache: a cached syntax tree would outlive the input, and LeakSanitizer reads
+            // what a global keeps through enum payloads as leaked.
+            query = try QueryEngine(cache: CompiledQueryCache(capacity: 0))
+                .bind(input.text, className: input.className, schema: store.schema)
         } catch {
             return nil
         }

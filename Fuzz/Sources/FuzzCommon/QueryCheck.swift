@@ -60,7 +60,8 @@ public struct QueryCheck: Sendable {
         return QueryCheck(
             store: store,
             compile: { (input, schema, arguments) throws(QueryError) in
-                try QueryEngine().bind(
+                // No cache: a cached syntax tree would outlive the input (see CompileCheck).
+                try QueryEngine(cache: CompiledQueryCache(capacity: 0)).bind(
                     input.text,
                     dialect: input.dialect,
                     className: input.className,
