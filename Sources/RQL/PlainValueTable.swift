@@ -6,7 +6,7 @@ import RQLStorage
 /// engine queries it: a class of one property, `self`, whose rows are the elements in the
 /// collection's order. Query text and `where` closures bind against it with the one binder
 /// (`Binder.selfProperty`: `SELF` reads the element), sorts and distincts name `self`, and the
-/// engine runs the plan on a column store of the elements, so elements compare, sort and
+/// engine runs the plan on an in-memory block store of the elements, so elements compare, sort and
 /// deduplicate by exactly the rules object properties do. Row keys are positions.
 ///
 /// ```swift
@@ -39,14 +39,54 @@ struct PlainValueTable: Hashable, Sendable {
     }
 
     /// A store holding `elements` as the class's rows, in order (row key = position).
-    func store(_ elements: [RQLCore.Value]) -> ColumnStore {
+    func store(_ elements: [RQLCore.Value]) -> BlockSnapshot {
         // The elements come from a property of this element type, so every one fits the
         // column; an empty store would only hide a broken invariant.
         do {
-            return try ColumnStore(schema: schema, columns: [className: [Self.propertyName: .values(elements)]])
+            return try BlockSnapshot(schema: schema, columns: [className: [Self.propertyName: column(elements)]])
         } catch {
             realmStop("Elements of \(className) do not fit their own column: \(error)")
         }
+    }
+
+    /// `elements` as one column: typed when the element type has a typed column and every
+    /// element is of that type or null (copied in bulk), as `Value`s otherwise.
+    private func column(_ elements: [RQLCore.Value]) -> ColumnValues {
+        func typed<T>(_ filler: T, _ extract: (RQLCore.Value) -> T?) -> (values: [T], nulls: [Bool]?)? {
+            var values: [T] = []
+            values.reserveCapacity(elements.count)
+            var nulls: [Bool]?
+            for (i, element) in elements.enumerated() {
+                if let value = extract(element) {
+                    values.append(value)
+                } else if element.isNull {
+                    if nulls == nil { nulls = [Bool](repeating: false, count: elements.count) }
+                    nulls?[i] = true
+                    values.append(filler)
+                } else {
+                    return nil
+                }
+            }
+            return (values, nulls)
+        }
+        let property = schema.classes[0].properties[0]
+        switch property.type {
+        case .int:
+            if let (values, nulls) = typed(Int64(0), { if case .int(let v) = $0 { v } else { nil } }) {
+                return .int(values, nulls: nulls)
+            }
+        case .double:
+            if let (values, nulls) = typed(0.0, { if case .double(let v) = $0 { v } else { nil } }) {
+                return .double(values, nulls: nulls)
+            }
+        case .string:
+            if !elements.contains(where: { if case .string = $0 { false } else { !$0.isNull } }) {
+                return .string(elements.map { if case .string(let v) = $0 { v } else { nil } })
+            }
+        default:
+            break
+        }
+        return .values(elements)
     }
 
     /// The elements of `owner`'s collection property `ordinal` in its realm's current version
@@ -91,7 +131,7 @@ extension PlainValueTable {
     /// `predicate`, run on the engine as a managed collection's query is.
     func firstIndex(of elements: [RQLCore.Value], matching predicate: BoundPredicate) -> Int? {
         guard
-            let store = try? ColumnStore(schema: schema, columns: [className: [Self.propertyName: .values(elements)]])
+            let store = try? BlockSnapshot(schema: schema, columns: [className: [Self.propertyName: column(elements)]])
         else {
             realmStop("The values of this unmanaged collection of \(className) cannot be queried")
         }

@@ -109,13 +109,13 @@ enum QueryExecution {
 
     /// Compiles a plan over a collection of plain values (`PlainValueTable`), optimized for
     /// `store`'s statistics; valid for every store of the same table.
-    static func compile(_ plan: LogicalPlan, onElements store: ColumnStore) -> CompiledPlan {
+    static func compile(_ plan: LogicalPlan, onElements store: BlockSnapshot) -> CompiledPlan {
         if plan.operators.isEmpty { return CompiledPlan(plan: plan, compiled: nil) }
         return CompiledPlan(plan: plan, compiled: compiled(plan, by: engine, on: store))
     }
 
     /// The keys (positions) of the elements in the results, in order.
-    static func run(_ compiled: CompiledPlan, onElements store: ColumnStore) -> [RowKey] {
+    static func run(_ compiled: CompiledPlan, onElements store: BlockSnapshot) -> [RowKey] {
         guard let query = compiled.compiled else {
             guard let table = store.table(named: compiled.plan.className) else { return [] }
             return (0..<table.rowCount).map(table.rowKey(at:))
@@ -124,7 +124,7 @@ enum QueryExecution {
     }
 
     /// `explain(_:on:)` for a plan over a collection of plain values.
-    static func explain(_ plan: LogicalPlan, onElements store: ColumnStore) -> String {
+    static func explain(_ plan: LogicalPlan, onElements store: BlockSnapshot) -> String {
         var options = engine.options
         options.recordsTrace = true
         guard let explaining = try? QueryEngine(options: options, cache: engine.cache) else { return "" }

@@ -139,7 +139,7 @@ public enum DatasetExporter {
         if let keyIndex = table.objectSchema.primaryKeyIndex {
             let keyProperty = table.objectSchema.properties[keyIndex]
             let value = table.value(at: position, property: keyIndex)
-            return element(value, type: keyProperty.type, store: nil as ColumnStore?)
+            return element(value, type: keyProperty.type, store: nil as BlockSnapshot?)
         }
         return .number(JSONNumber(text: String(position)))
     }

@@ -1,7 +1,8 @@
 import RQLCore
 import RQLStorage
 
-/// Loads a JSON dataset (`spec/data-format.md`): the schema and, optionally, the objects.
+/// Loads a JSON dataset (`spec/data-format.md`): the schema and, optionally, the objects, into
+/// an in-memory block store, and returns its snapshot (version 1).
 ///
 /// The whole store is built before anything is returned, so a document with any error loads
 /// nothing. Row keys are the objects' positions in their class's array; embedded objects get
@@ -20,34 +21,53 @@ import RQLStorage
 /// ```
 public enum DatasetLoader {
     /// Loads schema and objects from JSON text; the store's version is 1.
-    public static func load(json text: String) throws(DatasetError) -> ColumnStore {
+    public static func load(json text: String) throws(DatasetError) -> BlockSnapshot {
         try load(utf8: Array(text.utf8))
     }
 
     /// Loads schema and objects from the bytes of a JSON document, which must be UTF-8 (a byte
     /// that is not is an error with its offset). The bytes are released before the store's
     /// indexes are built when the caller hands them over (`load(utf8: readAll())`).
-    public static func load(utf8 bytes: consuming [UInt8]) throws(DatasetError) -> ColumnStore {
+    public static func load(utf8 bytes: consuming [UInt8]) throws(DatasetError) -> BlockSnapshot {
         var parser = JSONParser(bytes: consume bytes)
         return try load(&parser)
     }
 
     /// Loads the document `parser` reads: the top level first (checking the whole text as JSON),
     /// then the objects, walked again from where the top level found them.
-    private static func load(_ parser: inout JSONParser) throws(DatasetError) -> ColumnStore {
+    private static func load(_ parser: inout JSONParser) throws(DatasetError) -> BlockSnapshot {
         let (schemaJSON, objects) = try readTopLevel(&parser, stoppingAfterSchema: false)
         guard let schemaJSON else { throw .invalidDocument(path: "", reason: "missing 'schema'") }
         let schema = try DatasetSchemaReader.read(schemaJSON)
         let builder = ObjectGraphBuilder(schema: schema)
         if let objects { try builder.load(from: &parser, at: objects, path: [.key("objects")]) }
         parser = JSONParser(bytes: [])
-        return ColumnStore(schema: schema, inputs: builder.inputs(), version: 1)
+        return try snapshot(of: ColumnStore(schema: schema, inputs: builder.inputs(), version: 1))
+    }
+
+    // MARK: Temporary adapter (issue 17)
+    // The objects are still built column by column in a `ColumnStore` (`ObjectGraphBuilder`) and
+    // then imported block by block. The streaming loader, which writes them straight into a
+    // `WriteTransaction`, replaces this adapter; `ColumnStore` and its files go with it.
+
+    /// `columns` imported into a new in-memory `BlockStore`, committed: version 1.
+    private static func snapshot(of columns: ColumnStore) throws(DatasetError) -> BlockSnapshot {
+        let store = BlockStore(schema: columns.schema)
+        let transaction = store.beginWrite()
+        do {
+            try transaction.importObjects(from: columns)
+            _ = try transaction.commit()
+        } catch {
+            transaction.rollback()
+            throw .invalidDocument(path: "objects", reason: error.description)
+        }
+        return store.snapshot
     }
 
     /// Reads `input` to its end and loads it. The text is checked as it is read, so a stream
     /// that is not a dataset (`/dev/zero`, `yes`) fails at its first wrong byte rather than being
     /// read without end; the bytes read are kept, and the objects read from them.
-    public static func load(from input: ByteInput) throws(DatasetError) -> ColumnStore {
+    public static func load(from input: ByteInput) throws(DatasetError) -> BlockSnapshot {
         var parser = JSONParser(keepingEverything: input)
         do throws(DatasetError) {
             return try load(&parser)
@@ -80,7 +100,7 @@ public enum DatasetLoader {
     }
 
     /// Loads an already parsed document.
-    public static func load(document: JSONValue) throws(DatasetError) -> ColumnStore {
+    public static func load(document: JSONValue) throws(DatasetError) -> BlockSnapshot {
         try load(utf8: Array(document.serialized().utf8))
     }
 

@@ -15,7 +15,7 @@ import RQLStorage
 /// ```
 public enum DemoDataset {
     /// Loads `json` into a fresh store.
-    public static func load() throws(DatasetError) -> ColumnStore {
+    public static func load() throws(DatasetError) -> BlockSnapshot {
         try DatasetLoader.load(json: json)
     }
 

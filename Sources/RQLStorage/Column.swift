@@ -172,7 +172,7 @@ extension Column {
         case .link(let target, let keys):
             if keys[i] >= 0 { body(ObjectLink(className: target, key: RowKey(keys[i]))) }
         case .mixed(let c):
-            ColumnStore.forEachLink(in: c.values[i], body)
+            c.values[i].forEachLink(body)
         case .collection(let c):
             for element in c.offsets[i]..<c.offsets[i + 1] { c.elements.forEachLink(at: element, body) }
         default:

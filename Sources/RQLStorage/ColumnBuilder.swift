@@ -76,7 +76,7 @@ final class ColumnBuilder {
         if let elements {
             switch value {
             case .list(let items):
-                for item in collection == .set ? ColumnBuilder.sortedUnique(items) : items { elements.append(item) }
+                for item in collection == .set ? Value.sortedUnique(items) : items { elements.append(item) }
             case .map(let map):
                 for entry in map {
                     mapKeys.bytes.append(contentsOf: entry.key.utf8)
@@ -151,20 +151,6 @@ final class ColumnBuilder {
     }
 
     private static let zeroUUID = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
-
-    /// Set order: ascending by `ValueOrdering`, one element per equal group.
-    static func sortedUnique(_ items: [Value]) -> [Value] {
-        guard items.count > 1 else { return items }
-        let sorted = items.enumerated().sorted { a, b in
-            let order = ValueOrdering.compare(a.element, b.element)
-            return order != 0 ? order < 0 : a.offset < b.offset
-        }
-        var result: [Value] = []
-        for (_, item) in sorted where result.last.map({ ValueOrdering.compare($0, item) != 0 }) ?? true {
-            result.append(item)
-        }
-        return result
-    }
 
     static func nullWords(_ values: [Value]) -> [UInt64] {
         var words = [UInt64](repeating: 0, count: (values.count + 63) / 64)

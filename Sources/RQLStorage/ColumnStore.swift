@@ -1,61 +1,15 @@
 import RQLCore
 
-/// The in-memory column store: an immutable snapshot of every class's table at one version.
-///
-/// Snapshots are values: reading one never blocks, and a commit (`inserting(json:)`,
-/// `deleting(_:from:)`) produces a new snapshot with a higher `version` while readers keep
-/// the old one. Embedded objects live in their own class's table, owned by the parent's link.
-///
-/// ```swift
-/// let store = try DatasetLoader.load(json: DemoDataset.json)
-/// let dogs = store.table(named: "Dog")
-/// dogs?.rowCount
-/// store.version  // 1
-/// ```
-public struct ColumnStore: StoreReader {
-    public let schema: Schema
-    public let version: UInt64
+/// The column-major tables `ObjectGraphBuilder` produces, read by `WriteTransaction.importObjects`
+/// while `DatasetLoader` still builds a dataset in memory before importing it into a
+/// `BlockStore`. Temporary: it goes with the loader's streaming path (issue 17).
+package struct ColumnStore: StoreReader {
+    package let schema: Schema
+    package let version: UInt64
     private let tables: [ColumnTable]
 
-    /// An empty store of `schema` at version 0.
-    public init(schema: Schema) {
-        self.init(schema: schema, contents: [:], version: 0)
-    }
-
-    public func table(named className: String) -> ColumnTable? {
+    package func table(named className: String) -> ColumnTable? {
         schema.classIndex(named: className).map { tables[$0] }
-    }
-
-    /// Every row of `className` as property values in schema order (backlinks included), the
-    /// form `init(schema:contents:version:)` takes; exporting and commits rebuild from it.
-    func rows(of className: String) -> TableRows {
-        guard let table = table(named: className) else { return TableRows() }
-        let propertyCount = table.objectSchema.properties.count
-        return TableRows(
-            keys: table.rowKeys,
-            rows: (0..<table.rowCount).map { row in (0..<propertyCount).map { table.value(at: row, property: $0) } }
-        )
-    }
-
-    /// Builds a snapshot from row-major contents: `contents[className]` holds the keys and the
-    /// property values of each row (links as `.link`, backlink properties ignored and computed
-    /// here). The contents must already be valid for `schema` (the loader checks).
-    init(schema: Schema, contents: [String: TableRows], version: UInt64) {
-        var inputs: [String: TableInput] = [:]
-        for objectSchema in schema.classes {
-            let table = contents[objectSchema.name] ?? TableRows()
-            var input = TableInput(keys: table.keys, columns: [])
-            for (index, property) in objectSchema.properties.enumerated() {
-                if property.isBacklink {
-                    input.columns.append(nil)
-                    continue
-                }
-                let values = table.rows.map { index < $0.count ? $0[index] : .null }
-                input.columns.append(ColumnBuilder.build(values, for: property))
-            }
-            inputs[objectSchema.name] = input
-        }
-        self.init(schema: schema, inputs: inputs, version: version)
     }
 
     /// Builds a snapshot from column-major inputs: per class, the row keys and one column per
@@ -223,20 +177,11 @@ package struct TableRows: Sendable {
     }
 }
 
-/// One table ready to be assembled: row keys, built columns (`nil` where the store computes the
-/// column: backlinks), and, from `init(schema:columns:)`, the row values of the properties that
-/// can hold links, for its dangling-link check (backlinks are read from the columns).
+/// One table ready to be assembled: row keys and built columns (`nil` where the store computes
+/// the column: backlinks).
 package struct TableInput {
     var keys: [RowKey]
     var columns: [Column?]
-    var linkValues: [Int: [Value]] = [:]
-
-    static func canHoldLinks(_ property: Property) -> Bool {
-        switch property.type {
-        case .object, .mixed: true
-        default: false
-        }
-    }
 }
 
 /// Backlinks into one table from one origin property: row `p`'s origin keys are

@@ -6,7 +6,7 @@ import RQLCore
 /// let dogs = store.table(named: "Dog")!
 /// dogs.value(at: 0, property: dogs.objectSchema.propertyIndex(named: "name")!)  // .string("Rex")
 /// ```
-public struct ColumnTable: TableReader {
+package struct ColumnTable: TableReader {
     /// The table's parts, in one shared object: a `ColumnTable` is copied wherever a reader
     /// holds it (the VM keeps one per run and copies it at each instruction that reads it), and
     /// a copy of eleven reference-counted fields cost ~400 instructions, a copy of one ~20.

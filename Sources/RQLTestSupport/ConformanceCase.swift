@@ -16,7 +16,7 @@ public struct ConformanceSuite: Sendable {
     public let name: String
     /// The suite's dataset as JSON (for commands that read a file), and loaded.
     public let data: JSONValue
-    public let store: ColumnStore
+    public let store: BlockSnapshot
     /// The cases not marked `skip`, in file order.
     public let cases: [ConformanceCase]
 
@@ -100,13 +100,13 @@ public struct ConformanceCase: Sendable, CustomStringConvertible {
     public var description: String { "[\(suite)] \(query)" }
 
     /// The arguments read for `store` (links resolve against its objects).
-    public func arguments(in store: ColumnStore) throws -> [QueryArgument] {
+    public func arguments(in store: BlockSnapshot) throws -> [QueryArgument] {
         try argumentJSON.map { json throws in try ArgumentReader.read(json, store: store) }
     }
 
     /// What is wrong with an executor's answer — keys, or the query error — or nil when it is
     /// realm-core's.
-    public func problem(with outcome: Result<[RowKey], QueryError>, in store: ColumnStore) -> String? {
+    public func problem(with outcome: Result<[RowKey], QueryError>, in store: BlockSnapshot) -> String? {
         switch (expectation, outcome) {
         case (.error(let expected), .failure(let error)):
             return expected == error.category ? nil : "expected error \(expected), got \(error.category): \(error)"

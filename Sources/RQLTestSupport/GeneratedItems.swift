@@ -23,7 +23,7 @@ public enum Generated {
 
     /// A store of `count` items and 10 owners; with `deleting`, some items are deleted afterwards
     /// so that row keys and positions differ.
-    public static func store(count: Int, seed: UInt64, deleting: Bool = false) throws -> ColumnStore {
+    public static func store(count: Int, seed: UInt64, deleting: Bool = false) throws -> BlockSnapshot {
         let schema = try DatasetLoader.loadSchema(json: schemaJSON)
         var rng = SeededRandom(seed: seed)
         func optional(_ value: Value) -> Value { rng.chance(20) ? .null : value }
@@ -84,7 +84,7 @@ public enum Generated {
                 }
             ),
         ]
-        var store = try ColumnStore(
+        var store = try BlockSnapshot(
             schema: schema,
             columns: ["Item": items.mapValues { .values($0) }, "Owner": owners]
         )

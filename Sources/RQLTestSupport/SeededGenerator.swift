@@ -111,7 +111,7 @@ public enum SeededGenerator {
     }
 
     /// The dataset loaded.
-    public static func people(count: Int, seed: UInt64) throws -> ColumnStore {
+    public static func people(count: Int, seed: UInt64) throws -> BlockSnapshot {
         try DatasetLoader.load(json: peopleJSON(count: count, seed: seed))
     }
 

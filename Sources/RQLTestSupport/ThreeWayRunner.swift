@@ -41,7 +41,7 @@ public struct ThreeWayRunner: Sendable {
     public func run(
         _ text: String,
         className: String,
-        store: ColumnStore,
+        store: BlockSnapshot,
         arguments: [QueryArgument] = []
     ) -> [(way: String, outcome: Result<[RowKey], QueryError>, compiled: CompiledQuery?)] {
         var outcomes: [(way: String, outcome: Result<[RowKey], QueryError>, compiled: CompiledQuery?)] = []

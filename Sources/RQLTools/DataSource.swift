@@ -35,7 +35,7 @@ enum DataSource {
             do {
                 return CommandData(
                     reader: onlySchema
-                        ? ColumnStore(schema: try DatasetLoader.loadSchema(json: DemoDataset.json))
+                        ? BlockStore(schema: try DatasetLoader.loadSchema(json: DemoDataset.json)).snapshot
                         : try DemoDataset.load()
                 )
             } catch {

@@ -131,7 +131,7 @@ enum StoreFileSource {
         _ path: CommandArgument,
         _ context: CommandContext,
         onlySchema: Bool
-    ) throws(CommandFailure) -> ColumnStore {
+    ) throws(CommandFailure) -> BlockSnapshot {
         let input: ByteInput
         do {
             input = try context.environment.open(path.bytes)
@@ -139,7 +139,7 @@ enum StoreFileSource {
             throw .io(error.message)
         }
         do {
-            if onlySchema { return ColumnStore(schema: try DatasetLoader.loadSchema(from: input)) }
+            if onlySchema { return BlockStore(schema: try DatasetLoader.loadSchema(from: input)).snapshot }
             return try DatasetLoader.load(from: input)
         } catch {
             if case .unreadable(let failure) = error { throw .failed(failure.message) }

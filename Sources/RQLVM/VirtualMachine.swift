@@ -19,7 +19,6 @@ public struct VirtualMachine: Sendable {
     /// The keys of the matching rows, in table order, then shaped by the program's result steps.
     // Specialized for the two stores RQLStorage has, so that a caller in another module (which
     // cannot specialize this generic function itself) still runs concrete code.
-    @_specialize(where Store == ColumnStore)
     @_specialize(where Store == BlockSnapshot)
     public func run<Store: StoreReader>(_ program: Program, on store: Store) throws(InvalidProgram) -> [RowKey] {
         let plan = RunPlan.plan(for: program)
@@ -34,7 +33,6 @@ public struct VirtualMachine: Sendable {
     /// `Query::count()` does; no row list is built.
     // Specialized for the two stores RQLStorage has, so that a caller in another module (which
     // cannot specialize this generic function itself) still runs concrete code.
-    @_specialize(where Store == ColumnStore)
     @_specialize(where Store == BlockSnapshot)
     public func count<Store: StoreReader>(_ program: Program, on store: Store) throws(InvalidProgram) -> Int {
         let plan = RunPlan.plan(for: program)
@@ -50,7 +48,6 @@ public struct VirtualMachine: Sendable {
     /// are skipped.
     // Specialized for the two stores RQLStorage has, so that a caller in another module (which
     // cannot specialize this generic function itself) still runs concrete code.
-    @_specialize(where Store == ColumnStore)
     @_specialize(where Store == BlockSnapshot)
     public func run<Store: StoreReader>(
         _ program: Program,

@@ -59,3 +59,26 @@ public struct BlockSnapshot: StoreReader {
     /// The number of objects of every class.
     public var objectCount: Int { tables.reduce(0) { $0 + $1.rowCount } }
 }
+
+extension BlockSnapshot {
+    /// The snapshot of a new in-memory `BlockStore` of `schema` holding `columns` (as
+    /// `WriteTransaction.insert(columns:)` takes them: row `i` of a class gets key `i`),
+    /// committed: version 1.
+    ///
+    /// ```swift
+    /// let snapshot = try BlockSnapshot(schema: schema, columns: ["Person": ["age": .int([31, 47])]])
+    /// snapshot.table(named: "Person")?.rowCount  // 2
+    /// ```
+    public init(schema: Schema, columns: [String: [String: ColumnValues]]) throws(WriteError) {
+        let store = BlockStore(schema: schema)
+        let transaction = store.beginWrite()
+        do throws(WriteError) {
+            try transaction.insert(columns: columns)
+            _ = try transaction.commit()
+        } catch {
+            transaction.rollback()
+            throw error
+        }
+        self = store.snapshot
+    }
+}

@@ -109,7 +109,7 @@ public final class BlockStore: Sendable {
         checkpointOnClose()
     }
 
-    /// A store holding every object of `source` (a `ColumnStore` from a dataset, another
+    /// A store holding every object of `source` (a dataset's snapshot, another store's
     /// snapshot…) at version 1, built block by block (see `WriteTransaction.importObjects`).
     ///
     /// ```swift

@@ -79,14 +79,23 @@ public struct BlockTable: TableReader {
         if data.blocks.count == 1 {
             return try withBlock(0) { try body($0.columns[property]) }
         }
-        let column = data.caches.columns.withLock { cached in
-            if let column = cached[property] { return column }
+        let segment = data.caches.columns.withLock { cached in
+            if let segment = cached[property] { return segment }
             let values = (0..<rowCount).map { value(at: $0, property: property) }
-            let column = ColumnBuilder.build(values, for: objectSchema.properties[property])
-            cached[property] = column
-            return column
+            let segment = Segment.build(Self.wholeColumnShape(objectSchema.properties[property]), values)
+            cached[property] = segment
+            return segment
         }
-        return try column.withView(body)
+        return try withExtendedLifetime(segment) { try body(segment.view(count: rowCount)) }
+    }
+
+    /// The segment shape of a whole-table column: a `linkingObjects` column is a list of links
+    /// (blocks compute theirs from the backlink index instead).
+    private static func wholeColumnShape(_ property: Property) -> SegmentShape {
+        if case .linkingObjects(let originClass, _) = property.type {
+            return .collection(.list, element: .fixed(.link(originClass), optional: false))
+        }
+        return SegmentShape(property)
     }
 
     public func value(at position: Int, property: Int) -> Value {

@@ -48,6 +48,56 @@ extension Segment {
     }
 }
 
+extension Segment {
+    /// Appends rows `rows` of typed column values after the segment's `count` items. Returns
+    /// false (and appends nothing) for `.values` and for a column of another type; the caller
+    /// then appends `Value`s. The values were checked against the property.
+    mutating func appendRows(from values: ColumnValues, rows: Range<Int>, count: Int) -> Bool {
+        func part<T>(_ v: [T], _ nulls: [Bool]?) -> (bytes: [UInt8], nulls: [Bool]?) {
+            (v[rows].withUnsafeBytes { Array($0) }, nulls.map { Array($0[rows]) })
+        }
+        switch self {
+        case .fixed(var s):
+            let typed: (bytes: [UInt8], nulls: [Bool]?)
+            switch values {
+            case .bool(let v, let nulls) where s.type == .bool: typed = part(v, nulls)
+            case .int(let v, let nulls) where s.type == .int: typed = part(v, nulls)
+            case .float(let v, let nulls) where s.type == .float: typed = part(v, nulls)
+            case .double(let v, let nulls) where s.type == .double: typed = part(v, nulls)
+            default: return false
+            }
+            self = .backlinks
+            s.append(raw: typed.bytes, nulls: typed.nulls, count: count)
+            self = .fixed(s)
+            return true
+        case .bytes(var s):
+            guard s.isString, case .string(let v) = values else { return false }
+            var payload: [UInt8] = []
+            var lengths: [Int] = []
+            lengths.reserveCapacity(rows.count)
+            for row in rows {
+                let before = payload.count
+                if let string = v[row] { payload.append(contentsOf: string.utf8) }
+                lengths.append(payload.count - before)
+            }
+            let nulls = s.nulls == nil ? [] : rows.map { v[$0] == nil }
+            self = .backlinks
+            s.replace(
+                count..<count,
+                payload: payload,
+                lengths: lengths,
+                nulls: nulls,
+                count: count,
+                limit: TableBlock.capacity
+            )
+            self = .bytes(s)
+            return true
+        case .mixed, .collection, .backlinks:
+            return false
+        }
+    }
+}
+
 extension FixedSegment {
     /// Appends items given as raw bytes in this type's layout, with their null flags (`nil`: none null).
     mutating func append(raw: [UInt8], nulls newNulls: [Bool]?, count: Int) {

@@ -116,7 +116,7 @@ struct TableData: Sendable {
 /// that version: whole-table columns for `withColumn` on multi-block tables, and per-block
 /// backlink columns.
 final class TableCaches: Sendable {
-    let columns = Mutex<[Int: Column]>([:])
+    let columns = Mutex<[Int: Segment]>([:])
     let backlinkColumns = Mutex<[BacklinkColumnKey: BacklinkColumn]>([:])
 }
 

@@ -5,7 +5,7 @@ import RQLCore
 /// end instead of per row. Still validated (types, nulls, primary keys, links, embedded owners)
 /// before anything changes.
 extension WriteTransaction {
-    /// Adds every object of `source` (a `ColumnStore` loaded from a dataset, another snapshot…).
+    /// Adds every object of `source` (another snapshot, a dataset…).
     /// Each source class must exist here with the same stored properties (by name and type;
     /// properties only this store has take their defaults). Objects keep their keys when their
     /// table is empty and the keys fit; otherwise they get new keys, and links follow.
@@ -80,7 +80,8 @@ extension WriteTransaction {
 
     /// Appends objects of a top-level class given column by column (`columns[property]` holds
     /// every new row's value; all the same length) and returns the new keys' raw values. Links
-    /// (in `.values` columns) point at existing objects. Properties not given take defaults.
+    /// (in `.values` columns) point at existing objects or at rows of the same call. Properties
+    /// not given take defaults.
     ///
     /// ```swift
     /// let keys = try transaction.insert(columns: ["id": .int([1, 2]), "name": .string(["a", nil])], into: "Person")
@@ -88,14 +89,69 @@ extension WriteTransaction {
     @discardableResult
     public func insert(columns: [String: ColumnValues], into className: String) throws(WriteError) -> Range<Int64> {
         let t = try tableIndex(className)
+        let keys = try insert(columns: [className: columns])
+        return keys[className] ?? tables[t].nextKey..<tables[t].nextKey
+    }
+
+    /// Appends objects of several top-level classes given column by column
+    /// (`columns[className][property]`) and returns each class's new keys' raw values. The new
+    /// rows of a class get consecutive keys from the class's next key in row order (row `i` of a
+    /// class whose table was never written has key `i`), and a link in a `.values` column may
+    /// point at an existing object or at any new row, so classes that link to each other (or to
+    /// themselves) load in one call. Everything is checked before anything changes.
+    ///
+    /// ```swift
+    /// let keys = try transaction.insert(columns: [
+    ///     "Person": ["id": .int([0, 1]), "dog": .values([.link(ObjectLink(className: "Dog", key: RowKey(0))), .null])],
+    ///     "Dog": ["name": .string(["Rex"])],
+    /// ])
+    /// ```
+    @discardableResult
+    public func insert(columns: [String: [String: ColumnValues]]) throws(WriteError) -> [String: Range<Int64>] {
+        try checkOpen()
+        var batches: [ColumnBatch] = []
+        for className in columns.keys.sorted() {
+            batches.append(try columnBatch(try tableIndex(className), columns[className] ?? [:]))
+        }
+        let pending = Dictionary(uniqueKeysWithValues: batches.map { ($0.table, $0.keys) })
+        for batch in batches { try validateColumns(batch, pending: pending) }
+        var inserted: [String: Range<Int64>] = [:]
+        for batch in batches {
+            let t = batch.table
+            let keys = Array(batch.keys)
+            let wasEmpty = tables[t].rowCount == 0
+            let firstBlock = tables[t].blocks.count
+            let defaults = tables[t].objectSchema.properties.map(\.defaultValue)
+            appendRows(
+                t,
+                keys: keys[...],
+                copy: { p, segment, rows, count in
+                    batch.columns[p].map { segment.appendRows(from: $0, rows: rows, count: count) } ?? false
+                },
+                value: { row, p in batch.columns[p]?.value(at: row) ?? defaults[p] }
+            )
+            finishBulk(t, newKeys: keys, wasEmpty: wasEmpty, firstBlock: firstBlock)
+            recordInserted(className(t), keys)
+            inserted[className(t)] = batch.keys
+        }
+        try addBulkBacklinks(batches.map { ($0.table, Array($0.keys)) })
+        writeCount += 1
+        return inserted
+    }
+
+    /// One class's columns checked against its properties (sets normalised), with the keys its
+    /// rows will get.
+    private func columnBatch(_ t: Int, _ given: [String: ColumnValues]) throws(WriteError) -> ColumnBatch {
         let objectSchema = tables[t].objectSchema
+        let className = objectSchema.name
         guard !objectSchema.isEmbedded else { throw .embeddedClass(className) }
-        for name in columns.keys { _ = try writableProperty(t, name) }
-        let rowCount = objectSchema.properties.lazy.compactMap { columns[$0.name]?.count }.first ?? 0
-        var built: [Column?] = []
+        for name in given.keys { _ = try writableProperty(t, name) }
+        // Every column of a class must agree with the first one in schema order.
+        let rowCount = objectSchema.properties.lazy.compactMap { given[$0.name]?.count }.first ?? 0
+        var columns: [ColumnValues?] = []
         for property in objectSchema.properties {
-            guard let values = columns[property.name] else {
-                built.append(nil)
+            guard let values = given[property.name] else {
+                columns.append(nil)
                 continue
             }
             guard values.count == rowCount else {
@@ -107,9 +163,7 @@ extension WriteTransaction {
                 )
             }
             if isEmbeddedTarget(property) { throw mismatch(property, className, nil, .list([])) }
-            do {
-                built.append(try ColumnStore.column(values, property, className: className).0)
-            } catch {
+            guard let checked = Self.checkedColumn(values, property) else {
                 throw .typeMismatch(
                     className: className,
                     property: property.name,
@@ -118,26 +172,39 @@ extension WriteTransaction {
                     found: "a different type or a null"
                 )
             }
+            columns.append(checked)
         }
-        try validateColumns(t, built, rowCount: rowCount)
         let first = tables[t].nextKey
-        let keys = Array(first..<first + Int64(rowCount))
-        let wasEmpty = tables[t].rowCount == 0
-        let firstBlock = tables[t].blocks.count
-        // One column's view at a time: opening them all at once nests a call per property.
-        appendRows(
-            t,
-            keys: keys[...],
-            copy: { p, segment, rows, count in
-                built[p]?.withView { segment.appendRows(from: $0, rows: rows, count: count, mapLink: { $1 }) } ?? false
-            },
-            value: { row, p in built[p]?.value(at: row) ?? objectSchema.properties[p].defaultValue }
-        )
-        finishBulk(t, newKeys: keys, wasEmpty: wasEmpty, firstBlock: firstBlock)
-        recordInserted(className, keys)
-        try addBulkBacklinks([(t, keys)])
-        writeCount += 1
-        return first..<first + Int64(rowCount)
+        return ColumnBatch(table: t, columns: columns, keys: first..<first + Int64(rowCount))
+    }
+
+    /// `values` if they fit `property` (typed columns of their own type, nulls only where the
+    /// property is optional), sets sorted and unique; nil if they do not.
+    private static func checkedColumn(_ values: ColumnValues, _ property: Property) -> ColumnValues? {
+        let single = property.collection == .single
+        func fits(_ type: PropertyType, _ count: Int, _ nulls: [Bool]?) -> Bool {
+            guard single, property.type == type else { return false }
+            guard let nulls else { return true }
+            return nulls.count == count && (property.isOptional || !nulls.contains(true))
+        }
+        switch values {
+        case .bool(let v, let nulls): return fits(.bool, v.count, nulls) ? values : nil
+        case .int(let v, let nulls): return fits(.int, v.count, nulls) ? values : nil
+        case .float(let v, let nulls): return fits(.float, v.count, nulls) ? values : nil
+        case .double(let v, let nulls): return fits(.double, v.count, nulls) ? values : nil
+        case .string(let v):
+            guard single, property.type == .string, property.isOptional || !v.contains(nil) else { return nil }
+            return values
+        case .values(let v):
+            guard v.allSatisfy(property.accepts) else { return nil }
+            guard property.collection == .set else { return values }
+            return .values(
+                v.map { value in
+                    guard case .list(let items) = value else { return value }
+                    return .list(Value.sortedUnique(items))
+                }
+            )
+        }
     }
 
     // MARK: Building
@@ -200,14 +267,14 @@ extension WriteTransaction {
         var entries: [Int: [(origin: BacklinkOrigin, target: Int64, source: Int64)]] = [:]
         for (t, keys) in loaded {
             let properties = tables[t].objectSchema.properties.enumerated().filter {
-                TableInput.canHoldLinks($0.element)
+                $0.element.canHoldLinks
             }
             guard !properties.isEmpty else { continue }
             for key in keys {
                 guard let (b, row) = tables[t].locate(key: key) else { continue }
                 for (index, property) in properties {
                     let origin = BacklinkOrigin(className: className(t), property: property.name)
-                    ColumnStore.forEachLink(in: tables[t].blocks[b].value(at: row, column: index)) { link in
+                    tables[t].blocks[b].value(at: row, column: index).forEachLink { link in
                         guard let target = schema.classIndex(named: link.className) else { return }
                         entries[target, default: []].append((origin, link.key.rawValue, key))
                     }
@@ -275,12 +342,12 @@ extension WriteTransaction {
                 )
             }
         }
-        for (tp, property) in objectSchema.properties.enumerated() where TableInput.canHoldLinks(property) {
+        for (tp, property) in objectSchema.properties.enumerated() where property.canHoldLinks {
             guard let sp = plan.sourceIndex[tp] else { continue }
             let ownsEmbedded = isEmbeddedTarget(property)
             for position in 0..<table.rowCount {
                 var failure: WriteError?
-                ColumnStore.forEachLink(in: table.value(at: position, property: sp)) { link in
+                table.value(at: position, property: sp).forEachLink { link in
                     guard failure == nil else { return }
                     let key = table.rowKey(at: position)
                     guard let map = keyMaps[link.className], map.map(link.key.rawValue) >= 0 else {
@@ -301,33 +368,41 @@ extension WriteTransaction {
         }
     }
 
-    /// Columns for `insert(columns:into:)`: primary keys unique (among themselves and against
-    /// the table), links to existing top-level objects.
-    private func validateColumns(_ t: Int, _ columns: [Column?], rowCount: Int) throws(WriteError) {
-        let objectSchema = tables[t].objectSchema
+    /// Columns for `insert(columns:)`: primary keys unique (among themselves and against the
+    /// table), links to existing top-level objects or to rows of the same call (`pending`: each
+    /// table's new keys).
+    private func validateColumns(_ batch: ColumnBatch, pending: [Int: Range<Int64>]) throws(WriteError) {
+        let objectSchema = tables[batch.table].objectSchema
+        let rowCount = batch.keys.count
         if let pk = objectSchema.primaryKeyIndex {
-            let column = columns[pk]
+            let column = batch.columns[pk]
             let values = (0..<rowCount).lazy.map {
                 column?.value(at: $0) ?? objectSchema.properties[pk].defaultValue
             }
-            try checkBulkPrimaryKeys(t, values, keys: nil)
+            try checkBulkPrimaryKeys(batch.table, values, keys: nil)
         }
-        for (index, property) in objectSchema.properties.enumerated() where TableInput.canHoldLinks(property) {
-            guard let column = columns[index] else { continue }
+        for (index, property) in objectSchema.properties.enumerated() where property.canHoldLinks {
+            guard let column = batch.columns[index] else { continue }
             for row in 0..<rowCount {
                 let value = column.value(at: row)
                 if property.type == .mixed { try checkMixedDepth(value, property, objectSchema.name, nil) }
-                try checkElementLinks(value, property, objectSchema.name)
+                try checkElementLinks(value, property, objectSchema.name, pending: pending)
             }
         }
     }
 
-    private func checkElementLinks(_ value: Value, _ property: Property, _ className: String) throws(WriteError) {
+    private func checkElementLinks(
+        _ value: Value,
+        _ property: Property,
+        _ className: String,
+        pending: [Int: Range<Int64>]
+    ) throws(WriteError) {
         var failure: WriteError?
-        ColumnStore.forEachLink(in: value) { link in
+        value.forEachLink { link in
             guard failure == nil else { return }
             guard let target = schema.classIndex(named: link.className),
-                tables[target].locate(key: link.key.rawValue) != nil
+                pending[target]?.contains(link.key.rawValue) == true
+                    || tables[target].locate(key: link.key.rawValue) != nil
             else {
                 failure = .danglingLink(className: className, property: property.name, key: nil, target: link)
                 return
@@ -400,6 +475,14 @@ extension WriteTransaction {
             renumbered: Dictionary(zip(sourceKeys, newKeys), uniquingKeysWith: { first, _ in first })
         )
     }
+}
+
+/// One class's rows of `insert(columns:)`: per property its checked values (`nil`: the
+/// default), and the keys the rows get.
+private struct ColumnBatch {
+    let table: Int
+    let columns: [ColumnValues?]
+    let keys: Range<Int64>
 }
 
 /// One source class of an import: its table here, and for each property here the source

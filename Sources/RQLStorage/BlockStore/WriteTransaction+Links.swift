@@ -16,9 +16,9 @@ extension WriteTransaction {
 
     private func updateBacklinks(from t: Int, key: Int64, property: Int, value: Value, adding: Bool) {
         let schemaProperty = tables[t].objectSchema.properties[property]
-        guard TableInput.canHoldLinks(schemaProperty) else { return }
+        guard schemaProperty.canHoldLinks else { return }
         let origin = BacklinkOrigin(className: className(t), property: schemaProperty.name)
-        ColumnStore.forEachLink(in: value) { link in
+        value.forEachLink { link in
             guard let target = schema.classIndex(named: link.className) else { return }
             tables[target].touch()
             if adding {
@@ -70,7 +70,7 @@ extension WriteTransaction {
             order.append(next)
             for (index, property) in tables[next.table].objectSchema.properties.enumerated()
             where isEmbeddedTarget(property) {
-                ColumnStore.forEachLink(in: values[index]) { child in
+                values[index].forEachLink { child in
                     if let t = schema.classIndex(named: child.className) { queue.append((t, child.key.rawValue)) }
                 }
             }
@@ -115,6 +115,52 @@ extension WriteTransaction {
         case .map(let map):
             return .map(MixedMap(map.map { ($0.key, removingLinks(to: doomed, in: $0.value, property: property)) }))
         default: return value
+        }
+    }
+}
+
+extension Value {
+    /// Calls `body` with every link this value holds: a link, each link of a list, set or map,
+    /// and links anywhere inside a mixed value (nested ones included), as realm-core counts them
+    /// as incoming links of their targets. Mixed nesting is bounded by the write checks.
+    func forEachLink(_ body: (ObjectLink) -> Void) {
+        switch self {
+        case .link(let link): body(link)
+        case .list(let items): for item in items { item.forEachLink(body) }
+        case .map(let map): for entry in map { entry.value.forEachLink(body) }
+        default: break
+        }
+    }
+
+    /// Whether the value holds no link at any depth.
+    var isLinkFree: Bool {
+        var found = false
+        forEachLink { _ in found = true }
+        return !found
+    }
+
+    /// A set's elements as the store keeps them: in `ValueOrdering` order, duplicates removed
+    /// (the first of equal elements kept).
+    static func sortedUnique(_ items: [Value]) -> [Value] {
+        guard items.count > 1 else { return items }
+        let sorted = items.enumerated().sorted { a, b in
+            let order = ValueOrdering.compare(a.element, b.element)
+            return order != 0 ? order < 0 : a.offset < b.offset
+        }
+        var result: [Value] = []
+        for (_, item) in sorted where result.last.map({ ValueOrdering.compare($0, item) != 0 }) ?? true {
+            result.append(item)
+        }
+        return result
+    }
+}
+
+extension Property {
+    /// Whether values of the property can hold links (links, collections of links, mixed).
+    var canHoldLinks: Bool {
+        switch type {
+        case .object, .mixed: true
+        default: false
         }
     }
 }

@@ -86,7 +86,7 @@ extension WriteTransaction {
     /// Deletes the embedded objects that property `index` of row `key` owns.
     func deleteEmbeddedChildren(_ t: Int, _ key: Int64, _ index: Int) {
         var children: [(table: Int, key: Int64)] = []
-        ColumnStore.forEachLink(in: currentValue(t, key, index)) { child in
+        currentValue(t, key, index).forEachLink { child in
             if let childTable = schema.classIndex(named: child.className) {
                 children.append((childTable, child.key.rawValue))
             }

@@ -66,7 +66,7 @@ extension WriteTransaction {
                 in: className,
                 key: nil
             )
-            if isEmbeddedTarget(property) && !ColumnStore.linkFree(fill) {
+            if isEmbeddedTarget(property) && !fill.isLinkFree {
                 throw mismatch(property, className, nil, fill)
             }
         }
@@ -82,7 +82,7 @@ extension WriteTransaction {
         }
         if TableData.hasIndex(property, index, objectSchema) { tables[t].rebuildIndex(index) }
         if property.isFullText { tables[t].rebuildFullText(index) }
-        if !ColumnStore.linkFree(fill) {
+        if !fill.isLinkFree {
             for block in tables[t].blocks {
                 for row in 0..<block.count {
                     addBacklinks(from: t, key: block.key(at: row), property: index, value: fill)
@@ -115,7 +115,7 @@ extension WriteTransaction {
                 var owned: [(table: Int, key: Int64)] = []
                 for block in tables[t].blocks {
                     for row in 0..<block.count {
-                        ColumnStore.forEachLink(in: block.value(at: row, column: index)) { child in
+                        block.value(at: row, column: index).forEachLink { child in
                             if let c = schema.classIndex(named: child.className) {
                                 owned.append((c, child.key.rawValue))
                             }
@@ -263,14 +263,5 @@ extension WriteTransaction {
         var result: [Int: V] = [:]
         for (key, value) in dictionary where key != removed { result[key > removed ? key - 1 : key] = value }
         return result
-    }
-}
-
-extension ColumnStore {
-    /// Whether `value` holds no link at any depth.
-    static func linkFree(_ value: Value) -> Bool {
-        var found = false
-        forEachLink(in: value) { _ in found = true }
-        return !found
     }
 }

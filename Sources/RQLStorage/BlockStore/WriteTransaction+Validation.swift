@@ -69,7 +69,7 @@ extension WriteTransaction {
         case .list, .set:
             guard case .list(let items) = value else { throw mismatch(property, className, key, value) }
             for item in items { try checkElement(item, of: property, in: className, key: key) }
-            return property.collection == .set ? .list(ColumnBuilder.sortedUnique(items)) : value
+            return property.collection == .set ? .list(Value.sortedUnique(items)) : value
         case .map:
             guard case .map(let map) = value else { throw mismatch(property, className, key, value) }
             for entry in map {

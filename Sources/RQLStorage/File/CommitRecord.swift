@@ -255,7 +255,7 @@ extension WriteTransaction {
             let property = tables[t].objectSchema.properties[index]
             if isEmbeddedTarget(property) {
                 var dangling = false
-                ColumnStore.forEachLink(in: value) { link in
+                value.forEachLink { link in
                     guard let target = schema.classIndex(named: link.className),
                         tables[target].locate(key: link.key.rawValue) != nil
                     else {
