@@ -10,15 +10,15 @@ import Testing
 /// Regressions of the hostile run of issue 6: answers that were wrong and errors that misled.
 @Suite("Hardening: wrong answers and misleading errors")
 struct HardeningTests {
-    static let demo: ColumnStore? = try? DemoDataset.load()
+    static let demo: BlockSnapshot? = try? DemoDataset.load()
 
-    func count(_ query: String, _ className: String = "Dog", store: ColumnStore? = demo) throws -> Int {
+    func count(_ query: String, _ className: String = "Dog", store: BlockSnapshot? = demo) throws -> Int {
         let store = try #require(store)
         let engine = QueryEngine.reference
         return engine.run(try engine.compile(query, className: className, store: store), on: store).count
     }
 
-    func failure(_ query: String, _ className: String = "Dog", store: ColumnStore? = demo) throws -> QueryError {
+    func failure(_ query: String, _ className: String = "Dog", store: BlockSnapshot? = demo) throws -> QueryError {
         let store = try #require(store)
         do {
             _ = try QueryEngine.reference.compile(query, className: className, store: store)

@@ -30,7 +30,7 @@ struct OracleGapTests {
          ]}}
         """
 
-    static let store: ColumnStore? = try? DatasetLoader.load(json: dataset)
+    static let store: BlockSnapshot? = try? DatasetLoader.load(json: dataset)
 
     /// The `id`s of the items that match, in table order.
     func ids(_ query: String, _ arguments: [QueryArgument] = []) throws -> [Int64] {

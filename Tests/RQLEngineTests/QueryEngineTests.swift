@@ -12,9 +12,9 @@ import Testing
 /// `QueryEngine`: options, the compiled-query cache, the backends, and what a compiled query keeps.
 @Suite("Query engine")
 struct QueryEngineTests {
-    static let store: ColumnStore = {
+    static let store: BlockSnapshot = {
         // The generator's dataset loads for every seed; a failure here is a broken test fixture.
-        (try? SeededGenerator.people(count: 200, seed: 11)) ?? ColumnStore(schema: try! Schema([]))
+        (try? SeededGenerator.people(count: 200, seed: 11)) ?? BlockStore(schema: try! Schema([])).snapshot
     }()
 
     func engine(_ options: EngineOptions = EngineOptions()) throws -> QueryEngine {

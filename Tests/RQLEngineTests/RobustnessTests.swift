@@ -10,7 +10,7 @@ import Testing
 /// Queries that are legal but extreme end in a result or a clean error, never a trap or a hang.
 @Suite("Extreme queries against the demo database")
 struct RobustnessTests {
-    static let store: ColumnStore? = try? DemoDataset.load()
+    static let store: BlockSnapshot? = try? DemoDataset.load()
 
     func outcome(_ query: String, _ className: String = "Dog") throws -> Result<Int, QueryError> {
         let store = try #require(Self.store)

@@ -26,7 +26,7 @@ struct RunawayShapeTests {
     func run(
         _ query: String,
         _ className: String,
-        on store: ColumnStore,
+        on store: BlockSnapshot,
         _ arguments: [QueryArgument] = []
     ) throws
         -> ([RowKey], Duration)
@@ -42,7 +42,7 @@ struct RunawayShapeTests {
 
     // MARK: - Key paths to and fro through to-many links
 
-    static let demo: ColumnStore? = try? DemoDataset.load()
+    static let demo: BlockSnapshot? = try? DemoDataset.load()
 
     static func hops(_ pair: String, _ count: Int) -> String {
         Array(repeating: pair, count: count).joined(separator: ".")
@@ -91,7 +91,7 @@ struct RunawayShapeTests {
         )
         let size = 10
         let everyDog = Value.list((0..<size).map { .link(ObjectLink(className: "Dog", key: RowKey(Int64($0)))) })
-        let store = try ColumnStore(
+        let store = try BlockSnapshot(
             schema: schema,
             columns: [
                 "Person": [
@@ -143,11 +143,11 @@ struct RunawayShapeTests {
 
     // MARK: - DISTINCT and IN
 
-    static func numbers(_ count: Int, distinct: Int) throws -> ColumnStore {
+    static func numbers(_ count: Int, distinct: Int) throws -> BlockSnapshot {
         let schema = try DatasetLoader.loadSchema(
             json: #"{"schema": {"T": {"primaryKey": "id", "properties": {"id": "int", "v": "int", "s": "string"}}}}"#
         )
-        return try ColumnStore(
+        return try BlockSnapshot(
             schema: schema,
             columns: [
                 "T": [

@@ -12,7 +12,7 @@ import Testing
 /// hand (and by a separate script over its JSON), not by running this library.
 @Suite("The reading guide's queries on the demo database")
 struct SeedExampleTests {
-    static let store: ColumnStore? = try? DemoDataset.load()
+    static let store: BlockSnapshot? = try? DemoDataset.load()
 
     /// The `name`s of the objects `query` selects, in result order.
     static func names(

@@ -19,7 +19,7 @@ struct EquivalenceTests {
     /// Optimizes `logical` with `disabled` passes off and compares with the reference.
     static func check(
         _ logical: LogicalPlan,
-        store: ColumnStore,
+        store: BlockSnapshot,
         cache: StatisticsCache,
         disabled: Set<String>,
         label: String

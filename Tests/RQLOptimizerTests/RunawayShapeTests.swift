@@ -18,7 +18,7 @@ struct RunawayShapeTests {
         let schema = try DatasetLoader.loadSchema(
             json: #"{"schema": {"Row": {"indexed": ["n"], "properties": {"n": "int", "m": "int"}}}}"#
         )
-        let store = try ColumnStore(
+        let store = try BlockSnapshot(
             schema: schema,
             columns: ["Row": ["n": .int((0..<count).map { Int64($0 * 7) }), "m": .int((0..<count).map { Int64($0) })]]
         )

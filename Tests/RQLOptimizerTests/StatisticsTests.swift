@@ -32,7 +32,7 @@ struct StatisticsTests {
 
     /// 200,000 rows: `n` uniform in 0 ..< 100 with every fifth row null, `u` unique, `d` a
     /// double in [0, 1) with some NaNs.
-    static func largeStore() throws -> ColumnStore {
+    static func largeStore() throws -> BlockSnapshot {
         let count = 200_000
         let schema = try DatasetLoader.loadSchema(
             json: #"{"schema": {"Big": {"properties": {"n": "int?", "u": "int", "d": "double"}}}}"#
@@ -46,7 +46,7 @@ struct StatisticsTests {
             nulls.append(i % 5 == 2)
             d.append(i % 50 == 7 ? .nan : Double(rng.next() >> 11) * 0x1p-53)
         }
-        return try ColumnStore(
+        return try BlockSnapshot(
             schema: schema,
             columns: ["Big": ["n": .int(n, nulls: nulls), "u": .int((0..<count).map { Int64($0) }), "d": .double(d)]]
         )
@@ -83,7 +83,9 @@ struct StatisticsTests {
         #expect(first == 2)
         _ = try Optimizer.optimize(logical, store: harness.store, options: options)
         #expect(cache.samplingCount == first)
-        let next = try harness.store.inserting(json: #"{"Person": [{"id": 1000, "age": 1, "score": 0.5}]}"#)
+        let grown = try BlockStore(importing: harness.store)
+        _ = try grown.write { try $0.insert("Person", ["id": .int(1000), "age": .int(1), "score": .double(0.5)]) }
+        let next = grown.snapshot
         #expect(next.version == harness.store.version + 1)
         _ = try Optimizer.optimize(logical, store: next, options: options)
         #expect(cache.samplingCount == first + 2)

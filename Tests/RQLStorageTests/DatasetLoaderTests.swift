@@ -13,7 +13,7 @@ func dataset(_ properties: String, _ objects: String, extraClasses: String = "",
 }
 
 /// The value of property `name` of the first `T`.
-func firstValue(_ store: ColumnStore, _ name: String, className: String = "T", row: Int = 0) -> Value? {
+func firstValue(_ store: BlockSnapshot, _ name: String, className: String = "T", row: Int = 0) -> Value? {
     guard let table = store.table(named: className), let column = table.objectSchema.propertyIndex(named: name) else {
         return nil
     }

@@ -6,7 +6,7 @@ import Testing
 
 /// Every table's rows as values, embedded links replaced by the embedded object's own values
 /// so that two stores compare equal regardless of embedded row numbering.
-private func contents(_ store: ColumnStore) -> [String: [[Value]]] {
+private func contents(_ store: BlockSnapshot) -> [String: [[Value]]] {
     func expand(_ value: Value) -> Value {
         switch value {
         case .link(let link):

@@ -7,7 +7,7 @@ import Testing
 /// Evaluates `property op constant` over every row of a class with the reference comparison,
 /// the way the reference evaluator will, and returns the matching values of `nameProperty`.
 private func matches(
-    _ store: ColumnStore,
+    _ store: BlockSnapshot,
     _ className: String,
     _ property: String,
     _ op: ComparisonOperator,
@@ -38,7 +38,7 @@ private func matches(
 
 @Suite("Demo dataset")
 struct DemoDatasetTests {
-    let store: ColumnStore
+    let store: BlockSnapshot
 
     init() throws {
         store = try DemoDataset.load()

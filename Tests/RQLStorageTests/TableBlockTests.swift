@@ -7,14 +7,14 @@ import Testing
 @Suite("Block accessor")
 struct TableBlockTests {
     /// 10,000 rows: two full blocks and a partial one, with nulls, strings, lists and links.
-    static func store() throws -> ColumnStore {
+    static func store() throws -> BlockSnapshot {
         let schema = try DatasetLoader.loadSchema(
             json: #"""
                 {"schema": {"Row": {"properties": {"n": "int?", "s": "string", "tags": "list<string>", "next": "Row?"}}}}
                 """#
         )
         let count = 10_000
-        return try ColumnStore(
+        return try BlockSnapshot(
             schema: schema,
             columns: [
                 "Row": [

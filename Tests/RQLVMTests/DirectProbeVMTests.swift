@@ -16,7 +16,7 @@ struct DirectProbeVMTests {
     /// `rows` rows: a primary key `id` (0, 3, 6, …), a hash- and sort-indexed int `k` (many
     /// repeats), an indexed string `s`, an unindexed double `e`; every fifth row deleted when
     /// `deleting`.
-    static func store(rows: Int, deleting: Bool) throws -> ColumnStore {
+    static func store(rows: Int, deleting: Bool) throws -> BlockSnapshot {
         let schema = try Schema([
             ObjectSchema(
                 name: "Row",
@@ -27,7 +27,7 @@ struct DirectProbeVMTests {
                 primaryKey: "id"
             )
         ])
-        var store = try ColumnStore(
+        var store = try BlockSnapshot(
             schema: schema,
             columns: [
                 "Row": [

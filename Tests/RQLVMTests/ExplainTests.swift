@@ -26,7 +26,7 @@ struct ExplainTests {
           "Dog": [{"name": "Rex", "age": 3}, {"name": "Max", "age": 9}]}}
         """#
 
-    static func program(_ text: String, optimized: Bool = true) throws -> (Program, ColumnStore, BoundQuery) {
+    static func program(_ text: String, optimized: Bool = true) throws -> (Program, BlockSnapshot, BoundQuery) {
         let store = try DatasetLoader.load(json: json)
         let bound = try Binder(schema: store.schema).bind(try Parser.parse(text), className: "Person")
         return (try VMHarness.compile(bound, store: store, optimized: optimized), store, bound)
@@ -53,7 +53,7 @@ struct ExplainTests {
     }
 
     /// 400 people in 20 cities: enough rows for an index probe to beat a scan.
-    static func people() throws -> ColumnStore {
+    static func people() throws -> BlockSnapshot {
         let people = (0..<400).map { i in
             #"{"id": \#(i), "age": \#(i % 90), "score": \#(Double(i % 97) / 97), "name": "P\#(i)", "city": "City\#(i % 20)", "active": true, "nickname": null, "dogs": []}"#
         }

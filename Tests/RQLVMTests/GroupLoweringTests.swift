@@ -48,7 +48,7 @@ struct GroupLoweringTests {
 
     /// The store as loaded, then with item `b` deleted (the links to it dangle), then with Bob
     /// deleted too.
-    static func stores() throws -> [ColumnStore] {
+    static func stores() throws -> [BlockSnapshot] {
         let full = try DatasetLoader.load(json: json)
         let noItem = try full.deleting([RowKey(1)], from: "Item")
         return [full, noItem, try noItem.deleting([RowKey(1)], from: "Person")]

@@ -31,9 +31,9 @@ struct LoweringTests {
             "dict": {"z": 0}}]}}
         """#
 
-    static func store(_ json: String = json) throws -> ColumnStore { try DatasetLoader.load(json: json) }
+    static func store(_ json: String = json) throws -> BlockSnapshot { try DatasetLoader.load(json: json) }
 
-    static func bind(_ text: String, _ store: ColumnStore) throws -> BoundQuery {
+    static func bind(_ text: String, _ store: BlockSnapshot) throws -> BoundQuery {
         try Binder(schema: store.schema).bind(try Parser.parse(text), className: "Person")
     }
 

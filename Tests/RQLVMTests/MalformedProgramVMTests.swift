@@ -13,7 +13,7 @@ import Testing
 @Suite("Malformed programs: refused by the verifier and by the VM")
 struct MalformedProgramVMTests {
     /// 9,000 rows over three blocks, `k` = position mod 7 (column 1).
-    static var store: ColumnStore { RunSetupVMTests.store }
+    static var store: BlockSnapshot { RunSetupVMTests.store }
 
     /// `OpenTable Row; ScanTable`, then `body` (given the builder and a selection register),
     /// then `Halt`.

@@ -12,7 +12,7 @@ import Testing
 /// emit), and the counting kernel of int orderings (exact over all of `Int64`).
 @Suite("Run setup: columns opened, results presized, int counts")
 struct RunSetupVMTests {
-    static let store: ColumnStore = {
+    static let store: BlockSnapshot = {
         let schema = try! Schema([
             ObjectSchema(
                 name: "Row",
@@ -25,7 +25,7 @@ struct RunSetupVMTests {
             )
         ])
         let rows = 9_000
-        return try! ColumnStore(
+        return try! BlockSnapshot(
             schema: schema,
             columns: [
                 "Row": [
@@ -46,7 +46,7 @@ struct RunSetupVMTests {
         return try VMHarness.compile(bound, store: store, optimized: optimized)
     }
 
-    static func execution(_ query: String, mode: Execution<ColumnStore>.Mode = .rows) throws -> Execution<ColumnStore> {
+    static func execution(_ query: String, mode: Execution<BlockSnapshot>.Mode = .rows) throws -> Execution<BlockSnapshot> {
         let execution = Execution(program: try program(query), store: store, mode: mode, positions: nil)
         execution.execute()
         return execution

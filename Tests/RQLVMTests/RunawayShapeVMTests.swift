@@ -22,7 +22,7 @@ struct RunawayShapeVMTests {
     static func check(
         _ query: String,
         _ className: String,
-        on store: ColumnStore,
+        on store: BlockSnapshot,
         _ arguments: [QueryArgument] = [],
         expected: Int? = nil
     ) throws {
@@ -71,7 +71,7 @@ struct RunawayShapeVMTests {
         )
         let size = 10
         let everyDog = Value.list((0..<size).map { .link(ObjectLink(className: "Dog", key: RowKey(Int64($0)))) })
-        let store = try ColumnStore(
+        let store = try BlockSnapshot(
             schema: schema,
             columns: [
                 "Person": [
@@ -95,11 +95,11 @@ struct RunawayShapeVMTests {
         )
     }
 
-    static func numbers(_ count: Int, distinct: Int) throws -> ColumnStore {
+    static func numbers(_ count: Int, distinct: Int) throws -> BlockSnapshot {
         let schema = try DatasetLoader.loadSchema(
             json: #"{"schema": {"T": {"primaryKey": "id", "properties": {"id": "int", "v": "int", "s": "string"}}}}"#
         )
-        return try ColumnStore(
+        return try BlockSnapshot(
             schema: schema,
             columns: [
                 "T": [

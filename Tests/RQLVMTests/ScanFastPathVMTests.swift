@@ -15,7 +15,7 @@ import Testing
 struct ScanFastPathVMTests {
     /// `rows` rows of an optional int `n` (null in runs and stripes), an int `k` with many
     /// ties, a double `d` with NaN and a few nulls, and an optional string `s`.
-    static func store(rows: Int, deleting: Bool = false) throws -> ColumnStore {
+    static func store(rows: Int, deleting: Bool = false) throws -> BlockSnapshot {
         let schema = try Schema([
             ObjectSchema(
                 name: "Row",
@@ -42,7 +42,7 @@ struct ScanFastPathVMTests {
         }
         let e: [Double] = (0..<rows).map { (i: Int) -> Double in i % 19 == 4 ? .nan : Double((i &* 31) % 9) }
         let s: [String?] = (0..<rows).map { i in i % 4 == 1 ? nil : "v\(i % 6)" }
-        var store = try ColumnStore(
+        var store = try BlockSnapshot(
             schema: schema,
             columns: [
                 "Row": [

@@ -23,13 +23,13 @@ struct StringKernelVMTests {
 
     /// 4,161 rows (two blocks), cycling through the samples with a stride, so every sample
     /// sits at block boundaries and the last rows end the byte buffer.
-    static func store() throws -> ColumnStore {
+    static func store() throws -> BlockSnapshot {
         let schema = try Schema([
             ObjectSchema(name: "Row", properties: [Property(name: "s", type: .string, isOptional: true)])
         ])
         let rows = 4_161
         let values: [String?] = (0..<rows).map { samples[($0 &* 7) % samples.count] }
-        return try ColumnStore(schema: schema, columns: ["Row": ["s": .string(values)]])
+        return try BlockSnapshot(schema: schema, columns: ["Row": ["s": .string(values)]])
     }
 
     static let queries: [String] = {

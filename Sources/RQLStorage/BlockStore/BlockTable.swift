@@ -123,6 +123,10 @@ public struct BlockTable: TableReader {
         upperInclusive: Bool
     ) -> [Int]? {
         guard let index = data.indexes[property] else { return nil }
+        // No ordered comparison with null or NaN holds (`x > null`, `x <= NaN`): the range is empty.
+        for bound in [lower, upper] {
+            if let bound, bound.isNull || NumericComparison.isNaN(bound) { return [] }
+        }
         let rows = index.rows(
             lower: lower,
             lowerInclusive: lowerInclusive,

@@ -10,10 +10,10 @@ import RQLStorage
 ///     let h = try Harness(json: text, className: "Person")
 ///     h.count(h.cmp(h.path("items.price"), .equal, h.const(.double(5.5))))
 struct Harness {
-    let store: ColumnStore
+    let store: BlockSnapshot
     let className: String
 
-    init(store: ColumnStore, className: String) {
+    init(store: BlockSnapshot, className: String) {
         self.store = store
         self.className = className
     }
@@ -38,7 +38,7 @@ struct Harness {
 
     enum FixtureError: Error { case missingSuite(String) }
 
-    var evaluator: ReferenceEvaluator<ColumnStore> { ReferenceEvaluator(store: store) }
+    var evaluator: ReferenceEvaluator<BlockSnapshot> { ReferenceEvaluator(store: store) }
 
     // MARK: Paths
 

@@ -14,12 +14,12 @@ import Testing
 ///     let h = try OptimizerHarness(json: dataset, className: "Person")
 ///     let (before, after, fired) = try h.apply(FilterCombining(), to: "age > 5 AND age > 7")
 struct OptimizerHarness {
-    let store: ColumnStore
+    let store: BlockSnapshot
     let className: String
     /// A private cache, so tests do not share statistics through `StatisticsCache.shared`.
     let cache = StatisticsCache()
 
-    init(store: ColumnStore, className: String) {
+    init(store: BlockSnapshot, className: String) {
         self.store = store
         self.className = className
     }

@@ -8,7 +8,7 @@ import Testing
 /// `ReferenceEvaluator.matches`, then the result steps. Test code only: it states what a
 /// plan means so that property tests can compare it with the reference evaluator.
 struct PlanInterpreter {
-    let store: ColumnStore
+    let store: BlockSnapshot
 
     /// The positions the access path yields, as the VM would ask the table for them; records an
     /// issue when an index the plan names is missing or a path yields positions out of order.

@@ -5,8 +5,8 @@ import RQLDatasets
 @testable import RQLStorage
 
 /// The plain model the block store is checked against: per class, rows of `Value`s in key order,
-/// changed by the simplest code that follows Realm's rules, and turned into a `ColumnStore`
-/// (which computes its own backlinks and indexes) for the reference evaluator.
+/// changed by the simplest code that follows Realm's rules, and read the way a store is read
+/// (`dump`, backlinks and index lookups computed by scanning the rows).
 struct DifferentialModel {
     struct Table {
         var keys: [Int64] = []
@@ -35,12 +35,59 @@ struct DifferentialModel {
         (tables[className]?.keys ?? []).map { ObjectLink(className: className, key: RowKey($0)) }
     }
 
-    var columnStore: ColumnStore {
-        var contents: [String: TableRows] = [:]
-        for (name, table) in tables {
-            contents[name] = TableRows(keys: table.keys.map(RowKey.init), rows: table.rows)
+    /// Every class's rows by key, as `Fixtures.dump` reads a store: the stored values, and for
+    /// each backlink property the origin objects' links to the row, one per link, in origin key
+    /// order.
+    var dump: [String: [RowKey: [Value]]] {
+        var result: [String: [RowKey: [Value]]] = [:]
+        for objectSchema in schema.classes {
+            let table = tables[objectSchema.name] ?? Table()
+            var rows: [RowKey: [Value]] = [:]
+            for (position, key) in table.keys.enumerated() {
+                let target = ObjectLink(className: objectSchema.name, key: RowKey(key))
+                rows[RowKey(key)] = objectSchema.properties.enumerated().map { index, property in
+                    guard case .linkingObjects(let origin, let originProperty) = property.type else {
+                        return table.rows[position][index]
+                    }
+                    return .list(
+                        sources(of: target, origin, originProperty).map {
+                            .link(ObjectLink(className: origin, key: RowKey($0)))
+                        }
+                    )
+                }
+            }
+            result[objectSchema.name] = rows
         }
-        return ColumnStore(schema: schema, contents: contents, version: 0)
+        return result
+    }
+
+    /// The keys of the `origin` objects whose `property` links to `target`, once per link.
+    func sources(of target: ObjectLink, _ origin: String, _ property: String) -> [Int64] {
+        guard let table = tables[origin], let index = schema[origin]?.propertyIndex(named: property) else { return [] }
+        var result: [Int64] = []
+        for (row, key) in table.keys.enumerated() {
+            table.rows[row][index].forEachLink { if $0 == target { result.append(key) } }
+        }
+        return result
+    }
+
+    /// The number of links to `target` from every property of every object (mixed ones too).
+    func backlinkCount(_ target: ObjectLink) -> Int {
+        var count = 0
+        for objectSchema in schema.classes {
+            guard let table = tables[objectSchema.name] else { continue }
+            for (index, property) in objectSchema.properties.enumerated() where !property.isBacklink {
+                for row in table.rows { row[index].forEachLink { if $0 == target { count += 1 } } }
+            }
+        }
+        return count
+    }
+
+    /// The positions of `className`'s objects whose `property` equals `value` as an index
+    /// compares (none for NaN).
+    func indexLookup(_ className: String, property: Int, equalTo value: Value) -> [Int] {
+        guard !NumericComparison.isNaN(value), let table = tables[className] else { return [] }
+        return table.rows.indices.filter { EqualityKey(table.rows[$0][property]) == EqualityKey(value) }
     }
 
     // MARK: Objects

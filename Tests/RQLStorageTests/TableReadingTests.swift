@@ -4,8 +4,8 @@ import Testing
 
 @testable import RQLStorage
 
-@Suite("Column store")
-struct ColumnStoreTests {
+@Suite("Reading a store: views, indexes, backlinks")
+struct TableReadingTests {
     static let json = #"""
         {"schema": {
            "P": {"primaryKey": "code", "indexed": ["tag", "m"], "fulltext": ["bio"],
@@ -23,11 +23,11 @@ struct ColumnStoreTests {
            "Q": [{"v": 0.5}, {"v": 1.5}]}}
         """#
 
-    let store: ColumnStore
-    let p: ColumnTable
+    let store: BlockSnapshot
+    let p: BlockTable
 
     init() throws {
-        store = try DatasetLoader.load(json: ColumnStoreTests.json)
+        store = try DatasetLoader.load(json: TableReadingTests.json)
         p = try #require(store.table(named: "P"))
     }
 
@@ -149,7 +149,7 @@ struct ColumnStoreTests {
         #expect(p.position(of: RowKey(2)) == 2)
         #expect(p.position(of: RowKey(3)) == nil)
         #expect(store.version == 1)
-        #expect(ColumnStore(schema: store.schema).version == 0)
+        #expect(BlockStore(schema: store.schema).snapshot.version == 0)
         #expect(store.table(named: "Nope") == nil)
     }
 }
@@ -176,7 +176,7 @@ struct FullTextTokenizerTests {
 struct ColumnStatisticsTests {
     @Test("statistics count rows, nulls and distinct values (numbers by value) and find the range")
     func statistics() throws {
-        let store = try DatasetLoader.load(json: ColumnStoreTests.json)
+        let store = try DatasetLoader.load(json: TableReadingTests.json)
         let p = try #require(store.table(named: "P"))
         let n = p.statistics(property: 1)
         #expect(

@@ -5,7 +5,7 @@ import Testing
 @testable import RQLStorage
 
 @Suite("Bulk column loading")
-struct ColumnStoreBulkTests {
+struct ColumnInsertTests {
     static let schema: Schema = {
         let json = #"""
             {"schema": {
@@ -19,8 +19,8 @@ struct ColumnStoreBulkTests {
 
     @Test("typed columns build a store with keys, indexes and backlinks; missing columns take defaults")
     func build() throws {
-        let store = try ColumnStore(
-            schema: ColumnStoreBulkTests.schema,
+        let store = try BlockSnapshot(
+            schema: ColumnInsertTests.schema,
             columns: [
                 "Person": [
                     "id": .int([0, 1, 2]),
@@ -47,53 +47,89 @@ struct ColumnStoreBulkTests {
         #expect(pets.backlinks(at: 0, fromClass: "Person", property: "pet") == [RowKey(0)])
         #expect(pets.value(at: 0, property: 1) == .list([.link(ObjectLink(className: "Person", key: RowKey(0)))]))
 
-        let partial = try ColumnStore(schema: ColumnStoreBulkTests.schema, columns: ["Person": ["id": .int([7, 8])]])
+        let partial = try BlockSnapshot(schema: ColumnInsertTests.schema, columns: ["Person": ["id": .int([7, 8])]])
         #expect(partial.table(named: "Person")?.value(at: 1, property: 3) == .string(""))
         #expect(partial.table(named: "Person")?.position(ofPrimaryKey: .int(8)) == 1)
     }
 
-    static let errors: [(String, [String: [String: ColumnValues]], StoreError)] = [
+    static func mismatch(_ property: String) -> WriteError {
+        .typeMismatch(
+            className: "Person",
+            property: property,
+            key: nil,
+            expected: schema["Person"]?.property(named: property)?.typeSyntax ?? "",
+            found: "a different type or a null"
+        )
+    }
+
+    static let errors: [(String, [String: [String: ColumnValues]], WriteError)] = [
         ("unknown class", ["Cat": [:]], .unknownClass("Cat")),
         (
             "unknown property", ["Person": ["colour": .int([])]],
             .unknownProperty(className: "Person", property: "colour")
         ),
-        ("backlink given", ["Pet": ["owners": .values([])]], .unknownProperty(className: "Pet", property: "owners")),
+        ("backlink given", ["Pet": ["owners": .values([])]], .computedProperty(className: "Pet", property: "owners")),
         (
             "columns of different lengths", ["Person": ["id": .int([0, 1]), "age": .int([1])]],
             .rowCountMismatch(className: "Person", property: "age", expected: 2, found: 1)
         ),
-        (
-            "wrong column type", ["Person": ["id": .int([0]), "name": .int([1])]],
-            .typeMismatch(className: "Person", property: "name", row: 0)
-        ),
-        (
-            "null in a required string", ["Person": ["id": .int([0, 1]), "name": .string(["a", nil])]],
-            .typeMismatch(className: "Person", property: "name", row: 1)
-        ),
+        ("wrong column type", ["Person": ["id": .int([0]), "name": .int([1])]], mismatch("name")),
+        ("null in a required string", ["Person": ["id": .int([0, 1]), "name": .string(["a", nil])]], mismatch("name")),
         (
             "null flag in a required int",
-            ["Person": ["id": .int([0, 1]), "age": .int([1, 2], nulls: [false, true])]],
-            .typeMismatch(className: "Person", property: "age", row: 1)
+            ["Person": ["id": .int([0, 1]), "age": .int([1, 2], nulls: [false, true])]], mismatch("age")
         ),
-        (
-            "a value of the wrong kind", ["Person": ["id": .int([0]), "pet": .values([.int(0)])]],
-            .typeMismatch(className: "Person", property: "pet", row: 0)
-        ),
+        ("a value of the wrong kind", ["Person": ["id": .int([0]), "pet": .values([.int(0)])]], mismatch("pet")),
         (
             "duplicate primary key", ["Person": ["id": .int([4, 5, 4])]],
-            .duplicatePrimaryKey(className: "Person", property: "id", row: 2)
+            .duplicatePrimaryKey(className: "Person", property: "id", key: nil, value: .int(4))
         ),
         (
             "dangling link",
             ["Person": ["id": .int([0]), "pet": .values([.link(ObjectLink(className: "Pet", key: RowKey(3)))])]],
-            .danglingLink(className: "Person", property: "pet", row: 0)
+            .danglingLink(
+                className: "Person",
+                property: "pet",
+                key: nil,
+                target: ObjectLink(className: "Pet", key: RowKey(3))
+            )
         ),
     ]
 
-    @Test("bad columns throw a StoreError naming class, property and row", arguments: errors)
-    func badColumns(label: String, columns: [String: [String: ColumnValues]], expected: StoreError) {
-        #expect(throws: expected, "\(label)") { try ColumnStore(schema: ColumnStoreBulkTests.schema, columns: columns) }
+    @Test("bad columns throw a WriteError naming class and property, and change nothing", arguments: errors)
+    func badColumns(label: String, columns: [String: [String: ColumnValues]], expected: WriteError) throws {
+        let store = BlockStore(schema: ColumnInsertTests.schema)
+        let transaction = store.beginWrite()
+        #expect(throws: expected, "\(label)") { try transaction.insert(columns: columns) }
+        #expect(transaction.reader.table(named: "Person")?.rowCount == 0, "\(label)")
+        #expect(transaction.reader.table(named: "Pet")?.rowCount == 0, "\(label)")
+        transaction.rollback()
+    }
+
+    @Test("links may point at rows of the same call, of any class; sets are sorted and unique")
+    func linksAmongNewRows() throws {
+        let schema = try Schema([
+            ObjectSchema(
+                name: "Node",
+                properties: [
+                    Property(name: "next", type: .object("Node"), isOptional: true),
+                    Property(name: "tags", type: .int, collection: .set),
+                ]
+            )
+        ])
+        let store = try BlockSnapshot(
+            schema: schema,
+            columns: [
+                "Node": [
+                    "next": .values([.link(ObjectLink(className: "Node", key: RowKey(1))), .null]),
+                    "tags": .values([.list([.int(3), .int(1), .int(3)]), .list([])]),
+                ]
+            ]
+        )
+        let nodes = try #require(store.table(named: "Node"))
+        #expect(nodes.value(at: 0, property: 0) == .link(ObjectLink(className: "Node", key: RowKey(1))))
+        #expect(nodes.value(at: 0, property: 1) == .list([.int(1), .int(3)]))
+        #expect(nodes.backlinkCount(at: 1) == 1)
     }
 
     @Test("Property.accepts checks kind, nullability, collections and link targets")

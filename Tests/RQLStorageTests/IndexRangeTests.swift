@@ -5,8 +5,8 @@ import Testing
 
 @testable import RQLStorage
 
-@Suite("Sorted index")
-struct SortedIndexTests {
+@Suite("Index ranges")
+struct IndexRangeTests {
     /// The rows for which `x > lower` (or `>=`) and `x < upper` (or `<=`) hold under
     /// `ValueComparison`: what an index range must return.
     static func bruteForce(
@@ -29,7 +29,7 @@ struct SortedIndexTests {
 
     /// A store with one indexed property of each kind that gets a sorted index, plus an indexed
     /// string (hash only) and an unindexed int.
-    static func store(rows: Int, seed: UInt64) throws -> (ColumnStore, [String: [Value]]) {
+    static func store(rows: Int, seed: UInt64) throws -> (BlockSnapshot, [String: [Value]]) {
         let schema = try DatasetLoader.loadSchema(
             json: #"""
                 {"schema": {"Row": {"indexed": ["i", "d", "f", "dec", "when", "s"],
@@ -52,7 +52,7 @@ struct SortedIndexTests {
         }
         columns["s"] = (0..<rows).map { _ in .string("s\(rng.next() % 5)") }
         columns["plain"] = (0..<rows).map { _ in .int(Int64(rng.next() % 5)) }
-        let store = try ColumnStore(schema: schema, columns: ["Row": columns.mapValues { .values($0) }])
+        let store = try BlockSnapshot(schema: schema, columns: ["Row": columns.mapValues { .values($0) }])
         return (store, columns)
     }
 
@@ -163,78 +163,54 @@ struct SortedIndexTests {
         }
     }
 
-    @Test("narrow and wide ranges both come back in ascending position order, counted alike")
-    func ascendingAndCounted() {
+    @Test("narrow and wide ranges over several blocks come back in ascending position order")
+    func ascendingOverBlocks() throws {
         let count = 10_000
         var rng = SplitMix(seed: 6)
-        let values = (0..<count).map { _ in Value.int(Int64(rng.next() % 1000)) }
-        let index = SortedIndex(values: values, positions: Array(0..<count), rowCount: count)
+        let values = (0..<count).map { _ in Int64(rng.next() % 1000) }
+        let schema = try Schema([
+            ObjectSchema(name: "Row", properties: [Property(name: "n", type: .int, isIndexed: true)])
+        ])
+        let store = try BlockSnapshot(schema: schema, columns: ["Row": ["n": .int(values)]])
+        let table = try #require(store.table(named: "Row"))
+        #expect(table.blockCount > 1)
         for (low, high) in [(5, 5), (0, 10), (100, 900), (-1, 2000)] {
-            let got = index.positions(
+            let got = table.indexRange(
+                property: 0,
                 lower: .int(Int64(low)),
                 lowerInclusive: true,
                 upper: .int(Int64(high)),
                 upperInclusive: true
             )
-            let expected = values.indices.filter { (Int64(low)...Int64(high)).contains(values[$0].intValue) }
-            #expect(got == expected)
-            #expect(
-                index.count(
-                    lower: .int(Int64(low)),
-                    lowerInclusive: true,
-                    upper: .int(Int64(high)),
-                    upperInclusive: true
-                )
-                    == expected.count
-            )
+            #expect(got == values.indices.filter { (Int64(low)...Int64(high)).contains(values[$0]) })
         }
     }
 
-    @Test("built from values and positions, a mixed column orders across types and skips nulls, NaNs and links")
-    func fromValues() {
+    @Test("an indexed mixed property ranges across types and leaves out nulls, NaNs and links")
+    func mixedRanges() throws {
         let values: [Value] = [
             .string("b"), .int(3), .null, .double(.nan), .double(1.5), .bool(true), .string("a"),
             .link(ObjectLink(className: "X", key: RowKey(0))), .decimal(Decimal128(Int64(2))),
         ]
-        let positions = values.indices.map { $0 + 100 }
-        let index = SortedIndex(values: values, positions: positions, rowCount: 200)
-        #expect(index.count == 6)
+        let schema = try Schema([
+            ObjectSchema(name: "Row", properties: [Property(name: "m", type: .mixed, isIndexed: true)]),
+            ObjectSchema(name: "X", properties: [Property(name: "n", type: .int)]),
+        ])
+        let store = try BlockSnapshot(
+            schema: schema,
+            columns: ["Row": ["m": .values(values)], "X": ["n": .int([0])]]
+        )
+        let table = try #require(store.table(named: "Row"))
         // Numbers between 1 and 3 inclusive, whatever their type.
         #expect(
-            index.positions(lower: .int(1), lowerInclusive: true, upper: .int(3), upperInclusive: true) == [
-                101, 104, 108,
-            ]
+            table.indexRange(property: 0, lower: .int(1), lowerInclusive: true, upper: .int(3), upperInclusive: true)
+                == [1, 4, 8]
         )
         // ValueOrdering puts strings after numbers.
         #expect(
-            index.positions(lower: .string(""), lowerInclusive: true, upper: nil, upperInclusive: true) == [100, 106]
-        )
-    }
-
-    @Test("a view with a first position offsets every position")
-    func firstPosition() throws {
-        let (store, _) = try Self.store(rows: 64, seed: 7)
-        let table = try #require(store.table(named: "Row"))
-        let column = try #require(table.objectSchema.propertyIndex(named: "i"))
-        let base = table.indexRange(
-            property: column,
-            lower: .int(0),
-            lowerInclusive: true,
-            upper: nil,
-            upperInclusive: true
-        )
-        let shifted = table.withColumn(column) { SortedIndex(column: $0, rowCount: 64, firstPosition: 1000) }
-        #expect(shifted?.rowCount == 1064)
-        #expect(
-            shifted?.positions(lower: .int(0), lowerInclusive: true, upper: nil, upperInclusive: true)
-                == base?.map { $0 + 1000 }
+            table.indexRange(property: 0, lower: .string(""), lowerInclusive: true, upper: nil, upperInclusive: true)
+                == [0, 6]
         )
     }
 }
 
-extension Value {
-    fileprivate var intValue: Int64 {
-        if case .int(let v) = self { return v }
-        return .min
-    }
-}
