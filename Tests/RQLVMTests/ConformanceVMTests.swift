@@ -45,7 +45,8 @@ struct ConformanceVMTests {
         return outcomes
     }
 
-    static func problem(_ testCase: JSONValue, _ query: String, _ className: String, _ store: BlockSnapshot) -> String? {
+    static func problem(_ testCase: JSONValue, _ query: String, _ className: String, _ store: BlockSnapshot) -> String?
+    {
         var arguments: [QueryArgument] = []
         if case .array(let values)? = testCase["args"] {
             for value in values {

@@ -46,7 +46,10 @@ struct RunSetupVMTests {
         return try VMHarness.compile(bound, store: store, optimized: optimized)
     }
 
-    static func execution(_ query: String, mode: Execution<BlockSnapshot>.Mode = .rows) throws -> Execution<BlockSnapshot> {
+    static func execution(
+        _ query: String,
+        mode: Execution<BlockSnapshot>.Mode = .rows
+    ) throws -> Execution<BlockSnapshot> {
         let execution = Execution(program: try program(query), store: store, mode: mode, positions: nil)
         execution.execute()
         return execution

@@ -74,7 +74,9 @@ struct ColumnInsertTests {
             .rowCountMismatch(className: "Person", property: "age", expected: 2, found: 1)
         ),
         ("wrong column type", ["Person": ["id": .int([0]), "name": .int([1])]], mismatch("name")),
-        ("null in a required string", ["Person": ["id": .int([0, 1]), "name": .string(["a", nil])]], mismatch("name")),
+        (
+            "null in a required string", ["Person": ["id": .int([0, 1]), "name": .string(["a", nil])]], mismatch("name")
+        ),
         (
             "null flag in a required int",
             ["Person": ["id": .int([0, 1]), "age": .int([1, 2], nulls: [false, true])]], mismatch("age")
