@@ -15,8 +15,8 @@ import RQLStorage
 /// The load and export functions are stored so a test can plant a bug and see that the check
 /// notices. Texts longer than `maximumLength` UTF-8 bytes are skipped to bound the work.
 public struct DatasetCheck: Sendable {
-    public typealias LoadFunction = @Sendable (String) throws(DatasetError) -> ColumnStore
-    public typealias ExportFunction = @Sendable (ColumnStore) -> String
+    public typealias LoadFunction = @Sendable (String) throws(DatasetError) -> BlockSnapshot
+    public typealias ExportFunction = @Sendable (BlockSnapshot) -> String
 
     public var load: LoadFunction
     public var export: ExportFunction
@@ -48,7 +48,7 @@ public struct DatasetCheck: Sendable {
     /// The first violated invariant for `text`, or nil.
     public func violation(in text: String) -> DatasetViolation? {
         guard text.utf8.count <= maximumLength else { return nil }
-        let store: ColumnStore
+        let store: BlockSnapshot
         do {
             store = try load(text)
         } catch {
@@ -60,7 +60,7 @@ public struct DatasetCheck: Sendable {
         func violated(_ invariant: DatasetViolation.Invariant, _ what: String) -> DatasetViolation {
             DatasetViolation(invariant: invariant, input: text, exported: exported, detail: what)
         }
-        let reloaded: ColumnStore
+        let reloaded: BlockSnapshot
         do {
             reloaded = try load(exported)
         } catch {

@@ -26,9 +26,9 @@ public struct QueryCheck: Sendable {
     public typealias CompileFunction =
         @Sendable (QueryInput, Schema, [QueryArgument]) throws(QueryError) -> BoundQuery
     public typealias VerifyFunction = @Sendable (BoundQuery, Schema) -> [String]
-    public typealias RunFunction = @Sendable (BoundQuery, ColumnStore) -> [RowKey]
+    public typealias RunFunction = @Sendable (BoundQuery, BlockSnapshot) -> [RowKey]
 
-    public var store: ColumnStore
+    public var store: BlockSnapshot
     /// `QueryInput.argumentTexts`, read against `store`; nil where `ArgumentReader` refuses one.
     public var arguments: [QueryArgument?]
     public var compile: CompileFunction
@@ -37,7 +37,7 @@ public struct QueryCheck: Sendable {
     public var maximumTextLength = 2048
 
     public init(
-        store: ColumnStore,
+        store: BlockSnapshot,
         compile: @escaping CompileFunction,
         verify: @escaping VerifyFunction,
         execute: @escaping RunFunction
@@ -51,7 +51,7 @@ public struct QueryCheck: Sendable {
 
     /// The real compiler, verifier and evaluator over the demo dataset, loaded once.
     public static let standard: QueryCheck = {
-        let store: ColumnStore
+        let store: BlockSnapshot
         do {
             store = try DemoDataset.load()
         } catch {

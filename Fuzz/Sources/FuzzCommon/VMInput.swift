@@ -76,7 +76,7 @@ public struct VMInput: Sendable, Hashable {
     }
 
     /// The dataset loaded; a generated dataset that does not load is a generator bug.
-    public func store() -> ColumnStore {
+    public func store() -> BlockSnapshot {
         do {
             return try DatasetLoader.load(json: datasetJSON)
         } catch {
