@@ -20,6 +20,10 @@ import RQLCore
 /// - `mixedmap-load-1M`: a `MixedMap` (the dictionary of a mixed value or a dataset's map) made
 ///   from 1,000,000 pairs in scattered key order. Target: under 2 s. Baseline:
 ///   `dictionary-load-1M`, a Swift `[String: Value]` made from the same pairs.
+/// - `list-filter-10k`: `List<Int>.filter("self >= 5000").count` on a managed list of 10,000
+///   elements, a new query each time (compiled once, cached), so the store of the elements that
+///   a plain-value query runs on is built every iteration. Baseline: `array-filter-10k`, the
+///   same count over a Swift `[Int]`.
 extension Registry {
     public mutating func registerCollectionBenchmarks() {
         let state = CollectionState()
@@ -75,6 +79,23 @@ extension Registry {
                 for _ in 0..<iterations {
                     blackHole(Dictionary(state.pairs, uniquingKeysWith: { _, last in last }).count)
                 }
+            }
+        )
+        let filterFields: [(key: String, value: BenchmarkKit.JSONValue)] = [("n", .int(CollectionState.filterCount))]
+        add(
+            Benchmark(
+                suite: "objects",
+                name: "list-filter-10k",
+                fields: filterFields,
+                setUp: { try state.checkFilter() }
+            ) { iterations in
+                for _ in 0..<iterations { blackHole(state.filterList()) }
+            }
+        )
+        add(
+            Benchmark(suite: "objects", name: "array-filter-10k", fields: filterFields) { iterations in
+                let numbers = Array(0..<CollectionState.filterCount)
+                for _ in 0..<iterations { blackHole(numbers.lazy.filter { $0 >= opaque(5000) }.count) }
             }
         )
     }
@@ -152,6 +173,21 @@ final class CollectionState {
         let last = scattered ? Self.scatteredIndex(count - 1, of: count) : count - 1
         guard counts.count == count, counts[Self.key(last)] == count - 1 else {
             throw SuiteError("the map holds \(counts.count) keys, not \(count)")
+        }
+    }
+
+    static let filterCount = 10_000
+    private var filterHolder: BenchCollectionHolder?
+
+    /// The number of the list's 10,000 elements that are at least 5,000, by a new query.
+    func filterList() -> Int {
+        filterHolder?.numbers.filter(opaque("self >= %@"), 5000).count ?? -1
+    }
+
+    func checkFilter() throws {
+        if filterHolder == nil { filterHolder = appendToList(Self.filterCount) }
+        guard filterList() == Self.filterCount / 2 else {
+            throw SuiteError("list-filter-10k counts \(filterList()), not \(Self.filterCount / 2)")
         }
     }
 

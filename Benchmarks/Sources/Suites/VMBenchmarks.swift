@@ -9,7 +9,7 @@ import RQLStorage
 import RQLSyntax
 import RQLVM
 
-/// Q1–Q12 on the VM over the in-memory column store: `compile` (text → program: parse, bind,
+/// Q1–Q12 on the VM over an in-memory block store (`BlockSnapshot`, bulk-loaded): `compile` (text → program: parse, bind,
 /// optimize, codegen; no cache) and `execute` (the program run to row keys; Q9 counts), on
 /// a store without indexes and on one with a hash index on `city` and a sorted index on
 /// `age` (`+index`). Compare `execute` with `baseline/` (the hand-written loops) in the same run.
@@ -33,8 +33,8 @@ extension Registry {
 public final class VMState {
     let rows: Int
     let seed: UInt64
-    private var plain: ColumnStore?
-    private var withIndexes: ColumnStore?
+    private var plain: BlockSnapshot?
+    private var withIndexes: BlockSnapshot?
 
     public init(rows: Int, seed: UInt64) {
         self.rows = rows
@@ -56,7 +56,7 @@ public final class VMState {
         ])
     }
 
-    public func store(indexed: Bool) throws -> ColumnStore {
+    public func store(indexed: Bool) throws -> BlockSnapshot {
         if plain == nil {
             let data = BenchmarkDataset(rows: rows, seed: seed)
             let columns: [String: ColumnValues] = [
@@ -65,13 +65,13 @@ public final class VMState {
                 "city": .string((0..<rows).map { data.city.string(at: $0) }), "active": .bool(data.active),
                 "nickname": .string((0..<rows).map { data.nickname.string(at: $0) }),
             ]
-            plain = try ColumnStore(schema: Self.schema(indexed: false), columns: ["Person": columns])
-            withIndexes = try ColumnStore(schema: Self.schema(indexed: true), columns: ["Person": columns])
+            plain = try BlockSnapshot(schema: Self.schema(indexed: false), columns: ["Person": columns])
+            withIndexes = try BlockSnapshot(schema: Self.schema(indexed: true), columns: ["Person": columns])
         }
         return indexed ? withIndexes! : plain!
     }
 
-    public static func compile(_ text: String, store: ColumnStore, cache: StatisticsCache) throws -> Program {
+    public static func compile(_ text: String, store: BlockSnapshot, cache: StatisticsCache) throws -> Program {
         let bound = try Binder(schema: store.schema).bind(try Parser.parse(text), className: "Person")
         let options = OptimizerOptions(verifiesEachPass: false, recordsPlans: false, statisticsCache: cache)
         let (plan, _) = try Optimizer.optimize(LogicalPlan(bound), store: store, options: options)
@@ -80,7 +80,7 @@ public final class VMState {
 
     func execute(_ query: BenchmarkQuery, indexed: Bool) -> Benchmark {
         var program: Program?
-        var store: ColumnStore?
+        var store: BlockSnapshot?
         var fields: [(key: String, value: BenchmarkKit.JSONValue)] = [("n", .int(rows)), ("indexed", .bool(indexed))]
         let isContract = rows == 1_000_000 && seed == 42
         if isContract, let count = BaselineState.expectedCounts[query.id] { fields.append(("count", .int(count))) }
@@ -118,7 +118,7 @@ public final class VMState {
     }
 
     func compile(_ query: BenchmarkQuery) -> Benchmark {
-        var store: ColumnStore?
+        var store: BlockSnapshot?
         let cache = StatisticsCache()
         return Benchmark(
             suite: "vm-compile",

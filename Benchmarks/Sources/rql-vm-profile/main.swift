@@ -24,7 +24,7 @@ let store = try state.store(indexed: indexed)
 let program = try VMState.compile(query.text, store: store, cache: StatisticsCache())
 
 @inline(never)
-func runQueries(_ program: Program, _ store: ColumnStore, _ iterations: Int, count: Bool) -> Int {
+func runQueries(_ program: Program, _ store: BlockSnapshot, _ iterations: Int, count: Bool) -> Int {
     let vm = VirtualMachine()
     var total = 0
     for _ in 0..<iterations {
