@@ -39,6 +39,7 @@ struct DifferentialModel {
     /// each backlink property the origin objects' links to the row, one per link, in origin key
     /// order.
     var dump: [String: [RowKey: [Value]]] {
+        let links = incomingLinks
         var result: [String: [RowKey: [Value]]] = [:]
         for objectSchema in schema.classes {
             let table = tables[objectSchema.name] ?? Table()
@@ -49,11 +50,10 @@ struct DifferentialModel {
                     guard case .linkingObjects(let origin, let originProperty) = property.type else {
                         return table.rows[position][index]
                     }
-                    return .list(
-                        sources(of: target, origin, originProperty).map {
-                            .link(ObjectLink(className: origin, key: RowKey($0)))
-                        }
-                    )
+                    let sources = links[target, default: []].filter {
+                        $0.origin == BacklinkOrigin(className: origin, property: originProperty)
+                    }
+                    return .list(sources.map { .link(ObjectLink(className: origin, key: RowKey($0.source))) })
                 }
             }
             result[objectSchema.name] = rows
@@ -61,33 +61,38 @@ struct DifferentialModel {
         return result
     }
 
-    /// The keys of the `origin` objects whose `property` links to `target`, once per link.
-    func sources(of target: ObjectLink, _ origin: String, _ property: String) -> [Int64] {
-        guard let table = tables[origin], let index = schema[origin]?.propertyIndex(named: property) else { return [] }
-        var result: [Int64] = []
-        for (row, key) in table.keys.enumerated() {
-            table.rows[row][index].forEachLink { if $0 == target { result.append(key) } }
+    /// Per linked object, every link to it: the origin class and property, and the origin
+    /// object's key, one entry per link, in origin key order.
+    var incomingLinks: [ObjectLink: [(origin: BacklinkOrigin, source: Int64)]] {
+        var result: [ObjectLink: [(origin: BacklinkOrigin, source: Int64)]] = [:]
+        for objectSchema in schema.classes {
+            guard let table = tables[objectSchema.name] else { continue }
+            for (index, property) in objectSchema.properties.enumerated() where !property.isBacklink {
+                let origin = BacklinkOrigin(className: objectSchema.name, property: property.name)
+                for (row, key) in table.keys.enumerated() {
+                    table.rows[row][index].forEachLink { result[$0, default: []].append((origin, key)) }
+                }
+            }
         }
         return result
     }
 
-    /// The number of links to `target` from every property of every object (mixed ones too).
-    func backlinkCount(_ target: ObjectLink) -> Int {
-        var count = 0
+    /// Per indexed property (or primary key) of each class, by property position, the positions
+    /// of each value as an index compares values (`EqualityKey`).
+    var indexedPositions: [String: [Int: [EqualityKey: [Int]]]] {
+        var result: [String: [Int: [EqualityKey: [Int]]]] = [:]
         for objectSchema in schema.classes {
             guard let table = tables[objectSchema.name] else { continue }
-            for (index, property) in objectSchema.properties.enumerated() where !property.isBacklink {
-                for row in table.rows { row[index].forEachLink { if $0 == target { count += 1 } } }
+            for (index, property) in objectSchema.properties.enumerated()
+            where property.isIndexed || index == objectSchema.primaryKeyIndex {
+                var positions: [EqualityKey: [Int]] = [:]
+                for (position, row) in table.rows.enumerated() {
+                    positions[EqualityKey(row[index]), default: []].append(position)
+                }
+                result[objectSchema.name, default: [:]][index] = positions
             }
         }
-        return count
-    }
-
-    /// The positions of `className`'s objects whose `property` equals `value` as an index
-    /// compares (none for NaN).
-    func indexLookup(_ className: String, property: Int, equalTo value: Value) -> [Int] {
-        guard !NumericComparison.isNaN(value), let table = tables[className] else { return [] }
-        return table.rows.indices.filter { EqualityKey(table.rows[$0][property]) == EqualityKey(value) }
+        return result
     }
 
     // MARK: Objects
