@@ -158,4 +158,8 @@ public final class Migration {
 
     /// The most row keys `enumerateObjects` has held at once (at most one storage block).
     var largestBatch: Int { run.largestBatch }
+
+    /// The objects the migration's transaction has recorded as modified (none: see
+    /// `SchemaMigration.migrate`).
+    var recordedModifications: Int { run.session.transaction.recordedModificationCount }
 }

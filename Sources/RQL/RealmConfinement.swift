@@ -17,8 +17,9 @@ enum RealmConfinement: Sendable {
     case thread(pthread_t)
     /// Blocks running on this serial queue (which carries the mark), on whichever thread runs them.
     case queue(DispatchQueue, RealmQueueMark)
-    /// Code isolated to this actor.
-    case actor(any Actor)
+    /// Code isolated to this actor (held weakly: an actor commonly keeps its realm, and the
+    /// realm must not keep the actor, or neither would ever go).
+    case actor(ActorReference)
     /// Anywhere: a frozen realm.
     case anywhere
 
@@ -39,8 +40,9 @@ enum RealmConfinement: Sendable {
             if pthread_equal(thread, pthread_self()) == 0 { Self.incorrectThread() }
         case .queue(_, let mark):
             if !mark.isCurrent { Self.incorrectThread() }
-        case .actor(let actor):
-            if !Self.isIsolated(to: actor) { Self.incorrectThread() }
+        case .actor(let reference):
+            // An actor that is gone runs no code, so nothing can be isolated to it.
+            guard let actor = reference.actor, Self.isIsolated(to: actor) else { Self.incorrectThread() }
         case .anywhere:
             break
         }
@@ -55,7 +57,9 @@ enum RealmConfinement: Sendable {
         switch self {
         case .queue(let queue, _):
             queue.async { handoff.value() }
-        case .actor(let actor):
+        case .actor(let reference):
+            // Work for an actor that is gone has nowhere to run, and nobody to run it for.
+            guard let actor = reference.actor else { return }
             Task { await Self.run(handoff, on: actor) }
         case .thread:
             guard Thread.isMainThread else {
@@ -174,4 +178,47 @@ final class RealmQueueMark: Sendable {
 
     /// Whether the calling code runs on the marked queue.
     var isCurrent: Bool { DispatchQueue.getSpecific(key: Self.key) === self }
+}
+
+/// The actor a realm is confined to, held weakly, with the actor's table of live contexts:
+/// `Realm(configuration:actor:)` twice on one actor gives the same realm, as `Realm()` twice on
+/// one thread does. There is one reference per live actor (`of(_:)`), and it leaves the
+/// registry once its actor is gone; the contexts in its table go with the last realm, object
+/// or collection of each.
+final class ActorReference: Sendable {
+    weak let actor: (any Actor)?
+    /// The actor's contexts, by store.
+    let contexts = ThreadContexts.Table()
+
+    private init(_ actor: any Actor) { self.actor = actor }
+
+    private struct Registry {
+        var references: [ObjectIdentifier: ActorReference] = [:]
+        /// Gone actors are swept when the registry has doubled since the last sweep, so that
+        /// registering n actors costs O(n) in all.
+        var sweepAt = 64
+    }
+
+    private static let registry = Mutex(Registry())
+
+    /// The reference of `actor`, made on first use.
+    static func of(_ actor: any Actor) -> ActorReference {
+        registry.withLock { registry in
+            let id = ObjectIdentifier(actor)
+            // A gone actor's address may be reused by a new one: its reference reads nil.
+            if let existing = registry.references[id], existing.actor === actor { return existing }
+            if registry.references.count >= registry.sweepAt {
+                registry.references = registry.references.filter { $0.value.actor != nil }
+                registry.sweepAt = Swift.max(64, registry.references.count * 2)
+            }
+            let reference = ActorReference(actor)
+            registry.references[id] = reference
+            return reference
+        }
+    }
+
+    /// How many registered references have a live actor (tests check that gone actors are let go).
+    static var liveCount: Int {
+        registry.withLock { registry in registry.references.values.count { $0.actor != nil } }
+    }
 }

@@ -89,7 +89,8 @@ final class RealmContext {
             switch confinement {
             case .thread: ThreadContexts.current
             case .queue(_, let mark): mark.contexts
-            case .actor, .anywhere: nil
+            case .actor(let reference): reference.contexts
+            case .anywhere: nil
             }
         if let existing = table?.context(for: key) {
             guard existing.configuration == configuration else {

@@ -147,6 +147,10 @@ final class SchemaMigration {
         declared: DiscoveredSchema
     ) throws(Realm.Error) {
         let session = WriteSession(coordinator.store.beginWrite())
+        // A migration runs while no realm of the store is open in this process, and it changes
+        // the schema, so every later reader reads afresh: a record per modified object would
+        // only hold memory in proportion to the file.
+        session.transaction.forgetModifications()
         // With the write lock held, the newest version is the one to migrate from: another
         // process may have migrated the file meanwhile.
         let before = StoreVersion(coordinator.store.snapshot)

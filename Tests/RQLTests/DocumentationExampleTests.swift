@@ -388,6 +388,15 @@ struct DocumentationExampleTests {
         done.wait()
         _ = realm.refresh()
         #expect(rex.age == 12)
+
+        let opened = DispatchSemaphore(value: 0)
+        let callbackQueue = DispatchQueue(label: "kennel")
+        Realm.asyncOpen(configuration: configuration, callbackQueue: callbackQueue) { result in
+            if case .success(let realm) = result { print(realm.objects(Dog.self).count) }  // 2
+            opened.signal()
+        }
+        let waited = opened.wait(timeout: .now() + 10)  // .success
+        #expect(waited == .success)
     }
 
     @Test("live data: a realm on an actor, written with asyncWrite")

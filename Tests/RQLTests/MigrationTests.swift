@@ -270,18 +270,22 @@ struct MigrationTests {
         #expect(try schemaVersionAtURL(other) == 0)
     }
 
-    @Test("enumerateObjects streams: 10,000 objects are visited holding at most one storage block of keys")
+    @Test(
+        "enumerateObjects streams: 10,000 objects are visited holding at most one storage block of keys, and no record per modified object"
+    )
     func streaming() throws {
         let url = try seeded("stream", count: 10_000)
         defer { try? FileManager.default.removeItem(at: url) }
         let visited = Mutex(0)
         let batch = Mutex(0)
+        let records = Mutex(-1)
         let block: MigrationBlock = { migration, _ in
             migration.enumerateObjects(ofType: "Pet") { old, new in
                 new?["years"] = old?["age"] as? Int ?? 0
                 visited.withLock { $0 += 1 }
             }
             batch.withLock { $0 = migration.largestBatch }
+            records.withLock { $0 = migration.recordedModifications }
         }
         let sum = try open(
             url,
@@ -294,6 +298,9 @@ struct MigrationTests {
         #expect(visited.withLock { $0 } == 10_000)
         #expect(sum == (1...10_000).reduce(0, +))
         #expect(batch.withLock { $0 } == 4096)
+        // The change set of a migration says the schema changed; a record for each of the
+        // 10,000 objects would hold memory in proportion to the file.
+        #expect(records.withLock { $0 } == 0)
     }
 
     @Test("performMigration migrates without keeping a realm open")

@@ -73,9 +73,11 @@ struct NotificationRefreshTests {
     @Test("an actor's realm without autorefresh is told .refreshRequired on the actor")
     func actorRealm() async throws {
         let configuration = Realm.Configuration(inMemoryIdentifier: "refresh-actor-\(UUID().uuidString)")
-        let writer = try Realm(configuration: configuration)
         let watcher = RefreshWatcher()
         try await watcher.open(configuration)
+        // Opened after the await: this function may resume on another thread after each one,
+        // and a realm belongs to the thread that opened it.
+        let writer = try Realm(configuration: configuration)
         try writer.write { writer.add(Dog(value: ["name": "Rex"])) }
         // Delivered by a task on the actor: wait for it (bounded, never timed).
         var rounds = 0

@@ -14,8 +14,12 @@ import RQL
 ///   objects, delivered on the committing thread before `commit` returns; latency from commit
 ///   to delivery = this − the baseline. Target: under 100 µs at 100k, and proportional to the
 ///   change (not to the results) from 1k to 1M.
-/// - `commit-observed-sorted-100k`: the observed results also sorted by `age`: the query runs
-///   again and the keys are diffed (the cost follows the results).
+/// - `commit-observed-sorted-100k`, `-1M`: the observed results also sorted by `age`: the
+///   changed object is tested and placed by binary search (the cost follows the change).
+/// - `commit-link-100k`, `commit-observed-link-100k`: 100,000 owners each linking to a pet;
+///   each write renames one pet, and the observation of the owners (default key paths: one
+///   link level) reports its owner modified (realm-core#4816 measured 10 ms for one link
+///   level).
 /// - `commit-queue-100k`: the observation delivers on a dispatch queue; the iteration waits
 ///   for the delivery (commit, hop, change set, block).
 /// - `observers-1000`: 1,000 observations of `age >= 50` over 1,000 objects, one commit.
@@ -31,6 +35,7 @@ extension Registry {
             ("commit-1M", 1_000_000, false, false),
             ("commit-observed-1M", 1_000_000, false, true),
             ("commit-observed-sorted-100k", 100_000, true, true),
+            ("commit-observed-sorted-1M", 1_000_000, true, true),
         ] {
             let state = LiveState()
             add(
@@ -41,6 +46,19 @@ extension Registry {
                     setUp: { try state.prepare(count: count, observers: observed ? 1 : 0, sorted: sorted) }
                 ) { iterations in
                     for _ in 0..<iterations { state.commitOne() }
+                }
+            )
+        }
+        for (name, observed) in [("commit-link-100k", false), ("commit-observed-link-100k", true)] {
+            let state = LinkedState()
+            add(
+                Benchmark(
+                    suite: "live",
+                    name: name,
+                    fields: [("n", .int(100_000))],
+                    setUp: { try state.prepare(count: 100_000, observed: observed) }
+                ) { iterations in
+                    for _ in 0..<iterations { state.renameOne() }
                 }
             )
         }
@@ -140,6 +158,67 @@ final class LiveState: @unchecked Sendable {
         guard let realm else { return }
         let token = realm.objects(BenchPerson.self).filter("age >= 50").observe { blackHole($0) }
         token.invalidate()
+    }
+}
+
+public final class LiveOwner: Object {
+    @Persisted var age = 0
+    @Persisted var pet: LivePet?
+}
+
+public final class LivePet: Object {
+    @Persisted var name = ""
+}
+
+/// Owners linking one level to pets; each write renames one pet.
+final class LinkedState: @unchecked Sendable {
+    private var realm: Realm?
+    private var token: NotificationToken?
+    private var pets: [LivePet] = []
+    private var next = 0
+    private var modifications = 0
+
+    func prepare(count: Int, observed: Bool) throws {
+        guard realm == nil else { return }
+        let realm = try Realm(
+            configuration: Realm.Configuration(
+                inMemoryIdentifier: "live-link-\(UUID().uuidString)",
+                objectTypes: [LiveOwner.self, LivePet.self]
+            )
+        )
+        try realm.write {
+            for i in 0..<count {
+                let owner = LiveOwner()
+                owner.age = i % 100
+                owner.pet = LivePet(value: ["name": "pet \(i)"])
+                realm.add(owner)
+            }
+        }
+        self.realm = realm
+        pets = Array(realm.objects(LivePet.self).prefix(1_000))
+        if observed {
+            token = realm.objects(LiveOwner.self).filter("age >= 50").observe { [unowned self] change in
+                if case .update(_, _, _, let modified) = change { self.modifications += modified.count }
+            }
+        }
+        // Pet i belongs to owner i, of age i % 100: pet 60's owner is in the results.
+        let before = modifications
+        try realm.write { pets[60].name += "!" }
+        if observed, modifications != before + 1 {
+            throw LiveError("expected one owner modified through its pet, got \(modifications - before)")
+        }
+    }
+
+    /// One write renaming a pet whose owner is in `age >= 50`.
+    func renameOne() {
+        guard let realm, !pets.isEmpty else { return }
+        let pet = pets[50 + next % 50]
+        next += 1
+        do {
+            try realm.write { pet.name = "pet \(next)" }
+        } catch {
+            fatalError("commit: \(error)")
+        }
     }
 }
 

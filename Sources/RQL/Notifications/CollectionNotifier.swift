@@ -13,7 +13,13 @@ import RQLStorage
 ///   (`PlanReads.ownRowOnly`) and in key order: only the objects the commit inserted or
 ///   modified are tested, and deletions and insertions are found by binary search: the cost
 ///   follows the change, not the results;
-/// - otherwise the compiled query runs again and the old and new keys are diffed (`KeyDiff`).
+/// - the same filter sorted by the objects' own properties (`RowOrder`): the objects the
+///   commit touched are tested, taken out where their old values placed them and put back
+///   where their new values place them, by binary search; an object whose sort values changed
+///   is a deletion plus an insertion, as Realm reports a move;
+/// - otherwise, and when a commit touched more than a fraction of sorted results
+///   (`isLargeChange`), the compiled query runs again and the old and new keys are diffed
+///   (`KeyDiff`).
 // Unchecked: as `Notifier`; the fields it adds are `let`s or delivery state.
 final class CollectionNotifier<Element: RealmCollectionValue, C>: Notifier, @unchecked Sendable {
     private let results: Results<Element>
@@ -31,6 +37,8 @@ final class CollectionNotifier<Element: RealmCollectionValue, C>: Notifier, @unc
     private let isIncremental: Bool
     /// Whether the keys are in ascending order.
     private let isKeyOrdered: Bool
+    /// The sort order of sorted results that a commit can be applied to by binary search.
+    private let order: RowOrder?
     /// The plain values' owner property (nil for objects).
     private let valuesOwner: (className: String, property: String)?
     private var compiled: QueryExecution.CompiledPlan?
@@ -61,6 +69,7 @@ final class CollectionNotifier<Element: RealmCollectionValue, C>: Notifier, @unc
             membership = [owner.classInfo.className]
             isIncremental = false
             isKeyOrdered = false
+            order = nil
         case .table(let info), .collection(let info, _, _):
             let paths = try ObservedPaths(keyPaths, className: info.className, schema: version.schema)
             let reads = PlanReads(results.plan, schema: version.schema)
@@ -72,9 +81,11 @@ final class CollectionNotifier<Element: RealmCollectionValue, C>: Notifier, @unc
             if case .table = results.source {
                 isKeyOrdered = reads.isKeyOrdered
                 isIncremental = reads.isKeyOrdered && reads.ownRowOnly
+                order = reads.ownRowOnly ? RowOrder(results.plan, schema: version.schema) : nil
             } else {
                 isKeyOrdered = false
                 isIncremental = false
+                order = nil
             }
         }
         watched = membership.union(paths?.classes ?? [])
@@ -131,6 +142,8 @@ final class CollectionNotifier<Element: RealmCollectionValue, C>: Notifier, @unc
             update = ([], [], modificationsInPlace(changes, version))
         } else if isIncremental && !changes.schemaChanged {
             update = applyIncrementally(changes, version, target)
+        } else if let order, !changes.schemaChanged, let sorted = applySorted(order, changes, version, target) {
+            update = sorted
         } else {
             let old = keys
             keys = evaluate(target)
@@ -204,12 +217,7 @@ final class CollectionNotifier<Element: RealmCollectionValue, C>: Notifier, @unc
         let modified = paths?.modified(by: changes, in: version.snapshot) ?? [:]
         let modifications = modified.keys.filter { !removedSet.contains($0) }.compactMap { keys.binarySearch($0) }
             .sorted()
-        if results.state.version === delivered {
-            // The live results still hold the keys primed at the last delivery: let go of them,
-            // so that the edit below moves the keys in place instead of copying them all.
-            results.state.version = nil
-            results.state.keys = []
-        }
+        releaseLiveKeys()
         if removed.count + added.count <= Self.inPlaceLimit {
             // A few rows: moved in place (one memmove each), not copied one by one.
             for index in deletions.reversed() { keys.remove(at: index) }
@@ -230,6 +238,120 @@ final class CollectionNotifier<Element: RealmCollectionValue, C>: Notifier, @unc
         let insertions = added.compactMap { keys.binarySearch($0) }
         target.prime(version: version, keys: keys)
         return (deletions, insertions, modifications)
+    }
+
+    /// Applies a commit to sorted results of a whole class whose query and sort read only the
+    /// objects' own rows: the objects the commit inserted or modified are tested against the
+    /// query; each object that leaves, or whose sort values changed, is found in the old keys
+    /// with its old values, and each that enters or moves is placed with its new values, by
+    /// binary search. An object that moved but passed no other object stays (as the full diff
+    /// keeps it). Nil when the commit touched too many objects for that to pay
+    /// (`isLargeChange`): the caller runs the query again.
+    private func applySorted(
+        _ order: RowOrder,
+        _ changes: ChangeSet,
+        _ version: StoreVersion,
+        _ target: Results<Element>
+    ) -> (deletions: [Int], insertions: [Int], modifications: [Int])? {
+        let className = results.classInfo.className
+        let own = changes.classes[className] ?? ChangeSet.ClassChanges()
+        guard !Self.isLargeChange(own.inserted.count + own.deleted.count + own.modified.count, of: keys.count),
+            let oldTable = delivered.table(named: className), let newTable = version.table(named: className)
+        else { return nil }
+        let modifiedKeys = own.modifiedKeys
+        let candidates = Self.mergeAscending(own.inserted, modifiedKeys)
+        if compiled == nil { compiled = QueryExecution.compile(results.plan, on: version) }
+        let matching = Set(compiled.map { QueryExecution.run($0, on: version, restrictedTo: candidates) } ?? [])
+        partialRuns += 1
+        // Old indices of the objects taken out; the objects put back, with their new values;
+        // the objects in both (their sort values changed), with their old indices.
+        var removed: [Int] = own.deleted.compactMap { order.index(of: $0, in: keys, table: oldTable) }
+        var added: [(key: RowKey, values: [RQLCore.Value])] = []
+        var moved: [RowKey: Int] = [:]
+        for key in own.inserted where matching.contains(key) {
+            if let values = order.values(of: key, in: newTable) { added.append((key, values)) }
+        }
+        for key in modifiedKeys {
+            let oldIndex = order.index(of: key, in: keys, table: oldTable)
+            guard matching.contains(key), let values = order.values(of: key, in: newTable) else {
+                if let oldIndex { removed.append(oldIndex) }
+                continue
+            }
+            if let oldIndex {
+                guard let oldValues = order.values(of: key, in: oldTable), !order.sameValues(oldValues, values)
+                else { continue }
+                removed.append(oldIndex)
+                moved[key] = oldIndex
+            }
+            added.append((key, values))
+        }
+        removed.sort()
+        // Modified objects of the old keys that did not leave, by old index (read before the
+        // keys change; those that moved and do not stay are dropped below).
+        let left = Set(removed.map { keys[$0] }).subtracting(moved.keys)
+        let modified = paths?.modified(by: changes, in: version.snapshot) ?? [:]
+        var modifiedOld: [(key: RowKey, index: Int)] = modified.keys.filter { !left.contains($0) }.compactMap { key in
+            order.index(of: key, in: keys, table: oldTable).map { (key, $0) }
+        }
+        releaseLiveKeys()
+        for index in removed.reversed() { keys.remove(at: index) }
+        // What stays is in the order of the new values too (its sort values did not change).
+        for (key, values) in added {
+            keys.insert(key, at: order.insertionPoint(of: key, values: values, in: keys, table: newTable))
+        }
+        let placed = added.compactMap { item in
+            order.index(of: item.key, in: keys, table: newTable).map { (item.key, $0) }
+        }
+        var inserted = placed.map(\.1).sorted()
+        let staying = Self.staying(moved, placed: placed, removed: removed, inserted: inserted)
+        if !staying.isEmpty {
+            removed.removeAll { staying.old.contains($0) }
+            inserted.removeAll { staying.new.contains($0) }
+        }
+        modifiedOld.removeAll { moved[$0.key] != nil && !staying.old.contains($0.index) }
+        target.prime(version: version, keys: keys)
+        return (removed, inserted, modifiedOld.map(\.index).sorted())
+    }
+
+    /// Of the objects whose sort values changed (`moved`: key → old index), those that passed
+    /// no object that stayed put, and not each other either (a longest increasing run, as
+    /// `KeyDiff.ordered` keeps): their old and new indices. `removed` and `inserted` are every
+    /// old index taken out and new index put in, ascending.
+    private static func staying(
+        _ moved: [RowKey: Int],
+        placed: [(RowKey, Int)],
+        removed: [Int],
+        inserted: [Int]
+    ) -> (old: Set<Int>, new: Set<Int>, isEmpty: Bool) {
+        guard !moved.isEmpty else { return ([], [], true) }
+        // An object's rank among the objects that stayed put: its index less the objects before
+        // it that were taken out (in the old keys) or put in (in the new).
+        var candidates: [(old: Int, new: Int)] = []
+        for (key, new) in placed {
+            guard let old = moved[key] else { continue }
+            if old - removed.insertionPoint(old) == new - inserted.insertionPoint(new) {
+                candidates.append((old, new))
+            }
+        }
+        candidates.sort { $0.old < $1.old }
+        let run = KeyDiff.longestIncreasingRun(candidates.map(\.new))
+        let old = Set(run.map { candidates[$0].old })
+        let new = Set(run.map { candidates[$0].new })
+        return (old, new, run.isEmpty)
+    }
+
+    /// Whether a commit that touched `touched` objects of the results' class is better handled
+    /// by running the query again than object by object (each costs a few binary searches).
+    static func isLargeChange(_ touched: Int, of resultCount: Int) -> Bool {
+        touched > Swift.max(inPlaceLimit, resultCount / 16)
+    }
+
+    /// The live results still hold the keys primed at the last delivery: lets go of them, so
+    /// that editing `keys` moves them in place instead of copying them all.
+    private func releaseLiveKeys() {
+        guard results.state.version === delivered else { return }
+        results.state.version = nil
+        results.state.keys = []
     }
 
     /// Up to this many rows removed and added, the keys are edited in place.
@@ -267,6 +389,19 @@ extension Delivery {
     var isThread: Bool {
         if case .thread = self { return true }
         return false
+    }
+}
+
+extension Array where Element == Int {
+    /// The number of elements below `value` in this ascending array.
+    fileprivate func insertionPoint(_ value: Int) -> Int {
+        var low = 0
+        var high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if self[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 }
 

@@ -48,7 +48,11 @@ final class RealmNotifier: Notifier, @unchecked Sendable {
         switch context.confinement {
         case .queue(let queue, _):
             queue.async { self.refreshRequired() }
-        case .actor(let actor):
+        case .actor(let reference):
+            guard let actor = reference.actor else {
+                refreshPending.store(false, ordering: .releasing)
+                return
+            }
             Task { await Self.refreshRequired(self, on: actor) }
         case .thread:
             // Observed on the realm's thread, so `isMain` says whether that thread is the main one.

@@ -58,7 +58,20 @@ struct ChangeRecorder {
     private var cancelled: [String: Set<RowKey>] = [:]
     private var deleted: [String: Set<RowKey>] = [:]
     private var modified: [String: [RowKey: Set<String>]] = [:]
+    /// False once `forgetModifications()` ran.
+    private var recordsModifications = true
     var schemaChanged = false
+
+    /// The number of objects recorded as modified (tests check a migration records none).
+    var modifiedCount: Int { modified.values.reduce(0) { $0 + $1.count } }
+
+    /// Stops recording modifications, forgets those recorded, and says the schema changed (so
+    /// every observer reads again instead of relying on the records).
+    mutating func forgetModifications() {
+        recordsModifications = false
+        modified = [:]
+        schemaChanged = true
+    }
 
     mutating func insert(_ className: String, _ key: RowKey) {
         inserted[className, default: []].insert(key)
@@ -77,7 +90,7 @@ struct ChangeRecorder {
     }
 
     mutating func modify(_ className: String, _ key: RowKey, _ property: String) {
-        guard !isInserted(className, key) else { return }
+        guard recordsModifications, !isInserted(className, key) else { return }
         modified[className, default: [:]][key, default: []].insert(property)
     }
 

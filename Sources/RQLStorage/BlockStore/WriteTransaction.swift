@@ -58,6 +58,17 @@ public final class WriteTransaction {
     /// In memory nothing can fail here. A file-backed store writes the new version's pages and
     /// header slot and syncs before publishing; if that fails (`WriteError.file`), the
     /// transaction is rolled back and the file still holds the previous version.
+    /// Stops recording which objects this transaction modifies, and forgets those recorded:
+    /// its change set says only that the schema changed, so every observer reads again. For a
+    /// schema migration, which may modify every object of a large file while nothing observes
+    /// it: a record per object would hold memory in proportion to the file.
+    package func forgetModifications() {
+        changes.forgetModifications()
+    }
+
+    /// The number of objects this transaction has recorded as modified.
+    package var recordedModificationCount: Int { changes.modifiedCount }
+
     public func commit() throws(WriteError) -> CommitResult {
         guard isOpen else { throw .transactionEnded }
         var snapshot = BlockSnapshot(schema: schema, version: baseVersion + 1, tables: tables)
