@@ -142,7 +142,7 @@ extension BlockStore {
         if let fallback = newest.fallback, !acceptingOlderVersion { throw fallback }
         guard let result = newest.checkpoint else { throw StoreFileError(path: path, problem: .headerChecksum) }
         return StoreFileInfo(
-            formatVersion: FileHeader.formatVersion,
+            formatVersion: try file.formatVersion(),
             version: newest.snapshot.version,
             classes: newest.snapshot.schema.classes.indices.map {
                 (newest.snapshot.schema.classes[$0].name, newest.snapshot.tables[$0].rowCount)
@@ -231,11 +231,13 @@ extension BlockStore {
     /// Whether commits append to the commit log beside the file (`<path>.log`): one record and
     /// one sync each, with a checkpoint (the blocks written copy-on-write, as every commit
     /// does without the log) once the log passes `checkpointThreshold` bytes, on `checkpoint()`,
-    /// and when the store closes. Off by default; every store reads the log whatever this says.
+    /// and when the store closes. On by default; off, every commit is a checkpoint. Every
+    /// store reads the log whatever this says. A commit that changes the schema, or whose
+    /// record would be large, is a checkpoint either way.
     ///
     /// ```swift
-    /// store.logsCommits = true
     /// try store.write { try $0.insert("Dog", ["name": .string("Rex")]) }   // one log record
+    /// store.logsCommits = false   // from now on each commit writes its blocks
     /// ```
     public var logsCommits: Bool {
         get { file?.state.withLock { $0.logging } ?? false }
@@ -280,11 +282,13 @@ extension BlockStore {
     }
 
     /// Writes the newest version to a fresh file at `path` (which must not exist): only what
-    /// that version reaches, with no older versions' pages.
+    /// that version reaches, with no older versions' pages, and the commits the log holds
+    /// written into it; the copy has no log of its own.
     public func compact(to path: String) throws(StoreFileError) {
         let source = snapshot
         let target = try BlockStore.create(path: path, schema: source.schema)
         guard let file = target.file else { return }
+        file.state.withLock { $0.makesLog = false }
         let copy = BlockSnapshot(schema: source.schema, version: 1, tables: source.tables)
         file.lock()
         defer { file.unlock() }
