@@ -1,4 +1,5 @@
 import Foundation
+import RQLCore
 import RQLStorage
 import Synchronization
 import Testing
@@ -139,6 +140,33 @@ struct RealmLogFilesTests {
         log[64 + 30] ^= 0x40  // past the 64-byte header, inside the first record
         try log.write(to: URL(fileURLWithPath: damaged + ".log"))
         #expect(throws: Realm.Error.self) { _ = try Self.ids(damaged, readOnly: true) }
+    }
+
+    @Test("another process's commit is delivered with its writer's change set, read from the log")
+    func changesFromTheLog() throws {
+        let path = FileRealmTests.temporaryPath("log-changes")
+        defer { Self.remove(path) }
+        let modifications = try Thread.run {
+            let realm = try Realm(configuration: Self.configuration(path))
+            try realm.write { realm.create(Entry.self, value: ["id": 1, "text": "same"]) }
+            nonisolated(unsafe) var seen: [[Int]] = []
+            let token = realm.objects(Entry.self).observe { change in
+                if case .update(_, _, _, let modifications) = change { seen.append(modifications) }
+            }
+            realm.refresh()
+            // Another store of the file, as another process: it writes the value the object
+            // has. Its change set says the property was written; comparing the two versions'
+            // tables would find nothing changed.
+            let other = try BlockStore.open(path: path)
+            let key = try #require(other.snapshot.table(named: "Entry")?.allKeys.first)
+            try other.write { t in
+                try t.set("text", of: ObjectLink(className: "Entry", key: key), to: .string("same"))
+            }
+            #expect(realm.refresh())
+            token.invalidate()
+            return seen
+        }
+        #expect(modifications == [[0]])
     }
 }
 

@@ -29,6 +29,9 @@ struct FileState {
     var storeID: UInt64?
     /// The format version in the file's header, once read (`FileHeader.formatVersion` once raised).
     var format: UInt32?
+    /// The newest version on disk, as read since this process took the writer lock (which
+    /// keeps other writers out until `unlock`): a commit on it need not read the disk again.
+    var newestWhileLocked: UInt64?
 
     init(slot: HeaderSlot, freeList: FreeList) {
         self.slot = slot
@@ -63,6 +66,8 @@ struct NewestRead {
     let fallback: StoreFileError?
     /// Records applied from the log.
     let logRecords: Int
+    /// The change sets of the records applied, ascending by version.
+    let changes: [ChangeSet]
 }
 
 extension StoreFile {
@@ -181,6 +186,7 @@ extension StoreFile {
             var applied = position
             var damage: (offset: UInt64, reason: String)?
             var records = 0
+            var changes: [ChangeSet] = []
             switch read {
             case .none: break
             case .stale(let header):
@@ -217,6 +223,7 @@ extension StoreFile {
                 let replayed = CommitRecord.apply(pending, to: snapshot)
                 snapshot = replayed.snapshot
                 records = replayed.applied
+                changes = pending.prefix(replayed.applied).map { $0.record.changes(in: snapshot.schema) }
                 if replayed.applied > 0 {
                     applied = LogPosition(header: header, end: ends[replayed.applied - 1], version: snapshot.version)
                 }
@@ -236,7 +243,13 @@ extension StoreFile {
             }
             if let checkpoint { adopt(checkpoint) }
             state.withLock { $0.logApplied = applied }
-            return NewestRead(snapshot: snapshot, checkpoint: checkpoint, fallback: fallback, logRecords: records)
+            return NewestRead(
+                snapshot: snapshot,
+                checkpoint: checkpoint,
+                fallback: fallback,
+                logRecords: records,
+                changes: changes
+            )
         }
     }
 

@@ -129,4 +129,39 @@ struct CommitLogDefaultTests {
         _ = try BlockStore.open(path: path, readOnly: true)
         #expect(!FileManager.default.fileExists(atPath: path + ".log"))
     }
+
+    @Test("a store that refreshes reports the change sets of the records it applied, as their writer described them")
+    func refreshedChanges() throws {
+        let directory = try TemporaryDirectory("log-changes")
+        let path = directory.path("a.rql")
+        let writer = try Self.create(path)
+        try CommitLogTests.commit(writer)
+        let reader = try BlockStore.open(path: path)
+        let from = reader.snapshot.version
+        var described: [ChangeSet] = []
+        for step in 0..<6 {
+            let result = try writer.write { t in
+                let version = Int64(t.reader.version)
+                _ = try t.insert("Item", ["id": .int(version), "text": .string("t"), "history": .list([])])
+                if step % 2 == 1 {
+                    try t.set("value", of: ObjectLink(className: "Counter", key: RowKey(0)), to: .int(version))
+                    try t.set("text", of: ObjectLink(className: "Item", key: RowKey(0)), to: .string("s\(step)"))
+                }
+                if step == 4 { try t.delete(ObjectLink(className: "Item", key: RowKey(2))) }
+            }
+            described.append(result.commit.changes)
+        }
+        #expect(described.contains { $0.classes["Item"]?.deleted == [RowKey(2)] })
+        #expect(reader.refreshedChanges(after: from, through: from + 6) == nil)
+        #expect(try reader.refresh())
+        let read = try #require(reader.refreshedChanges(after: from, through: reader.snapshot.version))
+        #expect(read == described)
+        #expect(reader.refreshedChanges(after: from + 2, through: from + 4) == Array(described[2..<4]))
+        // A version read as a checkpoint has no record: unknown, not empty.
+        try writer.checkpoint()
+        try CommitLogTests.commit(writer)
+        try writer.checkpoint()
+        #expect(try reader.refresh())
+        #expect(reader.refreshedChanges(after: from + 6, through: reader.snapshot.version) == nil)
+    }
 }
