@@ -16,7 +16,8 @@ extension Realm {
         return FileManager.default.fileExists(atPath: path)
     }
 
-    /// Deletes the file of `configuration` and its lock file; returns whether there was a file.
+    /// Deletes the file of `configuration`, its commit log and its lock file; returns whether
+    /// there was a file.
     /// A realm of the file still open in this process, or the file open in another process,
     /// is an error (`.fileAccess`) and nothing is deleted.
     ///
@@ -29,6 +30,7 @@ extension Realm {
         try StoreRegistry.close(path: path)
         let manager = FileManager.default
         guard manager.fileExists(atPath: path) else {
+            try? manager.removeItem(atPath: path + ".log")
             try? manager.removeItem(atPath: path + ".lock")
             return false
         }
@@ -37,6 +39,8 @@ extension Realm {
         }
         do {
             try manager.removeItem(atPath: path)
+            // After the file: a log without its file is never read as another file's.
+            try? manager.removeItem(atPath: path + ".log")
             try? manager.removeItem(atPath: path + ".lock")
         } catch {
             throw Realm.Error(.fileAccess, "Cannot delete the realm at '\(path)': \(error.localizedDescription)")
@@ -45,7 +49,8 @@ extension Realm {
     }
 
     /// Writes a compacted copy of the realm's newest version to a new file at `fileURL` (which
-    /// must not exist): only what that version reaches, none of the space older versions left.
+    /// must not exist): only what that version reaches, none of the space older versions left,
+    /// in one file (the commits of the realm's log are in it; the copy has no log).
     /// Encryption is not supported: `encryptionKey` must be nil.
     ///
     /// ```swift
@@ -70,7 +75,7 @@ extension Realm {
 
 /// `shouldCompactOnLaunch`: on the first open of a file in this process, the block is asked
 /// with the file's size and the size of its compacted copy; when it says yes and no other
-/// process has the file open, the copy replaces the file.
+/// process has the file open, the copy replaces the file and the file's commit log goes.
 enum LaunchCompaction {
     /// Compacts the file at `path` if `configuration` asks; returns whether it did.
     @discardableResult
@@ -85,6 +90,13 @@ enum LaunchCompaction {
             throw Realm.Error(.fileAccess, "Unable to open a realm at path '\(path)': \(error.problem.description)")
         }
         guard !store.isOpenElsewhere else { return false }
+        // The log's commits go into the file first: once the copy replaces it, the log (another
+        // file's) must hold no record, or a crash before it is deleted would leave it read as damage.
+        do {
+            try store.checkpoint()
+        } catch {
+            throw Realm.Error(.fileAccess, "Cannot compact the realm at '\(path)': \(error.problem.description)")
+        }
         let copy = path + ".compact"
         try? FileManager.default.removeItem(atPath: copy)
         defer { try? FileManager.default.removeItem(atPath: copy) }
@@ -102,6 +114,7 @@ enum LaunchCompaction {
         guard rename(copy, path) == 0 else {
             throw Realm.Error(.fileAccess, "Cannot compact the realm at '\(path)': rename failed (errno \(errno))")
         }
+        unlink(path + ".log")
         return true
     }
 

@@ -282,6 +282,12 @@ enum StoreRegistry {
             throw Realm.Error(.fileNotFound, "Unable to copy the seed file '\(seed.path)': No such file or directory")
         }
         do {
+            // The seed's commit log (commits after its last checkpoint) first: a file copied
+            // without it would open at an older version.
+            try? FileManager.default.removeItem(atPath: path + ".log")
+            if FileManager.default.fileExists(atPath: seed.path + ".log") {
+                try FileManager.default.copyItem(atPath: seed.path + ".log", toPath: path + ".log")
+            }
             try FileManager.default.copyItem(atPath: seed.path, toPath: path)
         } catch {
             throw Realm.Error(

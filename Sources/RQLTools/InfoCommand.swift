@@ -10,8 +10,8 @@ enum InfoCommand: Command {
         Usage: rqlc info STORE
 
         Prints the store file's format version, its newest version number, each class with
-        its number of objects, the file's pages and the space older versions use (free once
-        the file is compacted). Reads the header, the root and the table directory only, so it
+        its number of objects, the file's pages, the space older versions use (free once
+        the file is compacted) and the commits its commit log holds after the checkpoint. Reads the header, the root and the table directory only, so it
         is quick on any size of file; 'rqlc verify' checks every block.
 
         Options:
@@ -37,6 +37,7 @@ enum InfoCommand: Command {
             version: \(info.version)
             size: \(info.fileSize) bytes, \(info.pages) pages of 4096 bytes
             free: \(info.freeBytes) bytes
+            commit log: \(info.logRecords) commits after the checkpoint
 
             """
         text += "classes:\n"

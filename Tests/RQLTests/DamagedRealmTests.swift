@@ -31,10 +31,12 @@ struct DamagedRealmTests {
             try realm.write {
                 for id in 0..<20 { realm.add(Note(value: ["id": id, "text": "note \(id)"])) }
             }
-            // A later commit, so the Notes' block is not among the bytes the newest header
-            // slot's checksum covers (open would fall back to the version before).
             try realm.write { realm.add(Counter(value: ["value": 1])) }
         }
+        // Closing writes the commits of the log as a checkpoint, whose pages are synced before
+        // its slot: the slot's checksum covers its root, not the Notes' block (open would
+        // otherwise fall back to the version before).
+        try StoreRegistry.close(path: try #require(written.fileURL).standardizedFileURL.path)
         let url = URL(fileURLWithPath: FileRealmTests.temporaryPath("damaged"))
         try FileManager.default.copyItem(at: try #require(written.fileURL), to: url)
         let configuration = Realm.Configuration(fileURL: url, objectTypes: [Note.self, Counter.self])

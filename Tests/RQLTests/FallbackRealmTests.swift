@@ -22,11 +22,17 @@ struct FallbackRealmTests {
             fileURL: URL(fileURLWithPath: FileRealmTests.temporaryPath("fallback-written")),
             objectTypes: [Note.self]
         )
-        let newest = try Thread.run {
-            let realm = try Realm(configuration: written)
-            for id in 0..<3 { try realm.write { realm.add(Note(value: ["id": id, "text": "note \(id)"])) } }
-            return try BlockStore.open(path: written.fileURL!.path, readOnly: true).snapshot.version
+        let path = try #require(written.fileURL).standardizedFileURL.path
+        for id in 0..<3 {
+            try Thread.run {
+                let realm = try Realm(configuration: written)
+                try realm.write { realm.add(Note(value: ["id": id, "text": "note \(id)"])) }
+            }
+            // Closing writes the commit (in the log) as a checkpoint: one a commit, as a process
+            // that writes once and exits leaves them.
+            try StoreRegistry.close(path: path)
         }
+        let newest = try BlockStore.open(path: path, readOnly: true).snapshot.version
         let url = URL(fileURLWithPath: FileRealmTests.temporaryPath("fallback-cut"))
         try FileManager.default.copyItem(at: try #require(written.fileURL), to: url)
         let size = try #require(try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int)

@@ -97,9 +97,10 @@ struct RealmFilesTests {
         let url = URL(fileURLWithPath: FileRealmTests.temporaryPath("compact"))
         defer { try? FileManager.default.removeItem(at: url) }
         try fill(url, count: 2_000, deleteAllButOne: true)
-        let before = Self.size(url)
-        // A new process would open the file for the first time: close it in this one.
+        // A new process would open the file for the first time: close it in this one (which
+        // writes the commits of its log into the file).
         try StoreRegistry.close(path: url.standardizedFileURL.path)
+        let before = Self.size(url)
         let asked = Mutex<[(Int, Int)]>([])
         let configuration = Realm.Configuration(
             fileURL: url,

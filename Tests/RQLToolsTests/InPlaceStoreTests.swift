@@ -125,7 +125,10 @@ struct InPlaceStoreTests {
         try Self.damage(block: 1, of: path)
         let info = RQLCommand.run(["info", path])
         #expect(info.exitCode == 0, "\(info.standardError)")
-        #expect(info.standardOutput.hasPrefix("format version: 2\nversion: 2\nsize: "), "\(info.standardOutput)")
+        #expect(
+            info.standardOutput.hasPrefix("format version: \(FileHeader.formatVersion)\nversion: 2\nsize: "),
+            "\(info.standardOutput)"
+        )
         #expect(info.standardOutput.hasSuffix("classes:\n  Item: 5000\n  Counter: 1\n"), "\(info.standardOutput)")
         // verify reads every block and names the first damaged one.
         let verify = RQLCommand.run(["verify", path])

@@ -9,6 +9,8 @@
 //     realm-file-helper migrate-stop PATH  opens it declaring the changed `Dog` with a migration
 //                                     block that writes, then stops the process inside it
 //     realm-file-helper add-dog PATH  adds one more dog (another process's commit to refresh to)
+//     realm-file-helper commit-loop PATH  adds dogs "d<n>" (n: the dogs before it) one write each,
+//                                     printing the count once each write returned, until killed
 //     realm-file-helper observe-write PATH  observes the dogs while adding 20, until it sees 40
 //                                     (two of them run at once: see ObserveWrite.swift)
 //     realm-file-helper bad-filter PATH  runs `filter` with a misspelt property: the process
@@ -252,7 +254,8 @@ let threadModes = [
     "wrong-actor", "frozen-elsewhere", "resolve-twice", "live-results-task",
 ]
 guard (3...4).contains(arguments.count),
-    (["write", "read", "both", "read-v2", "migrate-stop", "bad-filter", "add-dog", "observe-write"] + threadModes)
+    (["write", "read", "both", "read-v2", "migrate-stop", "bad-filter", "add-dog", "observe-write", "commit-loop"]
+        + threadModes)
         .contains(arguments[1])
         || StopMode(rawValue: arguments[1]) != nil,
     arguments.count == 3 || UInt64(arguments[3]) != nil
@@ -280,6 +283,13 @@ do {
     case "add-dog":
         let realm = try Realm(configuration: configuration(arguments[2]))
         try realm.write { realm.add(Dog(value: ["name": "Max", "age": 1])) }
+    case "commit-loop":
+        let realm = try Realm(configuration: configuration(arguments[2]))
+        while true {
+            let count = realm.objects(Dog.self).count
+            try realm.write { realm.add(Dog(value: ["name": "d\(count)", "age": count])) }
+            FileHandle.standardOutput.write(Data("\(count + 1)\n".utf8))
+        }
     case "observe-write":
         print(try observeWhileWriting(arguments[2]))
     case let mode where mode.hasPrefix("wrong-thread-"):

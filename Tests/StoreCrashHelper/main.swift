@@ -21,7 +21,8 @@
 //
 //     store-crash-helper log PATH COUNT THRESHOLD
 //
-// The first mode with the commit log on (`CommitLogCrashTests`): each commit appends one log
+// The first mode with the commit log on (`CommitLogCrashTests`; the first mode turns it off, so
+// each of its commits is a checkpoint): each commit appends one log
 // record, and a checkpoint runs whenever the log passes THRESHOLD bytes, so kills land in both.
 // It continues from the store's version, so one file survives many kills.
 //
@@ -97,8 +98,9 @@ guard operands.count == (logging ? 3 : 2), let count = Int(operands[1]) else {
 }
 do {
     let store = try BlockStore.open(path: operands[0])
+    // Without `log`, every commit is a checkpoint (the log is on by default).
+    store.logsCommits = logging
     if logging {
-        store.logsCommits = true
         store.checkpointThreshold = Int(operands[2]) ?? 1 << 20
     }
     for _ in 0..<count {

@@ -3,8 +3,9 @@ import RQLStorage
 
 // Change sets over several commits. A notifier that missed commits (it was not scheduled in
 // between, or other writers were faster) gets one change set for all of them: the commits
-// coalesce. When a commit's change set is not known (another process wrote it: the file keeps
-// no log of changes), the changes are found by comparing the two versions' tables.
+// coalesce. Another process's commits are known from the commit log records the store applied
+// (`BlockStore.refreshedChanges`); when a commit's change set is not known (it was read as a
+// checkpoint), the changes are found by comparing the two versions' tables.
 
 extension ChangeSet {
     /// This change set followed by `later`: what changed from before this one to after `later`.

@@ -146,10 +146,13 @@ class Notifier: @unchecked Sendable {
     }
 
     /// The changes from the delivered version to `version`: the commits' own change sets
-    /// merged, or, when one is not known (another process's commit), a comparison of the
-    /// tables of `classes`.
+    /// merged (another process's as the store read them from the commit log), or, when one
+    /// is not known, a comparison of the tables of `classes`.
     final func changes(to version: StoreVersion, classes: Set<String>) -> ChangeSet {
         hub.changes(after: delivered.version, through: version.version)
+            ?? hub.store.refreshedChanges(after: delivered.version, through: version.version).flatMap {
+                $0.dropFirst().reduce($0.first ?? ChangeSet(version: version.version)) { $0.merged(with: $1) }
+            }
             ?? ChangeSet.between(delivered.snapshot, version.snapshot, classes: classes)
     }
 

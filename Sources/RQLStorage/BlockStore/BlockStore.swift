@@ -92,6 +92,9 @@ public final class BlockStore: Sendable {
     private let writeLock = WriteLock()
     /// The file this store reads and commits to, or `nil` for a store in memory.
     let file: StoreFile?
+    /// The change sets of other processes' commits that `refresh()` read from the commit log,
+    /// ascending by version, the newest `refreshedChangesLimit` kept.
+    let refreshedChanges = Mutex<[ChangeSet]>([])
 
     /// An empty store of `schema` at version 0.
     public init(schema: Schema) {

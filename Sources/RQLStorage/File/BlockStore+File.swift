@@ -142,7 +142,7 @@ extension BlockStore {
         if let fallback = newest.fallback, !acceptingOlderVersion { throw fallback }
         guard let result = newest.checkpoint else { throw StoreFileError(path: path, problem: .headerChecksum) }
         return StoreFileInfo(
-            formatVersion: FileHeader.formatVersion,
+            formatVersion: try file.formatVersion(),
             version: newest.snapshot.version,
             classes: newest.snapshot.schema.classes.indices.map {
                 (newest.snapshot.schema.classes[$0].name, newest.snapshot.tables[$0].rowCount)
@@ -199,13 +199,48 @@ extension BlockStore {
     /// the newest; true when it did. Snapshots taken before keep reading their version.
     @discardableResult
     public func refresh() throws(StoreFileError) -> Bool {
-        guard let file else { return false }
+        try refreshed().moved
+    }
+
+    /// `refresh()`, also giving the newest version on disk when the store is now at it.
+    private func refreshed() throws(StoreFileError) -> (moved: Bool, newest: UInt64?) {
+        guard let file, let onDisk = try file.newestVersionOnDisk() else { return (false, nil) }
         let current = snapshot
-        guard let onDisk = try file.newestVersionOnDisk(), onDisk > current.version else { return false }
+        guard onDisk > current.version else { return (false, onDisk == current.version ? onDisk : nil) }
         let fresh = try file.readNewest(current: current, thorough: false)
-        guard fresh.snapshot.version > current.version else { return false }
+        guard fresh.snapshot.version > current.version else { return (false, nil) }
+        if !fresh.changes.isEmpty {
+            refreshedChanges.withLock { known in
+                known.append(contentsOf: fresh.changes)
+                if known.count > Self.refreshedChangesLimit {
+                    known.removeFirst(known.count - Self.refreshedChangesLimit)
+                }
+            }
+        }
         publish(fresh.snapshot)
-        return true
+        return (true, fresh.snapshot.version == onDisk && fresh.fallback == nil ? onDisk : nil)
+    }
+
+    /// How many change sets of other processes' commits a store keeps (`refreshedChanges(after:through:)`).
+    static let refreshedChangesLimit = 4096
+
+    /// The change sets of the commits after version `from` up to `to`, one per commit, when
+    /// another process made them and `refresh()` read them from the commit log: the
+    /// descriptions their writers' transactions gave (`CommitResult.changes`), written once.
+    /// Nil when one of them is not known (a checkpoint read instead of records, a commit of
+    /// this process, or one older than the last `refreshedChangesLimit`).
+    ///
+    /// ```swift
+    /// if store.refresh(), let changes = store.refreshedChanges(after: 4, through: store.snapshot.version) { … }
+    /// ```
+    public func refreshedChanges(after from: UInt64, through to: UInt64) -> [ChangeSet]? {
+        guard to > from else { return [] }
+        return refreshedChanges.withLock { known in
+            guard let first = known.firstIndex(where: { $0.version == from + 1 }),
+                known.count - first >= Int(to - from), known[first + Int(to - from) - 1].version == to
+            else { return nil }
+            return Array(known[first..<(first + Int(to - from))])
+        }
     }
 
     /// Whether another open store of the same file (in any process) holds a version of it now;
@@ -231,11 +266,13 @@ extension BlockStore {
     /// Whether commits append to the commit log beside the file (`<path>.log`): one record and
     /// one sync each, with a checkpoint (the blocks written copy-on-write, as every commit
     /// does without the log) once the log passes `checkpointThreshold` bytes, on `checkpoint()`,
-    /// and when the store closes. Off by default; every store reads the log whatever this says.
+    /// and when the store closes. On by default; off, every commit is a checkpoint. Every
+    /// store reads the log whatever this says. A commit that changes the schema, or whose
+    /// record would be large, is a checkpoint either way.
     ///
     /// ```swift
-    /// store.logsCommits = true
     /// try store.write { try $0.insert("Dog", ["name": .string("Rex")]) }   // one log record
+    /// store.logsCommits = false   // from now on each commit writes its blocks
     /// ```
     public var logsCommits: Bool {
         get { file?.state.withLock { $0.logging } ?? false }
@@ -280,11 +317,13 @@ extension BlockStore {
     }
 
     /// Writes the newest version to a fresh file at `path` (which must not exist): only what
-    /// that version reaches, with no older versions' pages.
+    /// that version reaches, with no older versions' pages, and the commits the log holds
+    /// written into it; the copy has no log of its own.
     public func compact(to path: String) throws(StoreFileError) {
         let source = snapshot
         let target = try BlockStore.create(path: path, schema: source.schema)
         guard let file = target.file else { return }
+        file.state.withLock { $0.makesLog = false }
         let copy = BlockSnapshot(schema: source.schema, version: 1, tables: source.tables)
         file.lock()
         defer { file.unlock() }
@@ -292,10 +331,13 @@ extension BlockStore {
     }
 
     /// At the start of a write transaction on a file: take the cross-process lock and catch up
-    /// with any version another process committed meanwhile.
+    /// with any version another process committed meanwhile. Caught up, the commit need not
+    /// look at the disk again: no other writer can commit until the lock is released.
     func startFileWrite() {
         guard let file, !file.isReadOnly else { return }
         file.lock()
-        _ = try? refresh()
+        if let newest = (try? refreshed())?.newest {
+            file.state.withLock { $0.newestWhileLocked = newest }
+        }
     }
 }

@@ -66,6 +66,25 @@ struct CommitRecord: Equatable {
         }
     }
 
+    /// The commit's change set, as the transaction that wrote the record described it
+    /// (`ChangeSet`): what another process's store reports after applying the record.
+    func changes(in schema: Schema) -> ChangeSet {
+        var result = ChangeSet(version: version)
+        for change in classes where change.table < schema.classes.count {
+            let properties = schema.classes[change.table].properties
+            var described = ChangeSet.ClassChanges()
+            described.inserted = change.inserted.map { RowKey($0.key) }
+            described.deleted = change.deleted.map(RowKey.init)
+            for row in change.modified {
+                described.modified[RowKey(row.key), default: []].formUnion(
+                    row.properties.compactMap { $0.index < properties.count ? properties[$0.index].name : nil }
+                )
+            }
+            if !described.isEmpty { result.classes[schema.classes[change.table].name] = described }
+        }
+        return result
+    }
+
     init(version: UInt64, nextKeys: [Int64], classes: [ClassChanges]) {
         self.version = version
         self.nextKeys = nextKeys

@@ -3,7 +3,9 @@
 ///
 /// ```
 /// 0    "RQLSTOR\0"            8 bytes
-/// 8    format version         u32 (2)
+/// 8    format version         u32 (3; 2 is read too: a file of 2 has no commit log, and a
+///                             writer raises it to 3 before the first record, so builds that
+///                             cannot read the log refuse the file rather than show an older version)
 /// 12   page size              u32 (4096)
 /// 16   store id               u64, random, made with the file (0 in files of earlier builds);
 ///                             the commit log names it, so a log left by another file is not read as this one's
@@ -25,7 +27,11 @@
 /// (`.newestVersionUnreadable`): the pages cannot tell a torn commit from a damaged one.
 struct FileHeader {
     static let magic: [UInt8] = Array("RQLSTOR\0".utf8)
-    static let formatVersion: UInt32 = 2
+    static let formatVersion: UInt32 = 3
+    /// The oldest format this build opens: files of 2 differ only in never having had a log.
+    static let oldestReadableFormat: UInt32 = 2
+    /// Where the format version is (a u32).
+    static let formatVersionOffset = 8
     static let pageSize = 4096
     static let slotOffsets = [64, 128]
     static let storeIDOffset = 16
@@ -51,7 +57,9 @@ struct FileHeader {
         guard bytes.prefix(8).elementsEqual(magic) else { throw .badMagic }
         var reader = ByteReader(bytes, base: 0, at: 8, what: "header")
         let version = try reader.u32()
-        guard version == formatVersion else { throw .unsupportedFormat(version: version) }
+        guard (oldestReadableFormat...formatVersion).contains(version) else {
+            throw .unsupportedFormat(version: version)
+        }
         let pageSize = try reader.u32()
         guard pageSize == UInt32(Self.pageSize) else {
             throw .malformed(what: "header", reason: "page size \(pageSize), expected \(Self.pageSize)")

@@ -19,11 +19,19 @@ struct FileState {
     /// The commit log's descriptor (-1: not open).
     var logDescriptor: Int32 = -1
     /// Whether commits append to the log (else each is a checkpoint, as before the log).
-    var logging = false
+    var logging = true
+    /// Whether a store open for writing makes an empty log when it finds none (not for a
+    /// compacted copy, which stays one file).
+    var makesLog = true
     /// The log's size past which a commit also writes a checkpoint.
     var checkpointThreshold = 1 << 20
     /// The store file's id, once read.
     var storeID: UInt64?
+    /// The format version in the file's header, once read (`FileHeader.formatVersion` once raised).
+    var format: UInt32?
+    /// The newest version on disk, as read since this process took the writer lock (which
+    /// keeps other writers out until `unlock`): a commit on it need not read the disk again.
+    var newestWhileLocked: UInt64?
 
     init(slot: HeaderSlot, freeList: FreeList) {
         self.slot = slot
@@ -58,6 +66,8 @@ struct NewestRead {
     let fallback: StoreFileError?
     /// Records applied from the log.
     let logRecords: Int
+    /// The change sets of the records applied, ascending by version.
+    let changes: [ChangeSet]
 }
 
 extension StoreFile {
@@ -65,13 +75,25 @@ extension StoreFile {
         FileSystem.failure(CommitLog.path(forStore: path), operation)
     }
 
-    /// The log's descriptor, opened (and with `create`, made) on first use; nil when there is none.
+    /// The log's descriptor, opened on first use; nil when there is none. A store open for
+    /// writing makes an empty log when there is none (an empty log reads as none), so that
+    /// commits and refreshes do not look for a missing file again and again; with `create` a
+    /// log that cannot be made is an error.
     private func logDescriptor(create: Bool) throws(StoreFileError) -> Int32? {
         let known = state.withLock { $0.logDescriptor }
         if known >= 0 { return known }
-        guard let opened = try CommitLog.openFile(storePath: path, readOnly: isReadOnly, create: create) else {
-            return nil
+        let found: Int32?
+        if create || isReadOnly || !state.withLock({ $0.makesLog }) {
+            found = try CommitLog.openFile(storePath: path, readOnly: isReadOnly, create: create)
+        } else {
+            // A directory this process may not write to: no log until a commit needs one.
+            if let made = try? CommitLog.openFile(storePath: path, readOnly: false, create: true) {
+                found = made
+            } else {
+                found = try CommitLog.openFile(storePath: path, readOnly: false, create: false)
+            }
         }
+        guard let opened = found else { return nil }
         return state.withLock { state in
             if state.logDescriptor >= 0 {
                 close(opened)
@@ -164,10 +186,16 @@ extension StoreFile {
             var applied = position
             var damage: (offset: UInt64, reason: String)?
             var records = 0
+            var changes: [ChangeSet] = []
             switch read {
             case .none: break
             case .stale(let header):
-                damage = (0, "the commit log follows version \(header.checkpoint), newer than the store's checkpoint")
+                // After a checkpoint that could not be read, the slot's fallback says it all.
+                if checkpoint?.fallback == nil {
+                    damage = (
+                        0, "the commit log follows version \(header.checkpoint), newer than the store's checkpoint"
+                    )
+                }
             case .damaged(let offset, let reason): damage = (offset, reason)
             case .records(let header, let scan):
                 if applied == nil {
@@ -195,6 +223,7 @@ extension StoreFile {
                 let replayed = CommitRecord.apply(pending, to: snapshot)
                 snapshot = replayed.snapshot
                 records = replayed.applied
+                changes = pending.prefix(replayed.applied).map { $0.record.changes(in: snapshot.schema) }
                 if replayed.applied > 0 {
                     applied = LogPosition(header: header, end: ends[replayed.applied - 1], version: snapshot.version)
                 }
@@ -214,7 +243,13 @@ extension StoreFile {
             }
             if let checkpoint { adopt(checkpoint) }
             state.withLock { $0.logApplied = applied }
-            return NewestRead(snapshot: snapshot, checkpoint: checkpoint, fallback: fallback, logRecords: records)
+            return NewestRead(
+                snapshot: snapshot,
+                checkpoint: checkpoint,
+                fallback: fallback,
+                logRecords: records,
+                changes: changes
+            )
         }
     }
 
@@ -241,6 +276,7 @@ extension StoreFile {
             guard base.version == slot.version else {
                 throw error(.conflict(expected: base.version, found: known?.version ?? slot.version))
             }
+            try raiseFormat()
             let header = try CommitLog.reset(descriptor, storePath: path, checkpoint: slot, store: try storeID())
             position = LogPosition(header: header, end: UInt64(CommitLog.headerSize), version: slot.version)
         }
@@ -275,7 +311,10 @@ extension StoreFile {
         let base = state.withLock { $0.checkpoint }
         // Pages synced before the slot: a checkpoint cut short is then never a reported fallback.
         try write(snapshot, base: base, slotIndex: slotIndex, presync: hasLog)
-        if let descriptor = try logDescriptor(create: false) {
+        // An empty log (a store that never logged) reads as none: nothing to empty.
+        if let descriptor = try logDescriptor(create: false),
+            hasLog ? true : try FileSystem.size(descriptor, CommitLog.path(forStore: path)) > 0
+        {
             let slot = state.withLock { $0.slot }
             let header = try CommitLog.reset(descriptor, storePath: path, checkpoint: slot, store: try storeID())
             state.withLock {
@@ -293,6 +332,41 @@ extension StoreFile {
         for (i, byte) in bytes.enumerated() { id |= UInt64(byte) << (8 * UInt64(i)) }
         state.withLock { $0.storeID = id }
         return id
+    }
+
+    /// The format version in the file's header, read once.
+    func formatVersion() throws(StoreFileError) -> UInt32 {
+        if let known = state.withLock({ $0.format }) { return known }
+        let bytes = try FileSystem.read(descriptor, count: 4, at: UInt64(FileHeader.formatVersionOffset), path)
+        var format: UInt32 = 0
+        for (i, byte) in bytes.enumerated() { format |= UInt32(byte) << (8 * UInt32(i)) }
+        state.withLock { $0.format = format }
+        return format
+    }
+
+    /// Raises a file of an older format (which has no log) to this build's, synced, before the
+    /// log's first record: a build that cannot read the log then refuses the file rather than
+    /// open the checkpoint before the log's commits. Readers see either version, both readable.
+    private func raiseFormat() throws(StoreFileError) {
+        guard try formatVersion() < FileHeader.formatVersion else { return }
+        var writer = ByteWriter()
+        writer.u32(FileHeader.formatVersion)
+        try FileSystem.write(descriptor, writer.bytes, at: UInt64(FileHeader.formatVersionOffset), path)
+        try FileSystem.sync(descriptor, path)
+        state.withLock { $0.format = FileHeader.formatVersion }
+    }
+
+    /// Empties a log left beside a file just made at `path` by another store file (deleted
+    /// without its log): its records are not this file's, and would read as damage.
+    func discardForeignLog() throws(StoreFileError) {
+        guard let descriptor = try CommitLog.openFile(storePath: path, readOnly: false, create: false) else { return }
+        defer { close(descriptor) }
+        let logPath = CommitLog.path(forStore: path)
+        let bytes = try FileSystem.read(descriptor, count: CommitLog.headerSize, at: 0, logPath)
+        if let header = CommitLog.Header.decode(bytes), header.store == (try storeID()) { return }
+        guard try FileSystem.size(descriptor, logPath) > 0 else { return }
+        guard ftruncate(descriptor, 0) == 0 else { throw logError("ftruncate") }
+        try FileSystem.sync(descriptor, logPath)
     }
 
     /// Which header slot holds `slot` (its version's parity when neither reads as it).

@@ -31,6 +31,7 @@ extension StoreFile {
             if errno == EEXIST { throw StoreFileError(path: path, problem: .exists) }
             throw FileSystem.failure(path, "link")
         }
+        try file.discardForeignLog()
         return (file, snapshot)
     }
 

@@ -276,6 +276,7 @@ final class StoreFile: @unchecked Sendable {
     }
 
     func unlock() {
+        state.withLock { $0.newestWhileLocked = nil }
         flock(descriptor, LOCK_UN)
     }
 
@@ -290,7 +291,9 @@ final class StoreFile: @unchecked Sendable {
         // A damaged block reads as empty rows: committing would write them back as data. On a
         // fallback, the commit would overwrite the newest version unless the caller accepted.
         if let refusal = pins.damage.commitRefusal { throw refusal }
-        if let onDisk = try newestVersionOnDisk(), onDisk != base.version {
+        if state.withLock({ $0.newestWhileLocked }) != base.version, let onDisk = try newestVersionOnDisk(),
+            onDisk != base.version
+        {
             throw error(.conflict(expected: base.version, found: onDisk))
         }
         // A commit on an accepted fallback replaces what could not be read: a checkpoint, which

@@ -16,12 +16,14 @@ import Glibc
 struct FreePagesTests {
     static let rows = 500
 
-    /// A store of `rows` Items (one block) at version 1.
+    /// A store of `rows` Items (one block) at version 1, whose commits are checkpoints (the
+    /// log off): these tests are about the pages checkpoints write, free and reuse.
     static func makeStore(_ path: String) throws -> BlockStore {
         let store = try BlockStore.create(
             path: path,
             schema: try DatasetLoader.loadSchema(json: StoreCrashTests.schemaJSON)
         )
+        store.logsCommits = false
         try store.write { t in
             for id in 0..<rows {
                 _ = try t.insert(
@@ -109,6 +111,7 @@ struct FreePagesTests {
         _ = try Self.makeStore(path)
         // Opened from the file: blocks are mapped, index nodes read on first visit.
         let store = try BlockStore.open(path: path)
+        store.logsCommits = false
         var held: BlockSnapshot? = store.snapshot
         let before = Self.contents(try #require(held))
         let start = Self.size(path)
