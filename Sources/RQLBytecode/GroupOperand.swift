@@ -133,7 +133,7 @@ public struct GroupComparison: Hashable, Sendable {
         switch op {
         case .equal: return same
         case .notEqual: return !same
-        case .less, .lessOrEqual, .greater, .greaterOrEqual, .beginsWith, .endsWith, .contains, .like: return false
+        default: return false
         }
     }
 

@@ -57,7 +57,11 @@ public enum ProgramVerifier {
                 case .column:
                     if operand < 0 { operandProblem("is a negative column") }
                 case .comparison:
-                    if ComparisonOperator(code: Int32(operand)) == nil { operandProblem("is not an operator") }
+                    if let op = ComparisonOperator(code: Int32(operand)) {
+                        if op.isLowered { operandProblem("is \(op.rawValue), which the binder lowers") }
+                    } else {
+                        operandProblem("is not an operator")
+                    }
                 case .arithmetic:
                     if ArithmeticOperator(code: Int32(operand)) == nil {
                         operandProblem("is not an arithmetic operator")

@@ -95,7 +95,7 @@ extension Generator {
         else {
             // `5 < owner.age` is `owner.age > 5`.
             guard comparison.lhs.quantifier == nil, !comparison.lhs.isMultiValued,
-                case .constant(let value) = comparison.lhs.expression, let flipped = Self.flipped(comparison.op)
+                case .constant(let value) = comparison.lhs.expression, let flipped = comparison.op.flipped
             else { return nil }
             // Quantifiers flip with the operator: `Q r : k op r` is `Q r : r flipped(op) k`.
             return gathered(comparison.rhs, flipped, value, comparison.options, quantified: true)

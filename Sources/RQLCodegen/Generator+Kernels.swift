@@ -44,7 +44,7 @@ extension Generator {
             return kernel(column, comparison.op, value, comparison.options)
         }
         if let column = scalarColumn(comparison.rhs), !comparison.lhs.isMultiValued, comparison.rhs.quantifier == nil,
-            case .constant(let value) = comparison.lhs.expression, let flipped = Self.flipped(comparison.op)
+            case .constant(let value) = comparison.lhs.expression, let flipped = comparison.op.flipped
         {
             return kernel(column, flipped, value, comparison.options)
         }
@@ -54,18 +54,6 @@ extension Generator {
             return membership(column, values)
         }
         return nil
-    }
-
-    /// `5 < age` is `age > 5`; string operators do not flip.
-    static func flipped(_ op: ComparisonOperator) -> ComparisonOperator? {
-        switch op {
-        case .equal, .notEqual: op
-        case .less: .greater
-        case .lessOrEqual: .greaterOrEqual
-        case .greater: .less
-        case .greaterOrEqual: .lessOrEqual
-        case .beginsWith, .endsWith, .contains, .like: nil
-        }
     }
 
     /// The column an operand reads when it is one scalar property of the scanned object.
@@ -111,14 +99,14 @@ extension Generator {
                 return Kernel(opcode: .filterNull, column: index, op: .notEqual, comment: comment)
             case .less, .greater:
                 return Kernel(opcode: .filterNull, column: index, op: op, keepsNothing: true, comment: comment)
-            case .beginsWith, .endsWith, .contains, .like:
+            case .beginsWith, .endsWith, .contains, .like, .in, .text, .matches:
                 return nil
             }
         }
         let ordered: Bool =
             switch op {
             case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual: true
-            case .beginsWith, .endsWith, .contains, .like: false
+            case .beginsWith, .endsWith, .contains, .like, .in, .text, .matches: false
             }
         switch (column.property.type, value) {
         case (.int, .int) where ordered && options.isEmpty:

@@ -61,6 +61,8 @@ extension Generator {
     }
 
     func lowering(for comparison: BoundComparison) -> ComparisonLowering? {
+        // IN, TEXT and MATCHES have their own predicates once bound; one left here is refused.
+        if comparison.op.isLowered { return nil }
         // Groups passed as a parameter are no single value: only `CompareGroups` reads them.
         if Self.readsParameterGroups(comparison) {
             return parameterGroupsCompared(for: comparison).map { .parameterGroups($0) }

@@ -55,7 +55,7 @@ extension Generator {
             )
         }
         if let count = lowered(comparison.lhs, comparison.op, comparison.rhs) { return count }
-        guard let flipped = Self.flipped(comparison.op) else { return nil }
+        guard let flipped = comparison.op.flipped else { return nil }
         return lowered(comparison.rhs, flipped, comparison.lhs)
     }
 

@@ -37,7 +37,7 @@ extension Generator {
         }
         if let count = lowered(comparison.lhs, comparison.op, comparison.rhs) { return count }
         // Quantifiers flip with the operator: `k op Q r` is `Q r flipped(op) k`.
-        guard let flipped = Self.flipped(comparison.op) else { return nil }
+        guard let flipped = comparison.op.flipped else { return nil }
         return lowered(comparison.rhs, flipped, comparison.lhs)
     }
 

@@ -103,7 +103,7 @@ extension Generator {
             emitFilterValue(v, compared.op, k, compared.options, register, comment)
             return
         }
-        if case .constant(let k) = compared.lhs, let flipped = Self.flipped(compared.op) {
+        if case .constant(let k) = compared.lhs, let flipped = compared.op.flipped {
             emitFilterValue(emitValue(compared.rhs, into: register), flipped, k, compared.options, register, comment)
             return
         }

@@ -61,7 +61,7 @@ extension Generator {
             )
         }
         if let lowered = rewritten(comparison.lhs, comparison.op, comparison.rhs) { return lowered }
-        guard let flipped = Self.flipped(comparison.op) else { return nil }
+        guard let flipped = comparison.op.flipped else { return nil }
         return rewritten(comparison.rhs, flipped, comparison.lhs)
     }
 

@@ -103,7 +103,7 @@ public struct Query<T> {
 
     /// `self op rhs` with a constant (or other non-key-path) right side.
     func compare(
-        _ op: UnboundComparison.Operator,
+        _ op: ComparisonOperator,
         _ rhs: UnboundExpression,
         options: StringOptions = []
     ) -> Query<Bool> {
@@ -114,7 +114,7 @@ public struct Query<T> {
     }
 
     /// `self op rhs` with a key path (or any query) on the right.
-    func compare<U>(_ op: UnboundComparison.Operator, _ rhs: Query<U>, options: StringOptions = []) -> Query<Bool> {
+    func compare<U>(_ op: ComparisonOperator, _ rhs: Query<U>, options: StringOptions = []) -> Query<Bool> {
         Query<Bool>(
             .predicate(.comparison(UnboundComparison(node.expression, op, rhs.node.expression, options: options.core))),
             paths: allPaths.merging(rhs.allPaths)

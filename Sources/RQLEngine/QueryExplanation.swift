@@ -165,8 +165,8 @@ public struct QueryExplanation: Sendable {
                 .array(
                     queryPlanRows.map { row in
                         .object([
-                            JSONMember("id", .number(JSONNumber(text: String(row.id)))),
-                            JSONMember("parent", .number(JSONNumber(text: String(row.parent)))),
+                            JSONMember("id", .int(row.id)),
+                            JSONMember("parent", .int(row.parent)),
                             JSONMember("detail", .string(row.detail)),
                         ])
                     }
@@ -182,18 +182,16 @@ public struct QueryExplanation: Sendable {
     }
 
     private static func json(_ row: BytecodeRow) -> JSONValue {
-        func int(_ value: Int) -> JSONValue { .number(JSONNumber(text: String(value))) }
-        return .object([
-            JSONMember("addr", int(row.address)), JSONMember("opcode", .string(row.opcode)),
-            JSONMember("p1", int(row.p1)), JSONMember("p2", int(row.p2)), JSONMember("p3", int(row.p3)),
-            JSONMember("p4", .string(row.p4)), JSONMember("p5", int(row.p5)),
+        .object([
+            JSONMember("addr", .int(row.address)), JSONMember("opcode", .string(row.opcode)),
+            JSONMember("p1", .int(row.p1)), JSONMember("p2", .int(row.p2)), JSONMember("p3", .int(row.p3)),
+            JSONMember("p4", .string(row.p4)), JSONMember("p5", .int(row.p5)),
             JSONMember("comment", .string(row.comment)),
         ])
     }
 
     /// A finite estimate as a JSON number (shortest round-trip text), anything else as null.
     private static func number(_ value: Double?) -> JSONValue {
-        guard let value, value.isFinite else { return .null }
-        return .number(JSONNumber(text: "\(value)"))
+        value.map(JSONValue.double) ?? .null
     }
 }

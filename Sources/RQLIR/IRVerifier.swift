@@ -4,6 +4,7 @@ import RQLCore
 /// after every optimizer pass. It reports problems instead of trapping, so a broken pass shows
 /// up as a readable list rather than a crash:
 ///
+/// * comparisons hold no operator the binder lowers (IN, TEXT, MATCHES);
 /// * the query's class exists; every path starts in the class it claims (the query's class, or
 ///   the class of the SUBQUERY element it names) and every element depth is within the
 ///   SUBQUERY nesting;
@@ -70,6 +71,9 @@ public struct IRVerifier: Sendable {
         case .not(let operand):
             check(operand, in: scope, into: &problems)
         case .comparison(let comparison):
+            if comparison.op.isLowered {
+                problems.append("\(comparison.op.rawValue) in a bound comparison (the binder lowers it)")
+            }
             for operand in [comparison.lhs, comparison.rhs] { check(operand, in: scope, into: &problems) }
         case .fullText(let path, let query):
             check(path, in: scope, into: &problems)

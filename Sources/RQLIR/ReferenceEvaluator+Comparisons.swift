@@ -8,6 +8,9 @@ import RQLCore
 /// decided by `ValueComparison`, except `@type`, which matches type names (`TypeAttribute`).
 extension ReferenceEvaluator {
     func holds(_ comparison: BoundComparison, in context: Context) -> Bool {
+        // IN, TEXT and MATCHES never reach a bound comparison; broken IR (which `IRVerifier`
+        // reports) holds for nothing.
+        guard !comparison.op.isLowered else { return false }
         let lhsIsType = isTypeOf(comparison.lhs.expression)
         let rhsIsType = isTypeOf(comparison.rhs.expression)
         let pair = { (l: Value, r: Value) -> Bool in
@@ -238,7 +241,7 @@ extension ReferenceEvaluator {
         switch op {
         case .equal: return same
         case .notEqual: return !same
-        case .less, .lessOrEqual, .greater, .greaterOrEqual, .beginsWith, .endsWith, .contains, .like: return false
+        default: return false
         }
     }
 

@@ -202,18 +202,3 @@ extension ColumnTerm {
         }
     }
 }
-
-extension ComparisonOperator {
-    /// The operator with its operands exchanged (`a < b` is `b > a`); `nil` for the string
-    /// operators, which are not symmetric.
-    var flipped: ComparisonOperator? {
-        switch self {
-        case .equal, .notEqual: self
-        case .less: .greater
-        case .greater: .less
-        case .lessOrEqual: .greaterOrEqual
-        case .greaterOrEqual: .lessOrEqual
-        case .beginsWith, .endsWith, .contains, .like: nil
-        }
-    }
-}

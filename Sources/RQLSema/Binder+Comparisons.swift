@@ -14,23 +14,12 @@ extension BindingSession {
             let shape = GeoShape(.argument(argument), span: comparison.rhs.span)
             return try bindGeoWithin(location: comparison.lhs, shape: shape, span: span)
         }
-        let op: ComparisonOperator
         switch comparison.op {
-        case .text:
-            return try bindFullText(comparison, span: span)
-        case .matches:
-            return try bindMatches(comparison, span: span)
-        case .equal, .in: op = .equal
-        case .notEqual: op = .notEqual
-        case .less: op = .less
-        case .lessOrEqual: op = .lessOrEqual
-        case .greater: op = .greater
-        case .greaterOrEqual: op = .greaterOrEqual
-        case .beginsWith: op = .beginsWith
-        case .endsWith: op = .endsWith
-        case .contains: op = .contains
-        case .like: op = .like
+        case .text: return try bindFullText(comparison, span: span)
+        case .matches: return try bindMatches(comparison, span: span)
+        default: break
         }
+        let op: ComparisonOperator = comparison.op == .in ? .equal : comparison.op
         let lhs = try bindOperand(comparison.lhs)
         let rhs = try bindOperand(comparison.rhs)
         if comparison.op == .in && !rhs.isMultiValued {

@@ -138,21 +138,7 @@ struct UnboundLowering {
 
     private mutating func comparison(_ comparison: UnboundComparison) throws(BindError) -> Comparison {
         let lhs = try expression(comparison.lhs)
-        let op: Comparison.Operator =
-            switch comparison.op {
-            case .equal: .equal
-            case .notEqual: .notEqual
-            case .less: .less
-            case .lessOrEqual: .lessOrEqual
-            case .greater: .greater
-            case .greaterOrEqual: .greaterOrEqual
-            case .in: .in
-            case .beginsWith: .beginsWith
-            case .endsWith: .endsWith
-            case .contains: .contains
-            case .like: .like
-            case .matches: .matches
-            }
+        let op = comparison.op
         emit(" " + op.rawValue)
         if !comparison.options.isEmpty {
             emit(

@@ -318,7 +318,7 @@ struct QueryParser {
     ///                     | TEXT (* RQL *) | MATCHES ;
     ///
     /// Keywords a dialect lacks never reach here: the lexer does not classify them.
-    func comparisonOperator(_ token: Token) -> Comparison.Operator? {
+    func comparisonOperator(_ token: Token) -> ComparisonOperator? {
         switch token.kind {
         case .equal: return .equal
         case .notEqual: return .notEqual

@@ -25,7 +25,7 @@ extension Kernels {
         case .lessOrEqual: tally(IsLessOrEqual.self, values, k, rows, count, dense: dense)
         case .greater: tally(IsGreater.self, values, k, rows, count, dense: dense)
         case .greaterOrEqual: tally(IsGreaterOrEqual.self, values, k, rows, count, dense: dense)
-        case .beginsWith, .endsWith, .contains, .like: nil
+        case .beginsWith, .endsWith, .contains, .like, .in, .text, .matches: nil
         }
     }
 
@@ -132,7 +132,7 @@ extension Int64: KernelScalar {
         case .lessOrEqual: count &- Kernels.countLess(k, values, count, flipped: false)
         case .less: Kernels.countLess(k, values, count, flipped: true)
         case .greaterOrEqual: count &- Kernels.countLess(k, values, count, flipped: true)
-        case .equal, .notEqual, .beginsWith, .endsWith, .contains, .like: nil
+        case .equal, .notEqual, .beginsWith, .endsWith, .contains, .like, .in, .text, .matches: nil
         }
     }
 }

@@ -31,7 +31,7 @@ extension Kernels {
             switch op {
             case .equal, .notEqual, .beginsWith, .endsWith:
                 return filterBytes(view, offsets, op, matcher.needle, rows, count, dense: dense)
-            case .contains, .like, .less, .lessOrEqual, .greater, .greaterOrEqual:
+            case .contains, .like, .less, .lessOrEqual, .greater, .greaterOrEqual, .in, .text, .matches:
                 break
             }
         }
@@ -76,7 +76,8 @@ extension Kernels {
         case .like:
             guard let needle = WordNeedle(likePattern: matcher.needle), needle.isASCII else { return nil }
             return (needle, fold, !matcher.options.isEmpty || needle.wildcards != 0)
-        case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual, .beginsWith, .endsWith:
+        case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual, .beginsWith, .endsWith, .in, .text,
+            .matches:
             return nil
         }
     }

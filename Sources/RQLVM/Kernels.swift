@@ -33,7 +33,7 @@ enum Kernels {
         case .lessOrEqual: select(IsLessOrEqual.self, values, k, rows, count, dense: dense)
         case .greater: select(IsGreater.self, values, k, rows, count, dense: dense)
         case .greaterOrEqual: select(IsGreaterOrEqual.self, values, k, rows, count, dense: dense)
-        case .beginsWith, .endsWith, .contains, .like: 0
+        case .beginsWith, .endsWith, .contains, .like, .in, .text, .matches: 0
         }
     }
 
@@ -137,7 +137,7 @@ enum Kernels {
         case .lessOrEqual: x <= k
         case .greater: x > k
         case .greaterOrEqual: x >= k
-        case .beginsWith, .endsWith, .contains, .like: false
+        case .beginsWith, .endsWith, .contains, .like, .in, .text, .matches: false
         }
     }
 

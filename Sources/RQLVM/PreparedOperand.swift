@@ -30,17 +30,9 @@ enum PreparedOperand {
         case (.filterBool, .value(.bool(let k))): self = .bool(k)
         case (.filterDate, .value(.date(let k))): self = .date(k)
         case (.filterString, .value(.string(let needle))):
-            let operation: StringMatcher.Operation
-            switch op {
-            case .beginsWith: operation = .beginsWith
-            case .endsWith: operation = .endsWith
-            case .contains: operation = .contains
-            case .like: operation = .like
-            case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual: operation = .equal
-            }
             self = .matcher(
                 StringMatcher(
-                    operation,
+                    StringMatcher.Operation(op) ?? .equal,
                     needle: needle,
                     options: StringOptions(rawValue: UInt8(truncatingIfNeeded: instruction.p5))
                 )

@@ -89,6 +89,13 @@ struct ProgramBuilderTests {
         var badOperator = good
         badOperator.instructions[4].p3 = 77
         #expect(!ProgramVerifier.verify(badOperator).isEmpty)
+        // IN, TEXT and MATCHES are operators, but the binder lowers them: no instruction holds one.
+        for op in ComparisonOperator.allCases where op.isLowered {
+            var lowered = good
+            lowered.instructions[4].p3 = op.code
+            let problems = ProgramVerifier.verify(lowered).map(\.description)
+            #expect(problems.contains { $0.hasSuffix("P3 is \(op.rawValue), which the binder lowers") }, "\(problems)")
+        }
         var twoAccessPaths = good
         twoAccessPaths.instructions.insert(Instruction(.scanNothing), at: 3)
         #expect(!ProgramVerifier.verify(twoAccessPaths).isEmpty)

@@ -28,7 +28,7 @@ struct UnboundBindingTests {
 
     static func compare(
         _ lhs: UnboundExpression,
-        _ op: UnboundComparison.Operator,
+        _ op: ComparisonOperator,
         _ rhs: UnboundExpression,
         options: StringOptions = []
     ) -> UnboundPredicate {

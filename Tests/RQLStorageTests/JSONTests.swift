@@ -70,5 +70,20 @@ struct JSONTests {
         #expect(try JSONValue.parse(doc.serialized()) == doc)
         #expect(try JSONValue.parse(doc.serialized(pretty: true)) == doc)
         #expect(doc.serialized().contains(#"\u0001"#))
+        #expect(try JSONValue.parse(doc.spacedLine) == doc)
+    }
+
+    @Test("the spaced line puts one space after each comma and colon, and nowhere else")
+    func spacedLine() {
+        let doc = JSONValue.object([
+            JSONMember("suite", .string("vm")), JSONMember("n", .int(1_000_000)),
+            JSONMember("ns", .array([.double(12.5), .double(.nan), .double(-.infinity), .int(Int64.min)])),
+            JSONMember("empty", .object([])), JSONMember("none", .array([])), JSONMember("ok", .bool(true)),
+        ])
+        #expect(
+            doc.spacedLine
+                == #"{"suite": "vm", "n": 1000000, "ns": [12.5, null, null, -9223372036854775808], "empty": {}, "#
+                + #""none": [], "ok": true}"#
+        )
     }
 }

@@ -1,3 +1,5 @@
+import RQLCore
+
 /// One named measurement: a body that runs the operation `iterations` times in a row.
 ///
 ///     Benchmark(suite: "parse", name: "Q1", text: "age > 90") { iterations in

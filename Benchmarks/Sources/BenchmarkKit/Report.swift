@@ -1,3 +1,5 @@
+import RQLCore
+
 /// Writes measurements as a table for people or as JSON lines for tools.
 ///
 ///     suite     benchmark  median     min        p90        batch    samples  text
@@ -15,7 +17,7 @@ public struct Report {
     /// Prints one benchmark's line as soon as it is measured, so a long run shows progress.
     public mutating func add(_ benchmark: Benchmark, _ measurement: Measurement) {
         if json {
-            print(Report.jsonLine(benchmark, measurement).serialized)
+            print(Report.jsonLine(benchmark, measurement).spacedLine)
             return
         }
         if !headerPrinted {
@@ -25,7 +27,9 @@ public struct Report {
         let stats = measurement.statistics
         var text = benchmark.text ?? ""
         for field in benchmark.fields {
-            if case .int(let value) = field.value { text += (text.isEmpty ? "" : "  ") + "\(field.key)=\(value)" }
+            if case .number(let value) = field.value, value.isInteger {
+                text += (text.isEmpty ? "" : "  ") + "\(field.key)=\(value.text)"
+            }
             if case .bool(true) = field.value { text += (text.isEmpty ? "" : "  ") + field.key }
         }
         print(
@@ -37,7 +41,8 @@ public struct Report {
         )
     }
 
-    /// The JSON object of one measurement: identity, extra fields, then the timings.
+    /// The JSON object of one measurement: identity, extra fields, then the timings; written
+    /// as RQLCore's `spacedLine` (`", "` and `": "` separators, as in the benchmark contract).
     public static func jsonLine(_ benchmark: Benchmark, _ measurement: Measurement) -> JSONValue {
         let stats = measurement.statistics
         var fields: [(key: String, value: JSONValue)] = [
@@ -54,7 +59,7 @@ public struct Report {
             ("samples", .int(stats.count)),
             ("batch", .int(measurement.batch)),
         ]
-        return .object(fields)
+        return .object(fields.map { JSONMember($0.key, $0.value) })
     }
 
     /// Whole nanoseconds, except below 100 ns where a tenth still means something.

@@ -1,4 +1,5 @@
 import BenchmarkKit
+import RQLCore
 
 /// Hand-written Swift loops over the benchmark dataset's columns (`BaselineKernels.swift`):
 /// what the VM's execute times will be compared against, as `baseline_ns`.

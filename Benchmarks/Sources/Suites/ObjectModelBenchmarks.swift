@@ -1,6 +1,7 @@
 import BenchmarkKit
 import Foundation
 @_spi(Testing) import RQL
+import RQLCore
 import RQLEngine
 import RQLIR
 import RQLStorage
@@ -25,7 +26,7 @@ import RQLStorage
 extension Registry {
     public mutating func registerObjectModelBenchmarks() {
         let state = ObjectModelState()
-        let addFields: [(key: String, value: BenchmarkKit.JSONValue)] = [("n", .int(ObjectModelState.addCount))]
+        let addFields: [(key: String, value: JSONValue)] = [("n", .int(ObjectModelState.addCount))]
         add(
             Benchmark(suite: "objects", name: "construct-100k", fields: addFields) { iterations in
                 for _ in 0..<iterations { blackHole(ObjectModelState.makePeople(ObjectModelState.addCount)) }
@@ -42,7 +43,7 @@ extension Registry {
                 for _ in 0..<iterations { blackHole(state.addEach()) }
             }
         )
-        let iterateFields: [(key: String, value: BenchmarkKit.JSONValue)] = [("n", .int(ObjectModelState.iterateCount))]
+        let iterateFields: [(key: String, value: JSONValue)] = [("n", .int(ObjectModelState.iterateCount))]
         add(
             Benchmark(suite: "objects", name: "iterate-1M", fields: iterateFields, setUp: { try state.prepareLarge() })
             {

@@ -17,7 +17,7 @@ import RQLStorage
 extension Registry {
     public mutating func registerStorageBenchmarks(rows: Int, seed: UInt64) {
         let state = StorageState(rows: rows, seed: seed)
-        let fields: [(key: String, value: BenchmarkKit.JSONValue)] = [("n", .int(rows))]
+        let fields: [(key: String, value: JSONValue)] = [("n", .int(rows))]
         add(
             Benchmark(suite: "storage", name: "bulk-columns", fields: fields, setUp: { try state.prepare() }) {
                 iterations in

@@ -18,7 +18,7 @@ import RQLStorage
 extension Registry {
     public mutating func registerStoreFileBenchmarks(rows: Int, seed: UInt64) {
         let state = StoreFileState(storage: StorageState(rows: rows, seed: seed))
-        let fields: [(key: String, value: BenchmarkKit.JSONValue)] = [("n", .int(rows))]
+        let fields: [(key: String, value: JSONValue)] = [("n", .int(rows))]
         add(
             Benchmark(suite: "storage-file", name: "bulk-file", fields: fields, setUp: { try state.prepare() }) {
                 iterations in

@@ -81,7 +81,7 @@ public final class VMState {
     func execute(_ query: BenchmarkQuery, indexed: Bool) -> Benchmark {
         var program: Program?
         var store: BlockSnapshot?
-        var fields: [(key: String, value: BenchmarkKit.JSONValue)] = [("n", .int(rows)), ("indexed", .bool(indexed))]
+        var fields: [(key: String, value: JSONValue)] = [("n", .int(rows)), ("indexed", .bool(indexed))]
         let isContract = rows == 1_000_000 && seed == 42
         if isContract, let count = BaselineState.expectedCounts[query.id] { fields.append(("count", .int(count))) }
         let vm = VirtualMachine()

@@ -14,23 +14,55 @@ extension JSONValue {
     /// one element at a time.
     public func serialized(pretty: Bool, indent: Int) -> String {
         var out = ""
-        write(to: &out, pretty: pretty, indent: indent)
+        write(to: &out, layout: pretty ? .pretty : .compact, indent: indent)
         return out
     }
 
-    private func write(to out: inout String, pretty: Bool, indent: Int) {
+    /// The document on one line with a space after each `,` and `:`, as JSON lines that people
+    /// read too are written (the benchmark reports).
+    ///
+    /// ```swift
+    /// JSONValue.object([JSONMember("a", .array([.int(1), .double(2.5)]))]).spacedLine  // {"a": [1, 2.5]}
+    /// ```
+    public var spacedLine: String {
+        var out = ""
+        write(to: &out, layout: .spaced, indent: 0)
+        return out
+    }
+
+    /// An integer as a JSON number.
+    public static func int(_ value: some BinaryInteger) -> JSONValue {
+        .number(JSONNumber(text: String(value)))
+    }
+
+    /// A double as a JSON number (its shortest text that reads back the same), or null for NaN
+    /// and the infinities, which JSON has no number for.
+    public static func double(_ value: Double) -> JSONValue {
+        value.isFinite ? .number(JSONNumber(text: String(value))) : .null
+    }
+
+    private enum Layout {
+        /// No space at all.
+        case compact
+        /// Containers of containers spread over indented lines.
+        case pretty
+        /// One line, a space after each separator.
+        case spaced
+    }
+
+    private func write(to out: inout String, layout: Layout, indent: Int) {
         switch self {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
         case .number(let n): out += n.text
         case .string(let s): JSONValue.writeString(s, to: &out)
         case .array(let elements):
-            let spread = pretty && elements.contains { $0.isContainer }
+            let spread = layout == .pretty && elements.contains { $0.isContainer }
             out += "["
             for (i, element) in elements.enumerated() {
-                if i > 0 { out += pretty && !spread ? ", " : "," }
+                if i > 0 { out += layout == .compact || spread ? "," : ", " }
                 if spread { out += "\n" + String(repeating: "  ", count: indent + 1) }
-                element.write(to: &out, pretty: pretty, indent: indent + 1)
+                element.write(to: &out, layout: layout, indent: indent + 1)
             }
             if spread { out += "\n" + String(repeating: "  ", count: indent) }
             out += "]"
@@ -41,13 +73,13 @@ extension JSONValue {
             }
             out += "{"
             for (i, member) in members.enumerated() {
-                if i > 0 { out += "," }
-                if pretty { out += "\n" + String(repeating: "  ", count: indent + 1) }
+                if i > 0 { out += layout == .spaced ? ", " : "," }
+                if layout == .pretty { out += "\n" + String(repeating: "  ", count: indent + 1) }
                 JSONValue.writeString(member.key, to: &out)
-                out += pretty ? ": " : ":"
-                member.value.write(to: &out, pretty: pretty, indent: indent + 1)
+                out += layout == .compact ? ":" : ": "
+                member.value.write(to: &out, layout: layout, indent: indent + 1)
             }
-            if pretty { out += "\n" + String(repeating: "  ", count: indent) }
+            if layout == .pretty { out += "\n" + String(repeating: "  ", count: indent) }
             out += "}"
         }
     }

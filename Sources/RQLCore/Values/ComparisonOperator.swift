@@ -1,5 +1,10 @@
-/// The binary comparison operators of RQL, as the comparison rules see them (the syntax tree has
-/// its own spelling; the binder maps one to the other).
+/// A comparison operator of RQL: the one type the syntax tree, the DSL, the bound IR, the value
+/// rules and the bytecode share. The raw value is the canonical spelling (`Lexer` also accepts
+/// `=`, `<>`, `=>`, `=<`).
+///
+/// The binder lowers `IN` (to `==` against a multi-valued side), `TEXT` (to a full-text search)
+/// and `MATCHES` (to a regular-expression match), so a bound comparison and an instruction hold
+/// only the other ten (`isLowered`); `IRVerifier` and `ProgramVerifier` report one that does not.
 ///
 /// ```swift
 /// ValueComparison.evaluate(.int(3), .greater, .double(2.5))  // true
@@ -25,6 +30,43 @@ public enum ComparisonOperator: String, Hashable, Sendable, CaseIterable {
     case contains = "CONTAINS"
     /// `LIKE`: the left string matches the right wildcard pattern as a whole (`*`, `?`).
     case like = "LIKE"
+    /// `IN`: the right side must be multi-valued (a list constant or a collection); lowered to `==`.
+    case `in` = "IN"
+    /// `TEXT`: full-text search (RQL); lowered to `BoundPredicate.fullText`.
+    case text = "TEXT"
+    /// `MATCHES`: the whole string matches a regular expression (NSPredicate); lowered to
+    /// `BoundPredicate.matches`.
+    case matches = "MATCHES"
+
+    /// Whether the binder rewrites the operator into another form, so that no bound comparison
+    /// or instruction holds it.
+    public var isLowered: Bool {
+        switch self {
+        case .in, .text, .matches: true
+        default: false
+        }
+    }
+
+    /// Whether `[c]` / `[d]` may follow the operator.
+    public var acceptsOptions: Bool {
+        switch self {
+        case .equal, .notEqual, .in, .beginsWith, .endsWith, .contains, .like: true
+        case .less, .lessOrEqual, .greater, .greaterOrEqual, .text, .matches: false
+        }
+    }
+
+    /// The operator with its operands exchanged (`5 < age` is `age > 5`); nil for the string
+    /// operators, which are not symmetric, and for the lowered ones.
+    public var flipped: ComparisonOperator? {
+        switch self {
+        case .equal, .notEqual: self
+        case .less: .greater
+        case .greater: .less
+        case .lessOrEqual: .greaterOrEqual
+        case .greaterOrEqual: .lessOrEqual
+        case .beginsWith, .endsWith, .contains, .like, .in, .text, .matches: nil
+        }
+    }
 
     /// Whether the operator is one of the string/binary operators.
     public var isStringOperator: Bool {

@@ -28,7 +28,7 @@ extension ComparisonOperator {
         switch self {
         case .notEqual:
             lhs.count != rhs.count || zip(lhs, rhs).contains { pair($0, $1) }
-        case .equal, .less, .lessOrEqual, .greater, .greaterOrEqual, .beginsWith, .endsWith, .contains, .like:
+        default:
             lhs.count == rhs.count && zip(lhs, rhs).allSatisfy { pair($0, $1) }
         }
     }

@@ -33,6 +33,18 @@ public struct StringMatcher: Hashable, Sendable {
         case contains
         /// The haystack matches the needle as a `LIKE` pattern.
         case like
+
+        /// The operation of a string operator (`BEGINSWITH`, `ENDSWITH`, `CONTAINS`, `LIKE`);
+        /// nil for every other operator.
+        public init?(_ op: ComparisonOperator) {
+            switch op {
+            case .beginsWith: self = .beginsWith
+            case .endsWith: self = .endsWith
+            case .contains: self = .contains
+            case .like: self = .like
+            case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual, .in, .text, .matches: return nil
+            }
+        }
     }
 
     public let operation: Operation

@@ -20,6 +20,7 @@ import Foundation
 /// ```
 public enum ValueComparison {
     /// Applies `op` to `lhs` and `rhs`. `options` affect `==`, `!=` and the string operators.
+    /// `op` is one a bound comparison holds (not `isLowered`).
     public static func evaluate(
         _ lhs: Value,
         _ op: ComparisonOperator,
@@ -39,6 +40,8 @@ public enum ValueComparison {
             return orderedCompare(lhs, rhs).map { $0 >= 0 } ?? false
         case .beginsWith, .endsWith, .contains, .like:
             return stringOperator(lhs, op, rhs, options: options)
+        case .in, .text, .matches:
+            preconditionFailure("\(op.rawValue) is lowered by the binder and has no rule over two values")
         }
     }
 
@@ -99,13 +102,7 @@ public enum ValueComparison {
         _ needle: Value,
         options: StringOptions = []
     ) -> Bool {
-        let operation: StringMatcher.Operation
-        switch op {
-        case .beginsWith: operation = .beginsWith
-        case .endsWith: operation = .endsWith
-        case .contains: operation = .contains
-        case .like: operation = .like
-        case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual:
+        guard let operation = StringMatcher.Operation(op) else {
             return evaluate(haystack, op, needle, options: options)
         }
         switch (haystack, needle) {

@@ -35,41 +35,18 @@ public indirect enum UnboundPredicate: Hashable, Sendable {
 
 /// `lhs op[options] rhs` before binding.
 public struct UnboundComparison: Hashable, Sendable {
-    /// The comparison operators the DSL writes; the raw value is the query spelling.
-    public enum Operator: String, Hashable, Sendable, CaseIterable {
-        /// `==`
-        case equal = "=="
-        /// `!=`
-        case notEqual = "!="
-        /// `<`
-        case less = "<"
-        /// `<=`
-        case lessOrEqual = "<="
-        /// `>`
-        case greater = ">"
-        /// `>=`
-        case greaterOrEqual = ">="
-        /// `IN`: the right side must be multi-valued (a list constant or a collection).
-        case `in` = "IN"
-        /// `BEGINSWITH`
-        case beginsWith = "BEGINSWITH"
-        /// `ENDSWITH`
-        case endsWith = "ENDSWITH"
-        /// `CONTAINS`
-        case contains = "CONTAINS"
-        /// `LIKE` (`*` and `?` wildcards)
-        case like = "LIKE"
-        /// `MATCHES` (a regular expression the whole string must match)
-        case matches = "MATCHES"
-    }
-
     public var lhs: UnboundExpression
-    public var op: Operator
+    public var op: ComparisonOperator
     /// `[c]` / `[d]`.
     public var options: StringOptions
     public var rhs: UnboundExpression
 
-    public init(_ lhs: UnboundExpression, _ op: Operator, _ rhs: UnboundExpression, options: StringOptions = []) {
+    public init(
+        _ lhs: UnboundExpression,
+        _ op: ComparisonOperator,
+        _ rhs: UnboundExpression,
+        options: StringOptions = []
+    ) {
         self.lhs = lhs
         self.op = op
         self.options = options

@@ -61,7 +61,7 @@ public struct CostModel: Hashable, Sendable {
         case .beginsWith: test = 2
         case .endsWith: test = 3
         case .contains: test = 4
-        case .like: test = 6
+        case .like, .in, .text, .matches: test = 6
         }
         if comparison.options.contains(.caseInsensitive) { test *= 2 }
         if comparison.options.contains(.diacriticInsensitive) { test *= 3 }

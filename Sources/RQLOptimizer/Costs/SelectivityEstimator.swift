@@ -144,7 +144,7 @@ struct SelectivityEstimator {
                 // ValueOrdering ranks types; only a column of one type reads a range off it.
                 if term.column.property.type == .mixed { return sampled(op, value, [], statistics) }
                 return statistics.fraction(where: op, value)
-            case .beginsWith, .endsWith, .contains, .like:
+            case .beginsWith, .endsWith, .contains, .like, .in, .text, .matches:
                 return sampled(op, value, term.options, statistics)
             }
         }
@@ -179,15 +179,10 @@ struct SelectivityEstimator {
         }
         // A string needle is prepared once (as the VM does), not per sampled value.
         var matcher: StringMatcher?
-        if case .string(let needle) = value {
-            switch op {
-            case .beginsWith: matcher = StringMatcher(.beginsWith, needle: needle, options: options)
-            case .endsWith: matcher = StringMatcher(.endsWith, needle: needle, options: options)
-            case .contains: matcher = StringMatcher(.contains, needle: needle, options: options)
-            case .like: matcher = StringMatcher(.like, needle: needle, options: options)
-            case .equal, .notEqual: matcher = StringMatcher(.equal, needle: needle, options: options)
-            case .less, .lessOrEqual, .greater, .greaterOrEqual: matcher = nil
-            }
+        if case .string(let needle) = value,
+            let operation = StringMatcher.Operation(op) ?? (op == .equal || op == .notEqual ? .equal : nil)
+        {
+            matcher = StringMatcher(operation, needle: needle, options: options)
         }
         let step = Swift.max(1, values.count / 32)
         var tested = 0
@@ -224,7 +219,7 @@ struct SelectivityEstimator {
         case .notEqual: estimate = 0.9
         case .less, .lessOrEqual, .greater, .greaterOrEqual: estimate = 1.0 / 3
         case .beginsWith, .endsWith: estimate = 0.1
-        case .contains, .like: estimate = 0.2
+        case .contains, .like, .in, .text, .matches: estimate = 0.2
         }
         switch comparison.lhs.quantifier ?? comparison.rhs.quantifier {
         case .all?: estimate *= estimate

@@ -83,7 +83,7 @@ extension FilterCombining {
             switch op {
             case .equal, .notEqual: return true
             case .less, .lessOrEqual, .greater, .greaterOrEqual: return !value.isNull
-            case .beginsWith, .endsWith, .contains, .like: return false
+            case .beginsWith, .endsWith, .contains, .like, .in, .text, .matches: return false
             }
         case .member:
             return true

@@ -122,7 +122,7 @@ public struct Normalization: Pass {
                 BoundOperand(.constant(constant), isMultiValued: false),
                 options: comparison.options
             )
-        case .beginsWith, .endsWith, .contains, .like:
+        case .beginsWith, .endsWith, .contains, .like, .in, .text, .matches:
             return nil
         }
     }

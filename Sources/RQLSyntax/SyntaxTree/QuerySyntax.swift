@@ -41,44 +41,14 @@ public enum PredicateKind: Hashable, Sendable {
 /// A binary comparison: `name BEGINSWITH[c] 'r'`.
 public struct Comparison: Hashable, Sendable {
     public var lhs: Expression
-    public var op: Operator
+    public var op: ComparisonOperator
     public var options: StringOptions
     public var rhs: Expression
 
-    public init(_ lhs: Expression, _ op: Operator, _ rhs: Expression, options: StringOptions = []) {
+    public init(_ lhs: Expression, _ op: ComparisonOperator, _ rhs: Expression, options: StringOptions = []) {
         self.lhs = lhs
         self.op = op
         self.options = options
         self.rhs = rhs
-    }
-}
-
-extension Comparison {
-    /// The operator of a comparison as written; the raw value is its canonical spelling. (RQLCore's
-    /// `ComparisonOperator` is the smaller set the value rules know; the binder maps one to the other.)
-    public enum Operator: String, Hashable, Sendable, CaseIterable {
-        case equal = "=="
-        case notEqual = "!="
-        case less = "<"
-        case lessOrEqual = "<="
-        case greater = ">"
-        case greaterOrEqual = ">="
-        case `in` = "IN"
-        case beginsWith = "BEGINSWITH"
-        case endsWith = "ENDSWITH"
-        case contains = "CONTAINS"
-        case like = "LIKE"
-        /// Full-text search (RQL).
-        case text = "TEXT"
-        /// Regular-expression match (NSPredicate).
-        case matches = "MATCHES"
-
-        /// Whether `[c]` / `[d]` may follow the operator.
-        public var acceptsOptions: Bool {
-            switch self {
-            case .equal, .notEqual, .in, .beginsWith, .endsWith, .contains, .like: true
-            case .less, .lessOrEqual, .greater, .greaterOrEqual, .text, .matches: false
-            }
-        }
     }
 }
