@@ -81,7 +81,7 @@ extension Registry {
                 }
             }
         )
-        let filterFields: [(key: String, value: BenchmarkKit.JSONValue)] = [("n", .int(CollectionState.filterCount))]
+        let filterFields: [(key: String, value: JSONValue)] = [("n", .int(CollectionState.filterCount))]
         add(
             Benchmark(
                 suite: "objects",
