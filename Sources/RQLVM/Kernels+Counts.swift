@@ -7,49 +7,9 @@ import RQLCore
 /// row against ~1.4). They answer only the shapes where that holds, and return nil otherwise
 /// so the caller runs the filter.
 extension Kernels {
-    /// How many of `rows[0 ..< count]` (dense: the identity) satisfy `op k`, for a column
-    /// without nulls.
-    @inline(__always)
-    static func countOrdered<T: Comparable>(
-        _ values: UnsafePointer<T>,
-        _ op: ComparisonOperator,
-        _ k: T,
-        _ rows: UnsafePointer<Int32>,
-        _ count: Int,
-        dense: Bool
-    ) -> Int? {
-        switch op {
-        case .equal: tally(IsEqual.self, values, k, rows, count, dense: dense)
-        case .notEqual: tally(IsNotEqual.self, values, k, rows, count, dense: dense)
-        case .less: tally(IsLess.self, values, k, rows, count, dense: dense)
-        case .lessOrEqual: tally(IsLessOrEqual.self, values, k, rows, count, dense: dense)
-        case .greater: tally(IsGreater.self, values, k, rows, count, dense: dense)
-        case .greaterOrEqual: tally(IsGreaterOrEqual.self, values, k, rows, count, dense: dense)
-        case .beginsWith, .endsWith, .contains, .like, .in, .text, .matches: nil
-        }
-    }
-
-    /// The loop of `countOrdered` for one comparison.
-    @inline(__always)
-    static func tally<T: Comparable, Test: OrderedTest>(
-        _ test: Test.Type,
-        _ values: UnsafePointer<T>,
-        _ k: T,
-        _ rows: UnsafePointer<Int32>,
-        _ count: Int,
-        dense: Bool
-    ) -> Int {
-        var c = 0
-        if dense {
-            for i in 0..<count { c &+= bit(Test.holds(values[i], k)) }
-        } else {
-            for j in 0..<count { c &+= bit(Test.holds(values[Int(rows[j])], k)) }
-        }
-        return c
-    }
-
-    /// `countOrdered` over a column of `T` (for doubles, NaN satisfies only `!=`, as Swift's
-    /// operators say); nil when the column has nulls or `T` takes the scalar path.
+    /// How many of `rows[0 ..< count]` (dense: the identity) satisfy `op k` in a column of `T`
+    /// (for doubles, NaN satisfies only `!=`, as Swift's operators say); nil when the column has
+    /// nulls or `T` takes the scalar path.
     @inline(never)
     @_specialize(where T == Int64)
     @_specialize(where T == Double)
@@ -65,7 +25,8 @@ extension Kernels {
         guard !view.nulls.hasNulls, T.hasBranchFreeCompare else { return nil }
         guard let base = view.values.baseAddress else { return count == 0 ? 0 : nil }
         if dense, let counted = T.countDense(base, op, k, count) { return counted }
-        return countOrdered(base, op, k, rows, count, dense: dense)
+        var counted = Counting()
+        return scanOrdered(base, op, k, rows, count, dense: dense, into: &counted) ? counted.count : nil
     }
 
     /// How many of `values[0 ..< count]` are greater than `k` (`k < x`), or with `flipped`

@@ -8,63 +8,63 @@ import RQLCore
 ///
 /// The shape is the one `swift-kernels.md` measured to vectorise: no closures, no existentials,
 /// the operator switched outside the loop, the row index stored unconditionally and the output
-/// cursor advanced by the predicate bit. Each loop is written once, generic over the column's
-/// element (`KernelScalar`) and the comparison (`OrderedTest`); the VM calls them with concrete
-/// types, so the optimizer emits one specialized loop per type and operator.
+/// cursor advanced by the predicate bit. The loop is written once, generic over the column's
+/// element (`KernelScalar`), the comparison (`OrderedTest`) and what it does with a row
+/// (`RowSink`: select or count); the VM calls it with concrete types, so the optimizer emits
+/// one specialized loop per type, operator and sink.
 enum Kernels {
     @inline(__always)
     static func bit(_ b: Bool) -> Int { Int(unsafeBitCast(b, to: UInt8.self)) }
 
-    /// Narrows `rows[0 ..< count]` (dense: the identity) to the rows whose value satisfies
-    /// `op k`; returns the new count.
+    /// Feeds `sink` each of `rows[0 ..< count]` (dense: the identity) with whether its value
+    /// satisfies `op k`: the one operator switch of the filters and the counts. False, feeding
+    /// nothing, when `op` is not one of the six orderings.
     @inline(__always)
-    static func filterOrdered<T: Comparable>(
+    static func scanOrdered<T: Comparable, Sink: RowSink>(
         _ values: UnsafePointer<T>,
         _ op: ComparisonOperator,
         _ k: T,
-        _ rows: UnsafeMutablePointer<Int32>,
+        _ rows: UnsafePointer<Int32>,
         _ count: Int,
-        dense: Bool
-    ) -> Int {
+        dense: Bool,
+        into sink: inout Sink
+    ) -> Bool {
         switch op {
-        case .equal: select(IsEqual.self, values, k, rows, count, dense: dense)
-        case .notEqual: select(IsNotEqual.self, values, k, rows, count, dense: dense)
-        case .less: select(IsLess.self, values, k, rows, count, dense: dense)
-        case .lessOrEqual: select(IsLessOrEqual.self, values, k, rows, count, dense: dense)
-        case .greater: select(IsGreater.self, values, k, rows, count, dense: dense)
-        case .greaterOrEqual: select(IsGreaterOrEqual.self, values, k, rows, count, dense: dense)
-        case .beginsWith, .endsWith, .contains, .like, .in, .text, .matches: 0
+        case .equal: scan(IsEqual.self, values, k, rows, count, dense: dense, into: &sink)
+        case .notEqual: scan(IsNotEqual.self, values, k, rows, count, dense: dense, into: &sink)
+        case .less: scan(IsLess.self, values, k, rows, count, dense: dense, into: &sink)
+        case .lessOrEqual: scan(IsLessOrEqual.self, values, k, rows, count, dense: dense, into: &sink)
+        case .greater: scan(IsGreater.self, values, k, rows, count, dense: dense, into: &sink)
+        case .greaterOrEqual: scan(IsGreaterOrEqual.self, values, k, rows, count, dense: dense, into: &sink)
+        case .beginsWith, .endsWith, .contains, .like, .in, .text, .matches: return false
         }
+        return true
     }
 
-    /// The loop of `filterOrdered` for one comparison.
+    /// The loop of `scanOrdered` for one comparison.
     @inline(__always)
-    static func select<T: Comparable, Test: OrderedTest>(
+    static func scan<T: Comparable, Test: OrderedTest, Sink: RowSink>(
         _ test: Test.Type,
         _ values: UnsafePointer<T>,
         _ k: T,
-        _ rows: UnsafeMutablePointer<Int32>,
+        _ rows: UnsafePointer<Int32>,
         _ count: Int,
-        dense: Bool
-    ) -> Int {
-        var m = 0
+        dense: Bool,
+        into sink: inout Sink
+    ) {
         if dense {
-            for i in 0..<count {
-                rows[m] = Int32(truncatingIfNeeded: i)
-                m &+= bit(Test.holds(values[i], k))
-            }
+            for i in 0..<count { sink.take(Int32(truncatingIfNeeded: i), Test.holds(values[i], k)) }
         } else {
             for j in 0..<count {
                 let r = rows[j]
-                rows[m] = r
-                m &+= bit(Test.holds(values[Int(r)], k))
+                sink.take(r, Test.holds(values[Int(r)], k))
             }
         }
-        return m
     }
 
-    /// `filterOrdered` over a column of `T`; with nulls (or for a type whose compare is not
-    /// one instruction) the scalar `nullAware` path.
+    /// Narrows `rows[0 ..< count]` (dense: the identity) to the rows whose value in a column of
+    /// `T` satisfies `op k`; returns the new count. With nulls (or for a type whose compare is
+    /// not one instruction) the scalar `nullAware` path.
     @inline(never)
     @_specialize(where T == Int64)
     @_specialize(where T == Double)
@@ -82,7 +82,9 @@ enum Kernels {
         if view.nulls.hasNulls || !T.hasBranchFreeCompare {
             return nullAware(view.nulls, op, rows, count, dense: dense) { compare(base[$0], op, k) }
         }
-        return filterOrdered(base, op, k, rows, count, dense: dense)
+        var selected = Selecting(rows)
+        _ = scanOrdered(base, op, k, rows, count, dense: dense, into: &selected)
+        return selected.count
     }
 
     @inline(never)
@@ -102,9 +104,11 @@ enum Kernels {
         }
         // Equality with a constant bool: compare the bytes.
         let wanted: UInt8 = (op == .equal) == k ? 1 : 0
-        return base.withMemoryRebound(to: UInt8.self, capacity: view.values.count) { bytes in
-            select(IsEqual.self, bytes, wanted, rows, count, dense: dense)
+        var selected = Selecting(rows)
+        base.withMemoryRebound(to: UInt8.self, capacity: view.values.count) { bytes in
+            scan(IsEqual.self, bytes, wanted, rows, count, dense: dense, into: &selected)
         }
+        return selected.count
     }
     /// The scalar path for columns with nulls (and types whose compare is not one instruction):
     /// a null row satisfies only `!=`.
@@ -223,7 +227,7 @@ protocol KernelScalar: Comparable {
     /// branch-free loops; a `Timestamp` (seconds, then nanoseconds) takes the scalar path.
     static var hasBranchFreeCompare: Bool { get }
     /// A count of the dense rows `values[0 ..< count]` satisfying `op k` faster than
-    /// `countOrdered`, or nil where there is none.
+    /// the generic count (`scanOrdered` into `Counting`), or nil where there is none.
     static func countDense(_ values: UnsafePointer<Self>, _ op: ComparisonOperator, _ k: Self, _ count: Int) -> Int?
 }
 
@@ -239,6 +243,42 @@ extension Double: KernelScalar {}
 extension Float: KernelScalar {}
 extension Timestamp: KernelScalar {
     static var hasBranchFreeCompare: Bool { false }
+}
+
+/// What a scan does with each row and its verdict: `Selecting` keeps the passing rows' offsets,
+/// `Counting` only counts them. Generic over it, one loop serves the filters and the counts, and
+/// each specialization keeps the shape of a hand-written loop.
+protocol RowSink {
+    mutating func take(_ row: Int32, _ keep: Bool)
+}
+
+/// Writes each passing row to `rows[count]`, in place over the rows being scanned (the write
+/// cursor never passes the read one): the row is stored unconditionally and the cursor advanced
+/// by the verdict's bit.
+struct Selecting: RowSink {
+    let rows: UnsafeMutablePointer<Int32>
+    var count = 0
+
+    @inline(__always)
+    init(_ rows: UnsafeMutablePointer<Int32>) {
+        self.rows = rows
+    }
+
+    @inline(__always)
+    mutating func take(_ row: Int32, _ keep: Bool) {
+        rows[count] = row
+        count &+= Kernels.bit(keep)
+    }
+}
+
+/// Adds up the verdicts' bits and writes nothing, which lets a dense count vectorise.
+struct Counting: RowSink {
+    var count = 0
+
+    @inline(__always)
+    mutating func take(_ row: Int32, _ keep: Bool) {
+        count &+= Kernels.bit(keep)
+    }
 }
 
 /// One of the six orderings, as a type, so that a loop generic over it is specialized into one
