@@ -112,9 +112,13 @@ final class DatasetStreamDecoder: DatasetGraphDecoding {
         var row = defaults[c]
         var sawKey = false
         var expected = 0
+        // Repeated members are told apart by the properties seen; past 64 properties the parser
+        // checks the names.
+        let checksSeen = properties.count <= 64
+        var seen: UInt64 = 0
         var members: JSONParser.Cursor
         do {
-            members = try parser.enterObject()
+            members = try parser.enterObject(checkingKeys: !checksSeen)
         } catch {
             throw .syntax(error.inside(path + [.index(position)]))
         }
@@ -136,14 +140,19 @@ final class DatasetStreamDecoder: DatasetGraphDecoding {
                 }
                 index = found
             }
+            if checksSeen {
+                guard seen & (1 << UInt64(index)) == 0 else {
+                    throw .syntax(parser.duplicateKeyError(name).inside(path + [.index(position)]))
+                }
+                seen |= 1 << UInt64(index)
+            }
             expected = index + 1
             let property = properties[index]
             if property.isBacklink { throw .backlinkGiven(className: className, position: position, property: name) }
             let location = DatasetLocation(className: className, position: position, property: name)
             if index == keyIndex {
-                let json = try value(&parser, path + [.index(position), .key(name)])
-                let key = try decodeSingle(json, property.type, optional: property.isOptional, at: location)
-                try register(key, json, of: c, at: location)
+                let (key, json) = try readKey(property, &parser, at: location, path: path)
+                try register(key, json(), of: c, at: location)
                 row[index] = key
                 sawKey = true
             } else {
@@ -154,6 +163,42 @@ final class DatasetStreamDecoder: DatasetGraphDecoding {
             throw .missingPrimaryKey(className: className, position: position, property: properties[keyIndex].name)
         }
         return row
+    }
+
+    /// A primary key's value, and its JSON for a message: an integer or a string from its token.
+    private func readKey(
+        _ property: Property,
+        _ parser: inout JSONParser,
+        at location: DatasetLocation,
+        path: [JSONPathComponent]
+    ) throws(DatasetError) -> (Value, () -> JSONValue) {
+        do {
+            switch property.type {
+            case .int:
+                switch try parser.readNumber() {
+                case .integer(let value)?: return (.int(value), { .number(JSONNumber(text: String(value))) })
+                case .other(let number)?:
+                    let json = JSONValue.number(number)
+                    return (
+                        try decodeSingle(json, property.type, optional: property.isOptional, at: location), { json }
+                    )
+                case nil: break
+                }
+            case .string:
+                if let text = try parser.readString() { return (.string(text), { .string(text) }) }
+            default:
+                break
+            }
+        } catch let error as JSONSyntaxError {
+            throw .syntax(error.inside(path + [.index(location.position), .key(location.property)]))
+        } catch let error as DatasetError {
+            throw error
+        } catch {
+            fatalError("unexpected error \(error)")
+        }
+        let json = try value(&parser, path + [.index(location.position), .key(location.property)])
+        let key = try decodeSingle(json, property.type, optional: property.isOptional, at: location)
+        return (key, { json })
     }
 
     /// One member's value: plain scalars from their tokens, the rest through a `JSONValue`.
@@ -187,7 +232,12 @@ final class DatasetStreamDecoder: DatasetGraphDecoding {
                     switch try parser.readNumber() {
                     case .integer(let value)?:
                         return property.type == .double ? .double(Double(value)) : .float(Float(Double(value)))
-                    case .other(let number)?: return try decode(.number(number), property, at: location)
+                    case .other(let number)?:
+                        if let double = number.finiteDoubleValue {
+                            if property.type == .double { return .double(double) }
+                            if Float(double).isFinite { return .float(Float(double)) }
+                        }
+                        return try decode(.number(number), property, at: location)
                     case nil: break
                     }
                 case .string:

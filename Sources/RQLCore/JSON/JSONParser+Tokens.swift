@@ -68,6 +68,14 @@ extension JSONParser {
         return true
     }
 
+    /// The error `nextMember` reports for a key its object already has, here: for a reader that
+    /// entered the object with `checkingKeys: false` and tells repeated keys apart itself.
+    package func duplicateKeyError(_ key: String) -> JSONSyntaxError {
+        var failure = error("duplicate key '\(TerminalText.escaped(key))'")
+        failure.namesPath = true
+        return failure
+    }
+
     /// The document offset of the next byte to read: how far a stream has been read.
     package var offset: Int { base + index }
 }

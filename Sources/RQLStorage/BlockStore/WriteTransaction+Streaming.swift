@@ -178,7 +178,7 @@ package final class RowAppender {
         let keys = Array(first..<first + Int64(state.pendingCount))
         let defaults = transaction.tables[t].objectSchema.properties.map(\.defaultValue)
         let pending = state.pending
-        state.pending = Array(repeating: [], count: pending.count)
+        state.pending = pending.map { _ in [] }
         transaction.appendRows(
             t,
             keys: keys[...],
@@ -191,6 +191,7 @@ package final class RowAppender {
             transaction.tables[t].blocks.replace(last, with: transaction.tables[t].blocks[last].packed())
         }
         state.room = Self.room(in: transaction.tables[t])
+        for p in state.pending.indices { state.pending[p].reserveCapacity(state.room) }
     }
 
     /// The rows that fill `table`'s last block, or a whole block when it is full or there is none.
