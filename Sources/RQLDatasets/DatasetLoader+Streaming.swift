@@ -28,7 +28,7 @@ extension DatasetLoader {
     /// the transaction is left as it was: nothing of the dataset is in it. The caller commits.
     ///
     /// ```swift
-    /// let store = BlockStore(schema: Schema(classes: []))
+    /// let store = BlockStore(schema: try Schema([]))
     /// let transaction = store.beginWrite()
     /// let input = MemoryInput(Array(#"""
     ///     {"schema": {"Dog": {"properties": {"name": "string", "age": "int"}}},
