@@ -80,7 +80,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RQLStorageTests",
-            dependencies: ["RQLStorage", "RQLCore", "RQLDatasets", "RQLEngine", "store-crash-helper"]
+            dependencies: ["RQLStorage", "RQLCore", "RQLDatasets", "RQLEngine", "RQLTestSupport", "store-crash-helper"]
         ),
         .testTarget(name: "RQLIRTests", dependencies: ["RQLIR", "RQLCore", "RQLStorage", "RQLDatasets"]),
         .testTarget(

@@ -12,7 +12,8 @@ generator), builds the store file with `rqlc import`, then times each command as
 peak resident set size (getrusage of the child, `ru_maxrss`). Every query's answer is checked
 against the contract's counts before it is timed (at 1,000,000 rows, seed 42).
 
-Commands: `rqlc --version` (process start), `rqlc run --data STORE --class Person --count
+`--import-baseline OTHER_RQLC` times another build's import in the same run (before/after on the
+same load). Commands: `rqlc --version` (process start), `rqlc run --data STORE --class Person --count
 "age > 90"`, Q1-Q12 (`--format keys` to /dev/null; Q9 `--count`), `rqlc info`, `rqlc export`
 (to /dev/null), `rqlc import` (a fresh store each run), and `sqlite3 FILE "SELECT count(*) ...
 WHERE age > 90"` on a table of the same rows (the `sqlite3` command-line shell, not Python's
@@ -90,6 +91,8 @@ def main():
     parser.add_argument("--work", help="directory for the dataset and stores (kept); default a fresh temporary one")
     parser.add_argument("--only", help="only labels containing this text")
     parser.add_argument("--skip-import", action="store_true", help="do not time import (it takes seconds a run)")
+    parser.add_argument("--import-baseline", help="another rqlc binary whose import is timed in the same run, "
+                        "for a before/after on the same load")
     parser.add_argument("--json", action="store_true", help="one JSON object a line")
     options = parser.parse_args()
     rqlc = os.path.abspath(options.rqlc)
@@ -120,6 +123,11 @@ def main():
         results.append(timed("rqlc import (128 MB JSON at 1M rows)", [rqlc, "import", dataset, scratch],
                              options.import_runs, prepare=fresh_scratch))
         fresh_scratch()
+        if options.import_baseline:
+            baseline = os.path.abspath(options.import_baseline)
+            results.append(timed("baseline rqlc import (same JSON)", [baseline, "import", dataset, scratch],
+                                 options.import_runs, prepare=fresh_scratch))
+            fresh_scratch()
     checks = options.rows == 1_000_000
     if wanted("start"):
         results.append(timed("rqlc --version (process start)", [rqlc, "--version"], options.runs))

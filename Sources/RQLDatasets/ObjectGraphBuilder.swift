@@ -12,7 +12,7 @@ import RQLStorage
 /// primary keys (so links may point forward and across classes) and counts each class's objects,
 /// a second decodes the objects. Only one object's JSON tree exists at a time, so loading takes
 /// the text plus the columns, not a tree of the whole document.
-final class ObjectGraphBuilder {
+final class ObjectGraphBuilder: DatasetGraphDecoding {
     let schema: Schema
     /// Per class: the row keys and one column builder per property (nil for backlinks).
     private var tables: [String: TableBuilder] = [:]
@@ -24,17 +24,6 @@ final class ObjectGraphBuilder {
     private var newCounts: [String: Int] = [:]
     /// Per class: the key of the first new row.
     private var firstNewKeys: [String: Int64] = [:]
-
-    /// Where a value being decoded sits, for error messages.
-    struct Location {
-        let className: String
-        let position: Int
-        let property: String
-
-        func appending(_ name: String) -> Location {
-            Location(className: className, position: position, property: property + "." + name)
-        }
-    }
 
     init(schema: Schema, existing: [String: TableRows] = [:]) {
         self.schema = schema
@@ -204,36 +193,35 @@ final class ObjectGraphBuilder {
         return key
     }
 
-    /// One object's property values in schema order, defaults filled in. `prefix` is the path of
-    /// an embedded object inside its top-level parent (`address.`).
-    func decodeObject(
-        _ members: [JSONMember],
-        of objectSchema: ObjectSchema,
-        className: String,
-        position: Int,
-        prefix: String
-    ) throws(DatasetError) -> [Value] {
-        var row = objectSchema.properties.map(\.defaultValue)
-        for member in members {
-            let location = Location(className: className, position: position, property: prefix + member.key)
-            guard let index = objectSchema.propertyIndex(named: member.key) else {
-                guard objectSchema.name == className else {
-                    throw .unknownEmbeddedProperty(
-                        className: className,
-                        position: position,
-                        path: prefix + member.key,
-                        embeddedClass: objectSchema.name,
-                        property: member.key
-                    )
-                }
-                throw .unknownProperty(className: className, position: position, property: member.key)
-            }
-            let property = objectSchema.properties[index]
-            if property.isBacklink {
-                throw .backlinkGiven(className: className, position: position, property: prefix + member.key)
-            }
-            row[index] = try decode(member.value, property, at: location)
+    func link(
+        primaryKey key: Value,
+        keyJSON: JSONValue,
+        target: String,
+        at location: Location
+    ) throws(DatasetError)
+        -> Value
+    {
+        guard let rowKey = primaryKeys[target]?[EqualityKey(key)] else {
+            throw dangling(location, target: target, key: keyJSON)
         }
-        return row
+        return .link(ObjectLink(className: target, key: rowKey))
+    }
+
+    func link(
+        position: Int64?,
+        keyJSON: JSONValue,
+        target: String,
+        at location: Location
+    ) throws(DatasetError)
+        -> Value
+    {
+        guard let position, let rowKey = rowKey(atPosition: position, in: target) else {
+            throw dangling(location, target: target, key: keyJSON)
+        }
+        return .link(ObjectLink(className: target, key: rowKey))
+    }
+
+    func appendEmbedded(_ row: [Value], to className: String, at location: Location) -> RowKey {
+        append(row, to: className)
     }
 }

@@ -11,6 +11,8 @@ public struct CommandEnvironment: Sendable {
     /// Whether standard input is a terminal: `rqlc shell` then edits lines and prompts (when
     /// standard output is one too); otherwise it reads a script without prompts.
     public var standardInputIsTerminal = false
+    /// Whether standard error is a terminal: a long `rqlc import` then shows its progress there.
+    public var standardErrorIsTerminal = false
     /// Opens a file named on the command line for reading (its bytes as given); `-` is standard
     /// input.
     public var open: @Sendable ([UInt8]) throws(InputFailure) -> ByteInput

@@ -1,5 +1,6 @@
 import Foundation
 import RQLCore
+import RQLDatasets
 import RQLStorage
 
 /// `rqlc import DATASET.json STORE`: creates STORE from a dataset, or adds the dataset's objects
@@ -11,10 +12,13 @@ enum ImportCommand: Command {
         Usage: rqlc import DATASET STORE
 
         Reads DATASET (the JSON dataset format, or another store file; '-' is standard input)
-        and writes its objects to the store file STORE in one transaction. A missing STORE is
-        created with the dataset's schema; an existing one gets the dataset's classes it lacks
-        and then the objects (the classes it has must have the same properties). Prints the
-        new version and the number of objects. A STORE whose newest version cannot be read
+        and writes its objects to the store file STORE in one transaction. A JSON dataset is
+        streamed: its objects go into STORE's blocks as they are read, so memory does not grow
+        with the text. A missing STORE is created with the dataset's schema once the schema is
+        read; an existing one gets the dataset's classes it lacks and then the objects (the
+        classes it has must have the same properties). A dataset that fails commits none of its
+        objects (a STORE created for it stays, empty). Prints the new version and the number of objects; on a terminal, an import
+        that takes more than a second shows its progress on standard error meanwhile. A STORE whose newest version cannot be read
         is refused (exit 1); with --accept-older-version the objects are committed on top of
         the intact version before it, which replaces the unreadable one for good.
 
@@ -28,22 +32,50 @@ enum ImportCommand: Command {
 
     static func run(_ list: ArgumentList, _ context: CommandContext) throws(CommandFailure) {
         guard list.positionals.count == 2 else { throw .usage("give a dataset and a store file") }
-        let source = try StoreFileSource.loadDataset(list.positionals[0], list, context)
+        let path = list.positionals[1].text
+        if StoreFileSource.isStoreFile(list.positionals[0].text) {
+            try importStore(list.positionals[0].text, into: path, list, context)
+        } else {
+            try importDataset(list.positionals[0], into: path, list, context)
+        }
+    }
+
+    /// A JSON dataset, streamed into the store's transaction as it is read: the schema first
+    /// (a stream that is not a dataset fails there, before STORE is created), then the objects,
+    /// committed once at the end, so a dataset that fails commits none of them.
+    private static func importDataset(
+        _ dataset: CommandArgument,
+        into path: String,
+        _ list: ArgumentList,
+        _ context: CommandContext
+    ) throws(CommandFailure) {
+        let stream = try StoreFileSource.openDatasetStream(dataset, context)
+        let store = try openStore(path, schema: stream.schema, list, context)
+        let transaction = store.beginWrite()
+        let progress = ImportProgress(context)
+        do {
+            try stream.load(into: transaction, progress: progress.update)
+        } catch {
+            progress.clear()
+            transaction.rollback()
+            throw StoreFileSource.datasetFailure(error, dataset)
+        }
+        progress.clear()
+        try commit(transaction, path, context)
+    }
+
+    /// Another store file, read in place and copied block by block.
+    private static func importStore(
+        _ sourcePath: String,
+        into path: String,
+        _ list: ArgumentList,
+        _ context: CommandContext
+    ) throws(CommandFailure) {
+        let source = try StoreFileSource.openData(sourcePath, list, context)
         defer { source.keepOpen() }
         let dataset = source.reader
-        let path = list.positionals[1].text
-        let store: BlockStore
-        do {
-            // Created whole with the dataset's schema, or opened (another process may create it
-            // first); an empty file becomes a store.
-            store = try BlockStore.open(path: path, creatingWith: dataset.schema)
-        } catch {
-            throw StoreFileSource.failure(error)
-        }
-        try StoreFileSource.checkFallback(store.fallback, list, context)
-        store.acceptOlderVersion()
+        let store = try openStore(path, schema: dataset.schema, list, context)
         let transaction = store.beginWrite()
-        let result: CommitResult
         do {
             for objectSchema in dataset.schema.classes where transaction.schema[objectSchema.name] == nil {
                 try transaction.addClass(objectSchema)
@@ -63,6 +95,35 @@ enum ImportCommand: Command {
             transaction.rollback()
             throw error
         }
+        try commit(transaction, path, context)
+    }
+
+    /// The store at `path`, created whole with `schema` or opened (another process may create
+    /// it first); an empty file becomes a store.
+    private static func openStore(
+        _ path: String,
+        schema: Schema,
+        _ list: ArgumentList,
+        _ context: CommandContext
+    ) throws(CommandFailure) -> BlockStore {
+        let store: BlockStore
+        do {
+            store = try BlockStore.open(path: path, creatingWith: schema)
+        } catch {
+            throw StoreFileSource.failure(error)
+        }
+        try StoreFileSource.checkFallback(store.fallback, list, context)
+        store.acceptOlderVersion()
+        return store
+    }
+
+    /// Commits and prints the new version and the number of objects.
+    private static func commit(
+        _ transaction: WriteTransaction,
+        _ path: String,
+        _ context: CommandContext
+    ) throws(CommandFailure) {
+        let result: CommitResult
         do {
             result = try transaction.commit()
         } catch {
@@ -77,5 +138,44 @@ enum ImportCommand: Command {
     private static func importFailure(_ error: WriteError, _ path: String) -> CommandFailure {
         if case .file(let fileError) = error { return StoreFileSource.failure(fileError) }
         return .invalidInput("error: \(TerminalText.escaped(path)): \(TerminalText.escaped(error.description))\n")
+    }
+}
+
+/// The progress line of a long import: objects and bytes read and the rate, rewritten in place
+/// on standard error when it is a terminal and the import has run for a second; nothing
+/// otherwise. Cleared before the result is printed.
+final class ImportProgress {
+    private let errors: CommandOutput?
+    private let start = ContinuousClock.now
+    /// Seconds before the first line.
+    private let delay: Double
+    private var lastShown: ContinuousClock.Instant?
+
+    init(_ context: CommandContext, after delay: Double = 1) {
+        errors = context.environment.standardErrorIsTerminal ? context.errors : nil
+        self.delay = delay
+    }
+
+    func update(_ progress: DatasetLoadProgress) {
+        guard let errors else { return }
+        let now = ContinuousClock.now
+        let elapsed = Self.seconds(start.duration(to: now))
+        guard elapsed >= delay, lastShown.map({ Self.seconds($0.duration(to: now)) >= 0.1 }) ?? true else { return }
+        lastShown = now
+        let megabytes = (Double(progress.bytes) / 1e5).rounded() / 10
+        let rate = Int((Double(progress.objects) / max(elapsed, 1e-3)).rounded())
+        // A failed write to standard error is not the import's failure: the line is a courtesy.
+        try? errors.write("\r\u{1B}[Kimporting: \(progress.objects) objects, \(megabytes) MB read, \(rate) objects/s")
+    }
+
+    /// Erases the line, if one was shown.
+    func clear() {
+        guard lastShown != nil else { return }
+        try? errors?.write("\r\u{1B}[K")
+        lastShown = nil
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
     }
 }

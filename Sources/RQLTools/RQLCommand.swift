@@ -89,6 +89,7 @@ public enum RQLCommand {
         }
         var environment = CommandEnvironment(standardOutputIsTerminal: isatty(STDOUT_FILENO) != 0)
         environment.standardInputIsTerminal = isatty(STDIN_FILENO) != 0
+        environment.standardErrorIsTerminal = isatty(STDERR_FILENO) != 0
         return run(
             arguments.map { CommandArgument(bytes: $0) },
             environment: environment,

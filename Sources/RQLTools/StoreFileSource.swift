@@ -142,10 +142,35 @@ enum StoreFileSource {
             if onlySchema { return BlockStore(schema: try DatasetLoader.loadSchema(from: input)).snapshot }
             return try DatasetLoader.load(from: input)
         } catch {
-            if case .unreadable(let failure) = error { throw .failed(failure.message) }
-            let name = path.bytes == Array("-".utf8) ? "standard input" : path.text
-            throw .invalidInput("error: \(TerminalText.escaped(name)): \(TerminalText.escaped(error.description))\n")
+            throw datasetFailure(error, path)
         }
+    }
+
+    /// Opens the JSON dataset at `path` (`-` is standard input) and reads it up to the end of
+    /// its schema, for a command that streams its objects (`rqlc import`).
+    static func openDatasetStream(
+        _ path: CommandArgument,
+        _ context: CommandContext
+    ) throws(CommandFailure) -> DatasetStream {
+        let input: ByteInput
+        do {
+            input = try context.environment.open(path.bytes)
+        } catch {
+            throw .io(error.message)
+        }
+        do {
+            return try DatasetStream(input)
+        } catch {
+            throw datasetFailure(error, path)
+        }
+    }
+
+    /// The exit a dataset's problem ends with: 1, naming the file (or standard input); a read
+    /// that failed under way is reported as such.
+    static func datasetFailure(_ error: DatasetError, _ path: CommandArgument) -> CommandFailure {
+        if case .unreadable(let failure) = error { return .failed(failure.message) }
+        let name = path.bytes == Array("-".utf8) ? "standard input" : path.text
+        return .invalidInput("error: \(TerminalText.escaped(name)): \(TerminalText.escaped(error.description))\n")
     }
 }
 

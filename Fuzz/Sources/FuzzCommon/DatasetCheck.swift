@@ -7,7 +7,9 @@ import RQLStorage
 /// For any bytes, decoded as UTF-8 with replacement:
 /// 1. loading returns or throws a `DatasetError` (no trap, no hang; the type is the signature's);
 /// 2. a loaded store's export `e` loads again, to a store with the same schema;
-/// 3. that store exports to `e` again: the export is a fixpoint.
+/// 3. that store exports to `e` again: the export is a fixpoint;
+/// 4. the streaming loader (`DatasetLoader.load(from:into:)`) loads exactly the texts the loader
+///    loads, to the same export (`DatasetCheck+Streaming.swift`).
 ///
 ///     DatasetCheck.standard.run(Array(DemoDataset.json.utf8))       // traps on a violation
 ///     DatasetCheck.standard.violation(in: "{\"schema\": {}}")        // nil when all is right
@@ -21,6 +23,8 @@ public struct DatasetCheck: Sendable {
     public var load: LoadFunction
     public var export: ExportFunction
     public var maximumLength = 16_384
+    /// The streaming load, as the export of what it loaded (invariant 4).
+    public var streamedExport: StreamedExportFunction = DatasetCheck.realStreamedExport
 
     public init(load: @escaping LoadFunction, export: @escaping ExportFunction) {
         self.load = load
@@ -54,7 +58,7 @@ public struct DatasetCheck: Sendable {
         } catch {
             // Invariant 1 holds by the typed throw: any error is a DatasetError.
             _ = error.description
-            return nil
+            return streamingViolation(in: text, loaded: nil)
         }
         let exported = export(store)
         func violated(_ invariant: DatasetViolation.Invariant, _ what: String) -> DatasetViolation {
@@ -76,11 +80,11 @@ public struct DatasetCheck: Sendable {
                 "the export of the reloaded store differs\n" + firstDifference(exported, reexported)
             )
         }
-        return nil
+        return streamingViolation(in: text, loaded: DatasetExporter.export(store))
     }
 
     /// The first line where `a` and `b` differ, both ways, for the report.
-    private func firstDifference(_ a: String, _ b: String) -> String {
+    func firstDifference(_ a: String, _ b: String) -> String {
         let first = a.split(separator: "\n", omittingEmptySubsequences: false)
         let second = b.split(separator: "\n", omittingEmptySubsequences: false)
         for index in 0..<max(first.count, second.count) {

@@ -5,6 +5,9 @@ public struct DatasetViolation: Error, Sendable, CustomStringConvertible {
         case exportLoads = "export loads"
         /// Loading the export gives a store with a different schema or a different export.
         case exportFixpoint = "export fixpoint"
+        /// The streaming loader loads what the loader refuses, refuses what it loads, or loads
+        /// other objects.
+        case streamingAgrees = "streaming agrees"
     }
 
     public var invariant: Invariant

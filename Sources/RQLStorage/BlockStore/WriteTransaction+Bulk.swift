@@ -213,7 +213,7 @@ extension WriteTransaction {
     /// `p` of rows `rows` (indexed from 0 like `keys`) is appended by `copy(p, &segment, rows,
     /// count)` when it can make a typed copy (it returns false otherwise), else from
     /// `value(row, p)`.
-    private func appendRows(
+    func appendRows(
         _ t: Int,
         keys: ArraySlice<Int64>,
         copy: (Int, inout Segment, Range<Int>, Int) -> Bool,
@@ -247,7 +247,7 @@ extension WriteTransaction {
     }
 
     /// Packs the new blocks and builds (or extends) the table's own indexes.
-    private func finishBulk(_ t: Int, newKeys: [Int64], wasEmpty: Bool, firstBlock: Int) {
+    func finishBulk(_ t: Int, newKeys: [Int64], wasEmpty: Bool, firstBlock: Int) {
         for b in Swift.max(firstBlock - 1, 0)..<tables[t].blocks.count {
             tables[t].blocks.replace(b, with: tables[t].blocks[b].packed())
         }
@@ -263,7 +263,7 @@ extension WriteTransaction {
 
     /// Registers the links of the new rows in their targets' backlink indexes, building an
     /// index from sorted entries when it was empty.
-    private func addBulkBacklinks(_ loaded: [(table: Int, keys: [Int64])]) throws(WriteError) {
+    func addBulkBacklinks(_ loaded: [(table: Int, keys: [Int64])]) throws(WriteError) {
         var entries: [Int: [(origin: BacklinkOrigin, target: Int64, source: Int64)]] = [:]
         for (t, keys) in loaded {
             let properties = tables[t].objectSchema.properties.enumerated().filter {

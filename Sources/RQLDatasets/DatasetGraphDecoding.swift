@@ -2,9 +2,102 @@ import Foundation
 import RQLCore
 import RQLStorage
 
-/// Reading one property value of an object: scalars through `DatasetValueDecoder`, and the
-/// parts that need the object graph (links, embedded objects, collections, mixed values).
-extension ObjectGraphBuilder {
+/// Where a value being decoded sits, for error messages.
+struct DatasetLocation {
+    let className: String
+    let position: Int
+    let property: String
+
+    func appending(_ name: String) -> DatasetLocation {
+        DatasetLocation(className: className, position: position, property: property + "." + name)
+    }
+}
+
+/// Reading an object's property values from JSON, shared by the loaders: scalars through
+/// `DatasetValueDecoder`, and the parts that need the object graph (links, embedded objects,
+/// collections, mixed values). A loader supplies what a link resolves to and where an embedded
+/// object's row goes.
+protocol DatasetGraphDecoding: AnyObject {
+    typealias Location = DatasetLocation
+
+    var schema: Schema { get }
+
+    /// The link to the object of class `target` whose primary key is `key` (`keyJSON` as
+    /// written), or a `danglingLink` error.
+    func link(
+        primaryKey key: Value,
+        keyJSON: JSONValue,
+        target: String,
+        at location: Location
+    ) throws(DatasetError)
+        -> Value
+
+    /// The link to the object at `position` of class `target`'s array (`nil`: beyond `Int64`),
+    /// or a `danglingLink` error.
+    func link(
+        position: Int64?,
+        keyJSON: JSONValue,
+        target: String,
+        at location: Location
+    ) throws(DatasetError)
+        -> Value
+
+    /// Stores an embedded object's row (a value per property of `className`) met at `location`
+    /// and returns its key.
+    func appendEmbedded(_ row: [Value], to className: String, at location: Location) throws(DatasetError) -> RowKey
+}
+
+extension DatasetGraphDecoding {
+    /// One object's property values in schema order, defaults filled in. `prefix` is the path of
+    /// an embedded object inside its top-level parent (`address.`).
+    func decodeObject(
+        _ members: [JSONMember],
+        of objectSchema: ObjectSchema,
+        className: String,
+        position: Int,
+        prefix: String
+    ) throws(DatasetError) -> [Value] {
+        var row = objectSchema.properties.map(\.defaultValue)
+        for member in members {
+            let location = Location(className: className, position: position, property: prefix + member.key)
+            guard let index = objectSchema.propertyIndex(named: member.key) else {
+                throw unknownProperty(member.key, of: objectSchema, at: location)
+            }
+            let property = objectSchema.properties[index]
+            if property.isBacklink {
+                throw .backlinkGiven(className: className, position: position, property: prefix + member.key)
+            }
+            row[index] = try decode(member.value, property, at: location)
+        }
+        return row
+    }
+
+    /// The error for a member `name` that `objectSchema` (the top-level class or an embedded one
+    /// inside it) does not declare.
+    func unknownProperty(_ name: String, of objectSchema: ObjectSchema, at location: Location) -> DatasetError {
+        guard objectSchema.name == location.className else {
+            return .unknownEmbeddedProperty(
+                className: location.className,
+                position: location.position,
+                path: location.property,
+                embeddedClass: objectSchema.name,
+                property: name
+            )
+        }
+        return .unknownProperty(className: location.className, position: location.position, property: name)
+    }
+
+    /// The error for a link to `target` that names no object.
+    func dangling(_ location: Location, target: String, key keyJSON: JSONValue) -> DatasetError {
+        .danglingLink(
+            className: location.className,
+            position: location.position,
+            property: location.property,
+            target: target,
+            key: keyJSON.serialized()
+        )
+    }
+
     func decode(_ json: JSONValue, _ property: Property, at location: Location) throws(DatasetError) -> Value {
         switch property.collection {
         case .single:
@@ -172,7 +265,7 @@ extension ObjectGraphBuilder {
                 position: location.position,
                 prefix: location.property + "."
             )
-            return .link(ObjectLink(className: target, key: append(row, to: target)))
+            return .link(ObjectLink(className: target, key: try appendEmbedded(row, to: target, at: location)))
         }
         var keyJSON = json
         if let (tag, payload) = DatasetValueDecoder.tagged(json), tag == "$link" {
@@ -189,24 +282,15 @@ extension ObjectGraphBuilder {
             }
             keyJSON = key
         }
-        let dangling = DatasetError.danglingLink(
-            className: location.className,
-            position: location.position,
-            property: location.property,
-            target: target,
-            key: keyJSON.serialized()
-        )
         if let keyIndex = targetSchema.primaryKeyIndex {
             let keyProperty = targetSchema.properties[keyIndex]
             let key = try decodeSingle(keyJSON, keyProperty.type, optional: keyProperty.isOptional, at: location)
-            guard let rowKey = primaryKeys[target]?[EqualityKey(key)] else { throw dangling }
-            return .link(ObjectLink(className: target, key: rowKey))
+            return try link(primaryKey: key, keyJSON: keyJSON, target: target, at: location)
         }
         guard case .number(let n) = keyJSON, n.isInteger else {
             throw wrongType(location, expected: "the position of a '\(target)' object", found: keyJSON.typeName)
         }
-        guard let position = n.int64Value, let rowKey = rowKey(atPosition: position, in: target) else { throw dangling }
-        return .link(ObjectLink(className: target, key: rowKey))
+        return try link(position: n.int64Value, keyJSON: keyJSON, target: target, at: location)
     }
 
     func wrongType(_ location: Location, expected: String, found: String) -> DatasetError {
