@@ -26,56 +26,16 @@ public enum DatasetLoader {
     }
 
     /// Loads schema and objects from the bytes of a JSON document, which must be UTF-8 (a byte
-    /// that is not is an error with its offset). The bytes are released before the store's
-    /// indexes are built when the caller hands them over (`load(utf8: readAll())`).
+    /// that is not is an error with its offset).
     public static func load(utf8 bytes: consuming [UInt8]) throws(DatasetError) -> BlockSnapshot {
-        var parser = JSONParser(bytes: consume bytes)
-        return try load(&parser)
-    }
-
-    /// Loads the document `parser` reads: the top level first (checking the whole text as JSON),
-    /// then the objects, walked again from where the top level found them.
-    private static func load(_ parser: inout JSONParser) throws(DatasetError) -> BlockSnapshot {
-        let (schemaJSON, objects) = try readTopLevel(&parser, stoppingAfterSchema: false)
-        guard let schemaJSON else { throw .invalidDocument(path: "", reason: "missing 'schema'") }
-        let schema = try DatasetSchemaReader.read(schemaJSON)
-        let builder = ObjectGraphBuilder(schema: schema)
-        if let objects { try builder.load(from: &parser, at: objects, path: [.key("objects")]) }
-        parser = JSONParser(bytes: [])
-        return try snapshot(of: ColumnStore(schema: schema, inputs: builder.inputs(), version: 1))
-    }
-
-    // MARK: Temporary adapter (issue 17)
-    // The objects are still built column by column in a `ColumnStore` (`ObjectGraphBuilder`) and
-    // then imported block by block. The streaming loader, which writes them straight into a
-    // `WriteTransaction`, replaces this adapter; `ColumnStore` and its files go with it.
-
-    /// `columns` imported into a new in-memory `BlockStore`, committed: version 1.
-    private static func snapshot(of columns: ColumnStore) throws(DatasetError) -> BlockSnapshot {
-        let store = BlockStore(schema: columns.schema)
-        let transaction = store.beginWrite()
-        do {
-            try transaction.importObjects(from: columns)
-            _ = try transaction.commit()
-        } catch {
-            transaction.rollback()
-            throw .invalidDocument(path: "objects", reason: error.description)
-        }
-        return store.snapshot
+        try loadSnapshot(from: MemoryInput(bytes))
     }
 
     /// Reads `input` to its end and loads it. The text is checked as it is read, so a stream
     /// that is not a dataset (`/dev/zero`, `yes`) fails at its first wrong byte rather than being
-    /// read without end; the bytes read are kept, and the objects read from them.
+    /// read without end; objects go into the store's blocks as their bytes arrive.
     public static func load(from input: ByteInput) throws(DatasetError) -> BlockSnapshot {
-        var parser = JSONParser(keepingEverything: input)
-        do throws(DatasetError) {
-            return try load(&parser)
-        } catch {
-            // A read failure ends the text early; report it rather than the syntax error it causes.
-            if let failure = input.failure { throw .unreadable(failure) }
-            throw error
-        }
+        try loadSnapshot(from: input)
     }
 
     /// Reads only the schema of a dataset document; its `objects` are not read.

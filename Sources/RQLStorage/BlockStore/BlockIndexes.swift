@@ -356,3 +356,9 @@ struct BacklinkEntry: Comparable, Sendable {
         return a.source < b.source
     }
 }
+
+/// A link property that can point at a table's rows: the origin class and property names.
+struct BacklinkOrigin: Hashable, Sendable {
+    let className: String
+    let property: String
+}

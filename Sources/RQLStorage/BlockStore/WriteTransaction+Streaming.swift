@@ -166,7 +166,7 @@ package final class RowAppender {
     /// A set's elements as a set column keeps them: sorted and unique.
     private static func setOrder(_ value: Value) -> Value {
         guard case .list(let items) = value, items.count > 1 else { return value }
-        return .list(ColumnBuilder.sortedUnique(items))
+        return .list(Value.sortedUnique(items))
     }
 
     /// Moves source class `c`'s pending rows into its table's blocks, packing a block it fills.
