@@ -3,7 +3,7 @@
 ///
 /// ```
 /// 0    "RQLSTOR\0"            8 bytes
-/// 8    format version         u32 (2)
+/// 8    format version         u32 (3; 2 had one checksum per block, not per column)
 /// 12   page size              u32 (4096)
 /// 16   store id               u64, random, made with the file (0 in files of earlier builds);
 ///                             the commit log names it, so a log left by another file is not read as this one's
@@ -25,7 +25,9 @@
 /// (`.newestVersionUnreadable`): the pages cannot tell a torn commit from a damaged one.
 struct FileHeader {
     static let magic: [UInt8] = Array("RQLSTOR\0".utf8)
-    static let formatVersion: UInt32 = 2
+    /// The one place the format version is said: files of any other version are refused
+    /// (`unsupportedFormat`).
+    static let formatVersion: UInt32 = 3
     static let pageSize = 4096
     static let slotOffsets = [64, 128]
     static let storeIDOffset = 16
