@@ -2,7 +2,7 @@
 """Whole `rqlc` processes on the benchmark dataset's store file, and the `sqlite3` shell on the
 same rows, for comparison in the same run.
 
-    swift build -c release --product rqlc
+    swift build -c release --product rqlc --static-swift-stdlib
     python3 Benchmarks/Scripts/rqlc_end_to_end.py [--rqlc .build/release/rqlc] [--rows 1000000]
                                                    [--runs 7] [--work DIR] [--json]
 
@@ -11,6 +11,10 @@ generator), builds the store file with `rqlc import`, then times each command as
 (process start included): the median wall time over `--runs` runs after one warm-up, and the
 peak resident set size (getrusage of the child, `ru_maxrss`). Every query's answer is checked
 against the contract's counts before it is timed (at 1,000,000 rows, seed 42).
+
+`--static-swift-stdlib` links the Swift runtime and Foundation into the executable: dynamically
+linked, the loader's symbol look-ups for them are most of a process start (see
+`Results/2026-12-06-rqlc-file-speed.md`).
 
 Commands: `rqlc --version` (process start), `rqlc run --data STORE --class Person --count
 "age > 90"`, Q1-Q12 (`--format keys` to /dev/null; Q9 `--count`), `rqlc info`, `rqlc export`
