@@ -2,7 +2,7 @@
 """Whole `rqlc` processes on the benchmark dataset's store file, and the `sqlite3` shell on the
 same rows, for comparison in the same run.
 
-    swift build -c release --product rqlc
+    swift build -c release --product rqlc --static-swift-stdlib
     python3 Benchmarks/Scripts/rqlc_end_to_end.py [--rqlc .build/release/rqlc] [--rows 1000000]
                                                    [--runs 7] [--work DIR] [--json]
 
@@ -13,7 +13,11 @@ peak resident set size (getrusage of the child, `ru_maxrss`). Every query's answ
 against the contract's counts before it is timed (at 1,000,000 rows, seed 42).
 
 `--import-baseline OTHER_RQLC` times another build's import in the same run (before/after on the
-same load). Commands: `rqlc --version` (process start), `rqlc run --data STORE --class Person --count
+same load). `--static-swift-stdlib` links the Swift runtime and Foundation into the executable:
+dynamically linked, the loader's symbol look-ups for them are most of a process start (see
+`Results/2026-12-06-rqlc-file-speed.md`).
+
+Commands: `rqlc --version` (process start), `rqlc run --data STORE --class Person --count
 "age > 90"`, Q1-Q12 (`--format keys` to /dev/null; Q9 `--count`), `rqlc info`, `rqlc export`
 (to /dev/null), `rqlc import` (a fresh store each run), and `sqlite3 FILE "SELECT count(*) ...
 WHERE age > 90"` on a table of the same rows (the `sqlite3` command-line shell, not Python's

@@ -72,6 +72,25 @@ struct StatisticsTests {
         #expect(d.sortedSample.allSatisfy { !NumericComparison.isNaN($0) })
     }
 
+    @Test("a sample reads a few blocks spread over the table, rows spread within them")
+    func sampleReadsFewBlocks() throws {
+        let store = try Self.largeStore()
+        let table = try #require(store.table(named: "Big"))
+        #expect(table.blockCount > StatisticsSampler.blockLimit)
+        let positions = StatisticsSampler.positions(in: table, size: PropertyStatistics.sampleLimit)
+        #expect(positions.count == PropertyStatistics.sampleLimit)
+        #expect(positions.first == 0)
+        #expect(zip(positions, positions.dropFirst()).allSatisfy { $0 < $1 })
+        let blocks = (0..<table.blockCount).map { b in table.withBlock(b, columns: .none) { $0.positions } }
+        let touched = Set(positions.map { p in blocks.firstIndex { $0.contains(p) } ?? -1 })
+        #expect(touched.count == StatisticsSampler.blockLimit && !touched.contains(-1))
+        // The blocks reach the table's last eighth, so a column ordered like the rows keeps its range.
+        #expect(touched.contains { $0 >= table.blockCount * 7 / 8 - 1 })
+        // Within a block the rows are spread out, not the block's first rows.
+        let last = try #require(touched.max())
+        #expect(positions.filter { blocks[last].contains($0) }.last! > blocks[last].upperBound - 1_024)
+    }
+
     @Test("statistics are cached per store version and column; a commit samples afresh")
     func cachedPerVersion() throws {
         let harness = try Fixtures.people()

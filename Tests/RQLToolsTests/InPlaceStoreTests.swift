@@ -36,9 +36,14 @@ struct InPlaceStoreTests {
     }
 
     /// Overwrites 8 bytes inside block `block` of 'Item' (its checksum then fails on first use).
+    /// Damages block `block` of Item in its row keys, which every scan of Item reads, and in its
+    /// middle (a column, which export reads): a damaged column is met only by the queries that
+    /// read it (`BlockChecksumTests`).
     static func damage(block: Int, of path: String) throws {
         let place = try #require(try BlockStore.open(path: path, readOnly: true).snapshot.tables[0].blocks[block].place)
         let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+        try handle.seek(toOffset: place.offset + UInt64(BlockCoding.directorySize(parts: 4)) + 800)
+        handle.write(Data(repeating: 0xA5, count: 8))
         try handle.seek(toOffset: place.offset + place.length / 2)
         handle.write(Data(repeating: 0xA5, count: 8))
         try handle.close()

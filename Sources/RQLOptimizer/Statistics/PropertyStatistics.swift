@@ -1,13 +1,13 @@
 import RQLCore
 
 /// What the cost model knows about one single-valued column: row count, null count, value
-/// range and distinct values, estimated from an evenly spaced sample of at most
-/// `PropertyStatistics.sampleLimit` rows (256 for strings and other non-numeric columns; exact
-/// for tables no larger than that).
+/// range and distinct values, estimated from a sample of at most `PropertyStatistics.sampleLimit`
+/// rows (256 for strings and other non-numeric columns; exact for tables no larger than that),
+/// spread evenly over a few blocks spread evenly over the table (`StatisticsSampler`).
 ///
-/// Sampling keeps statistics cheap at any table size (about a millisecond for a million rows,
-/// once per store version and column, against scans that take longer); estimates only choose
-/// between equivalent plans, so an unlucky sample costs speed, never correctness.
+/// Sampling keeps statistics cheap at any table size (a few blocks' column read, once per store
+/// version and column, against scans that read every block); estimates only choose between
+/// equivalent plans, so an unlucky sample costs speed, never correctness.
 ///
 /// ```swift
 /// let age = PropertyStatistics(rowCount: 1_000_000, sample: sampledAges)

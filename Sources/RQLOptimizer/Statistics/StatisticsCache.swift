@@ -149,8 +149,13 @@ final class SamplingCounter: Sendable {
 
 /// Reads the sample a column's statistics come from.
 enum StatisticsSampler {
+    /// The most blocks a sample is read from: a store file pages in and checks each block's
+    /// column on first read, so a sample spread over every block would read the whole column.
+    static let blockLimit = 8
+
     /// Statistics of one single-valued, non-link column: its values at up to
-    /// `PropertyStatistics.sampleLimit(for:)` evenly spaced positions.
+    /// `PropertyStatistics.sampleLimit(for:)` positions, evenly spaced within up to `blockLimit`
+    /// evenly spaced blocks (every row when the table is small).
     static func statistics<Table: TableReader>(of table: Table, property: Int) -> PropertyStatistics? {
         let properties = table.objectSchema.properties
         guard property >= 0, property < properties.count else { return nil }
@@ -160,10 +165,40 @@ enum StatisticsSampler {
         let size = Swift.min(rows, PropertyStatistics.sampleLimit(for: described.type))
         var sample: [Value] = []
         sample.reserveCapacity(size)
-        for i in 0..<size {
-            // Evenly spaced, the first row included; every row when the table is small.
-            sample.append(table.value(at: i * rows / size, property: property))
+        for position in positions(in: table, size: size) {
+            sample.append(table.value(at: position, property: property))
         }
         return PropertyStatistics(rowCount: rows, sample: sample)
+    }
+
+    /// `size` positions of `table`, ascending: spread evenly over the rows of up to `blockLimit`
+    /// blocks spread evenly over the table, the first row included.
+    static func positions<Table: TableReader>(in table: Table, size: Int) -> [Int] {
+        let rows = table.rowCount
+        let blocks = table.blockCount
+        guard size < rows, blocks > blockLimit else {
+            return (0..<size).map { $0 * rows / Swift.max(size, 1) }
+        }
+        var ranges: [Range<Int>] = []
+        for j in 0..<blockLimit {
+            ranges.append(table.withBlock(j * blocks / blockLimit, columns: .none) { $0.positions })
+        }
+        let sampled = ranges.reduce(0) { $0 + $1.count }
+        guard size < sampled else { return ranges.flatMap { $0 } }
+        // The i-th of `size` evenly spaced offsets into the sampled rows, block by block.
+        var positions: [Int] = []
+        positions.reserveCapacity(size)
+        var offset = 0
+        var range = 0
+        for i in 0..<size {
+            var target = i * sampled / size - offset
+            while target >= ranges[range].count {
+                target -= ranges[range].count
+                offset += ranges[range].count
+                range += 1
+            }
+            positions.append(ranges[range].lowerBound + target)
+        }
+        return positions
     }
 }

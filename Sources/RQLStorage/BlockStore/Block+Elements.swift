@@ -55,7 +55,7 @@ extension CollectionSegment {
 extension Block {
     /// The collection segment of `column`, or nil for a column that holds no collections.
     func collectionSegment(_ column: Int) -> CollectionSegment? {
-        if case .collection(let segment) = columns[column] { return segment }
+        if case .collection(let segment) = self.column(column) { return segment }
         return nil
     }
 

@@ -9,14 +9,16 @@ import Synchronization
 /// works on a `copy()`, which shares every array until the first write to it.
 ///
 /// A block of a file opened for reading is a stub (`init(lazy:…)`) until first use: opening
-/// reads only the root record, which gives each block's row count and first key, and the
-/// block's arrays are checked and mapped when something first reads them.
+/// reads only the root record, which gives each block's row count and first key, and each part
+/// of the block (its row keys, each column) is checked and mapped when something first reads
+/// it, so a query that reads one column of seven reads one seventh of the block.
 final class Block: @unchecked Sendable {
     private(set) var count: Int
     private var storedKeys: FixedSegment
     private var storedColumns: [Segment]
-    /// Reads a stub's arrays; nil once they are read (or for a block built in memory).
-    private var loader: (@Sendable () -> (keys: FixedSegment, columns: [Segment]))?
+    /// A stub's parts, each read on first use; nil for a block built in memory or changed.
+    private var parts: BlockParts?
+    /// Whether `storedKeys` and `storedColumns` hold every part.
     private let isLoaded: Atomic<Bool>
     private let loadLock = Mutex<Void>(())
     /// A stub's first key, from the root record (so a block list is built without reading it).
@@ -28,16 +30,33 @@ final class Block: @unchecked Sendable {
     /// The row keys, as `int` values.
     var keys: FixedSegment {
         _read {
-            loadIfNeeded()
-            yield storedKeys
+            if !isLoaded.load(ordering: .acquiring), let parts {
+                yield parts.keys
+            } else {
+                yield storedKeys
+            }
         }
     }
 
+    /// Every column (a stub reads all its parts: readers of one column use `column(_:)`).
     var columns: [Segment] {
         _read {
             loadIfNeeded()
             yield storedColumns
         }
+    }
+
+    /// Column `c`, reading only that part of a stub.
+    @inline(__always)
+    func column(_ c: Int) -> Segment {
+        if !isLoaded.load(ordering: .acquiring), let parts { return parts.column(c) }
+        return storedColumns[c]
+    }
+
+    /// The number of columns, without reading a stub.
+    var columnCount: Int {
+        if !isLoaded.load(ordering: .acquiring), let parts { return parts.columnCount }
+        return storedColumns.count
     }
 
     init(count: Int, keys: FixedSegment, columns: [Segment]) {
@@ -48,27 +67,29 @@ final class Block: @unchecked Sendable {
         knownFirstKey = nil
     }
 
-    /// A stub of `count` rows whose first key is `firstKey`, whose arrays `load` reads on first
-    /// use. `load` must not fail: on a damaged block it returns arrays of `count` rows that keep
-    /// the table usable, and `verify` reports the damage.
-    init(
-        lazy count: Int,
-        firstKey: Int64,
-        load: @escaping @Sendable () -> (keys: FixedSegment, columns: [Segment])
-    ) {
+    /// A stub of `count` rows whose first key is `firstKey`, whose parts `parts` reads on first
+    /// use. A part must not fail to read: a damaged one reads as `count` rows of empty values
+    /// that keep the table usable, and the damage goes where throwing readers find it.
+    init(lazy count: Int, firstKey: Int64, parts: BlockParts) {
         self.count = count
         guard case .fixed(let keys) = Segment.empty(.fixed(.int, optional: false)) else {
             fatalError("an int shape makes a fixed segment")
         }
         storedKeys = keys
         storedColumns = []
-        loader = load
+        self.parts = parts
         isLoaded = Atomic(false)
         knownFirstKey = firstKey
     }
 
-    /// Whether the block's arrays are read (always, for a block built in memory).
-    var isRead: Bool { isLoaded.load(ordering: .acquiring) }
+    /// Whether any part of the block is read (always, for a block built in memory).
+    var isRead: Bool { isLoaded.load(ordering: .acquiring) || parts?.readCount ?? 0 > 0 }
+
+    /// Whether each part is read: the row keys, then each column.
+    var partsRead: [Bool] {
+        if isLoaded.load(ordering: .acquiring) { return Array(repeating: true, count: storedColumns.count + 1) }
+        return parts?.isRead ?? []
+    }
 
     @inline(__always)
     private func loadIfNeeded() {
@@ -79,11 +100,9 @@ final class Block: @unchecked Sendable {
     @inline(never)
     private func loadSlowly() {
         loadLock.withLock { _ in
-            guard !isLoaded.load(ordering: .acquiring), let loader else { return }
-            let contents = loader()
-            storedKeys = contents.keys
-            storedColumns = contents.columns
-            self.loader = nil
+            guard !isLoaded.load(ordering: .acquiring), let parts else { return }
+            storedKeys = parts.keys
+            storedColumns = (0..<parts.columnCount).map { parts.column($0) }
             isLoaded.store(true, ordering: .releasing)
         }
     }
@@ -91,6 +110,7 @@ final class Block: @unchecked Sendable {
     /// Starts a change: the block is read, and no longer what its place holds.
     private func startChange() {
         loadIfNeeded()
+        parts = nil
         place = nil
         knownFirstKey = nil
     }
@@ -136,10 +156,10 @@ final class Block: @unchecked Sendable {
         return i < count && self.key(at: i) == key ? i : nil
     }
 
-    func value(at row: Int, column: Int) -> Value { columns[column].value(at: row) }
+    func value(at row: Int, column: Int) -> Value { self.column(column).value(at: row) }
 
     /// Every stored property of `row` (`.null` for backlinks).
-    func rowValues(at row: Int) -> [Value] { columns.map { $0.value(at: row) } }
+    func rowValues(at row: Int) -> [Value] { (0..<columnCount).map { column($0).value(at: row) } }
 
     // MARK: Writing (only on a block the writer holds alone)
 
@@ -206,16 +226,77 @@ final class Block: @unchecked Sendable {
     }
 }
 
+/// The parts of a stub block, the row keys and each column, each read once on first use by
+/// `read` (part 0 the keys, part `c + 1` column `c`), from any thread.
+final class BlockParts: Sendable {
+    let columnCount: Int
+    private let read: @Sendable (Int) -> Segment
+    private let slots: [PartSlot]
+
+    init(columnCount: Int, read: @escaping @Sendable (Int) -> Segment) {
+        self.columnCount = columnCount
+        self.read = read
+        slots = (0...columnCount).map { _ in PartSlot() }
+    }
+
+    var keys: FixedSegment {
+        guard case .fixed(let keys) = slots[0].segment({ read(0) }) else {
+            fatalError("a block's keys part reads as a fixed segment")
+        }
+        return keys
+    }
+
+    func column(_ c: Int) -> Segment { slots[c + 1].segment { read(c + 1) } }
+
+    /// Whether each part is read.
+    var isRead: [Bool] { slots.map(\.isRead) }
+
+    var readCount: Int { slots.count { $0.isRead } }
+}
+
+/// One part of a stub block: read once under the lock, then handed out without it.
+// Unchecked: `stored` is written once under `lock`, before `hasRead` is set with release
+// ordering, and read only after `hasRead` is seen set with acquire ordering.
+private final class PartSlot: @unchecked Sendable {
+    private let hasRead = Atomic<Bool>(false)
+    private let lock = Mutex<Void>(())
+    private var stored: Segment = .backlinks
+
+    var isRead: Bool { hasRead.load(ordering: .acquiring) }
+
+    @inline(__always)
+    func segment(_ read: () -> Segment) -> Segment {
+        if hasRead.load(ordering: .acquiring) { return stored }
+        return lock.withLock { _ in
+            if !hasRead.load(ordering: .acquiring) {
+                stored = read()
+                hasRead.store(true, ordering: .releasing)
+            }
+            return stored
+        }
+    }
+}
+
 extension Block {
     /// The block with all its arrays copied into one contiguous storage at aligned offsets and
     /// no spare capacity: what a bulk load produces and what phase 2 writes as a run of pages.
-    func packed() -> Block {
+    func packed() -> Block { packedParts().block }
+
+    /// `packed()`, and where each part ends in its storage: the row keys' arrays, then each
+    /// column's (a store file checksums each part on its own).
+    func packedParts() -> (block: Block, partEnds: [Int]) {
         var size = Packer.size(of: keys, count: count)
         for segment in columns { size += Packer.size(of: segment, count: count) }
         var packer = Packer(storage: ByteStorage(capacity: size, isPacked: true))
         let packedKeys = packer.pack(keys, count: count)
-        let packedColumns = columns.map { packer.pack($0, count: count) }
-        return Block(count: count, keys: packedKeys, columns: packedColumns)
+        var ends = [packer.next]
+        ends.reserveCapacity(columns.count + 1)
+        let packedColumns = columns.map { segment in
+            let packed = packer.pack(segment, count: count)
+            ends.append(packer.next)
+            return packed
+        }
+        return (Block(count: count, keys: packedKeys, columns: packedColumns), ends)
     }
 }
 

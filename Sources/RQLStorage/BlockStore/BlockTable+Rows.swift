@@ -102,7 +102,7 @@ public struct BlockRow {
     /// property reads `.null` here: ask the table.
     @inline(__always)
     public func value(_ property: Int) -> Value {
-        block.columns[property].value(at: row)
+        block.column(property).value(at: row)
     }
 
     /// Stored `int` property `property`, or nil when it is null or not an integer column.
@@ -116,12 +116,13 @@ extension Block {
     /// An `int` column's value without building a `Value`; nil for null (or another type).
     @inline(__always)
     func int(column: Int, row: Int) -> Int64? {
-        switch columns[column] {
+        let segment = self.column(column)
+        switch segment {
         case .fixed(let segment) where segment.type == .int:
             if segment.isNull(row) { return nil }
             return segment.values.pointer.load(fromByteOffset: row &* 8, as: Int64.self)
         default:
-            if case .int(let value) = columns[column].value(at: row) { return value }
+            if case .int(let value) = segment.value(at: row) { return value }
             return nil
         }
     }

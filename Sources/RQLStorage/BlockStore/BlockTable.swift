@@ -42,7 +42,7 @@ public struct BlockTable: TableReader {
         _ body: (TableBlock) throws -> R
     ) rethrows -> R {
         let block = data.blocks[index]
-        let count = selection.columnCount(below: block.columns.count)
+        let count = selection.columnCount(below: block.columnCount)
         var derived: [BacklinkColumn] = []
         var columns: [ColumnView] = []
         columns.reserveCapacity(count)
@@ -51,7 +51,7 @@ public struct BlockTable: TableReader {
                 columns.append(TableBlock.unopened)
                 continue
             }
-            let segment = block.columns[c]
+            let segment = block.column(c)
             if case .backlinks = segment {
                 let column = backlinkColumn(block: index, property: c)
                 derived.append(column)

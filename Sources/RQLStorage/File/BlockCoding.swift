@@ -1,49 +1,222 @@
 import RQLCore
 
-/// A block on disk is its packed in-memory form (`Block.packed()`): the row keys, then each
-/// column's arrays in property order, every array at the next 16-byte boundary from the
-/// block's start (which is 64-byte aligned in the file). The layout is implied by the schema
-/// and the row count, so the root stores only each block's offset, length and row count.
+/// A block on disk is a part directory, then its packed in-memory form (`Block.packed()`): the
+/// row keys' arrays (part 0), then each column's arrays in property order (part `c + 1`), every
+/// array at the next 16-byte boundary from the start of the parts (64-byte aligned in the file).
+///
+/// ```
+/// u64 part count (columns + 1); per part: u64 end (bytes from the start of the parts), u64
+/// checksum of the part's bytes; zeros to a multiple of 64 bytes. Then the parts, back to back.
+/// ```
+///
+/// The root stores each block's offset, length, row count, first key and the directory's
+/// checksum; the directory holds each part's. A reader checks the directory, then each part
+/// when it first reads it: a query that reads one column checks and pages in that column
+/// alone, and still uses no byte that a checksum has not covered.
 ///
 /// Reading builds `ByteArray`s that point into the read-only mapping (nothing is decoded or
-/// copied) after checking that every array lies inside the block and that every offsets array
-/// starts at 0, never decreases and ends inside its bytes, so no later read can leave the block.
+/// copied) after checking that every array lies inside its part and that every offsets array
+/// starts at 0, never decreases and ends inside its bytes, so no later read can leave the part.
 enum BlockCoding {
-    /// The packed form of `block` (a contiguous storage) and its size in bytes.
-    static func packed(_ block: Block) -> (block: Block, storage: ByteStorage) {
-        let packed = block.packed()
-        return (packed, packed.keys.values.storage)
+    /// What names a block and its columns in a problem.
+    typealias Context = (className: String, block: Int, columns: [String])
+
+    /// The bytes to store for `block` and the checksum its reference carries (the directory's).
+    static func encoded(_ block: Block) -> (bytes: [UInt8], checksum: UInt64) {
+        let (packed, ends) = block.packedParts()
+        let storage = packed.keys.values.storage
+        var directory = ByteWriter()
+        directory.u64(UInt64(ends.count))
+        var start = 0
+        for end in ends {
+            directory.u64(UInt64(end))
+            directory.u64(FileChecksum.of(UnsafeRawBufferPointer(start: storage.base + start, count: end - start)))
+            start = end
+        }
+        let size = directorySize(parts: ends.count)
+        directory.bytes.append(contentsOf: repeatElement(0, count: size - directory.bytes.count))
+        let checksum = FileChecksum.of(directory.bytes)
+        var bytes = directory.bytes
+        bytes.append(contentsOf: UnsafeRawBufferPointer(start: storage.base, count: storage.capacity))
+        return (bytes, checksum)
     }
 
-    /// The block stored in `bytes` (inside `mapping`) with `count` rows of `shapes`.
+    /// The directory's size for `parts` parts: a count and two words a part, to 64 bytes.
+    static func directorySize(parts: Int) -> Int { (8 + parts * 16 + 63) / 64 * 64 }
+
+    /// Where each part of a block lies, from its checked directory.
+    struct Layout {
+        /// The parts' bytes (after the directory).
+        let data: UnsafeRawBufferPointer
+        let ends: [Int]
+        let checksums: [UInt64]
+
+        /// Reads and checks the directory of the block in `bytes`, which has `parts` parts and
+        /// whose directory's checksum is `checksum`.
+        init(
+            _ bytes: UnsafeRawBufferPointer,
+            parts: Int,
+            checksum: UInt64,
+            context: Context
+        ) throws(StoreFileError.Problem) {
+            let size = BlockCoding.directorySize(parts: parts)
+            guard bytes.count >= size else {
+                throw .blockOffsets(
+                    className: context.className,
+                    block: context.block,
+                    reason: "\(bytes.count) bytes cannot hold a directory of \(parts) parts"
+                )
+            }
+            let directory = UnsafeRawBufferPointer(rebasing: bytes[0..<size])
+            guard FileChecksum.of(directory) == checksum else {
+                throw .blockOffsets(
+                    className: context.className,
+                    block: context.block,
+                    reason: "checksum mismatch in the part directory"
+                )
+            }
+            data = UnsafeRawBufferPointer(rebasing: bytes[size...])
+            var reader = ByteReader(directory, base: 0, what: "block directory")
+            guard try reader.u64() == UInt64(parts) else {
+                throw .blockOffsets(
+                    className: context.className,
+                    block: context.block,
+                    reason: "the directory does not list \(parts) parts"
+                )
+            }
+            var ends: [Int] = []
+            var checksums: [UInt64] = []
+            ends.reserveCapacity(parts)
+            checksums.reserveCapacity(parts)
+            var previous: UInt64 = 0
+            for part in 0..<parts {
+                let end = try reader.u64()
+                guard end >= previous, end <= UInt64(data.count), end % UInt64(ByteStorage.alignment) == 0 else {
+                    throw .blockOffsets(
+                        className: context.className,
+                        block: context.block,
+                        reason: "part \(part) ends at \(end), outside \(previous)...\(data.count) or unaligned"
+                    )
+                }
+                ends.append(Int(end))
+                checksums.append(try reader.u64())
+                previous = end
+            }
+            guard previous == UInt64(data.count) else {
+                throw .blockOffsets(
+                    className: context.className,
+                    block: context.block,
+                    reason: "the parts end at \(previous), the block at \(data.count)"
+                )
+            }
+            self.ends = ends
+            self.checksums = checksums
+        }
+
+        func start(of part: Int) -> Int { part == 0 ? 0 : ends[part - 1] }
+
+        /// Checks part `part` against its checksum.
+        func check(_ part: Int, context: Context) throws(StoreFileError.Problem) {
+            let bytes = UnsafeRawBufferPointer(rebasing: data[start(of: part)..<ends[part]])
+            guard FileChecksum.of(bytes) == checksums[part] else {
+                throw .blockOffsets(
+                    className: context.className,
+                    block: context.block,
+                    reason: "checksum mismatch in \(BlockCoding.name(ofPart: part, context))"
+                )
+            }
+        }
+    }
+
+    /// "the row keys" or "column 'name'".
+    static func name(ofPart part: Int, _ context: Context) -> String {
+        if part == 0 { return "the row keys" }
+        return part - 1 < context.columns.count ? "column '\(context.columns[part - 1])'" : "column \(part - 1)"
+    }
+
+    /// The block stored in `bytes` (inside `mapping`) with `count` rows of `shapes`, every part
+    /// checked against its checksum and every value checked (`verify`).
     static func decode(
         _ bytes: UnsafeRawBufferPointer,
         count: Int,
         shapes: [SegmentShape],
+        checksum: UInt64,
         mapping: FileMapping,
-        checkValues: Bool,
-        context: @autoclosure () -> (className: String, block: Int)
+        context: Context
     ) throws(StoreFileError.Problem) -> Block {
+        try checkCount(count, context)
+        let layout = try Layout(bytes, parts: shapes.count + 1, checksum: checksum, context: context)
+        let storage = mappedStorage(layout.data, mapping: mapping)
+        guard case .fixed(let keys) = try part(0, of: layout, storage, count: count, shapes: shapes, context) else {
+            fatalError("a block's keys part reads as a fixed segment")
+        }
+        var columns: [Segment] = []
+        for c in shapes.indices {
+            columns.append(try part(c + 1, of: layout, storage, count: count, shapes: shapes, context))
+        }
+        return Block(count: count, keys: keys, columns: columns)
+    }
+
+    private static func checkCount(_ count: Int, _ context: Context) throws(StoreFileError.Problem) {
         guard count > 0, count <= TableBlock.capacity else {
-            let (className, index) = context()
             throw .blockOffsets(
-                className: className,
-                block: index,
+                className: context.className,
+                block: context.block,
                 reason: "row count \(count) outside 1...\(TableBlock.capacity)"
             )
         }
-        let storage = ByteStorage(
-            mapped: bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 64)!,
-            capacity: bytes.count,
-            mapping: mapping
-        )
-        return try decode(storage, count: count, shapes: shapes, checkValues: checkValues, context: context())
     }
 
-    /// A block of a file opened for reading: a stub whose bytes are checked on first use (their
-    /// `checksum`, then every array's bounds) and then mapped. A block that fails the checks
-    /// reads as `placeholder` rows, so nothing traps, and the failure goes to `damage`, where
-    /// throwing readers find it.
+    private static func mappedStorage(_ data: UnsafeRawBufferPointer, mapping: FileMapping) -> ByteStorage {
+        ByteStorage(
+            mapped: data.baseAddress ?? UnsafeRawPointer(bitPattern: 64)!,
+            capacity: data.count,
+            mapping: mapping
+        )
+    }
+
+    /// Part `part` of a block, checked against its checksum, then its arrays against its bounds
+    /// (the row keys also ascending from 0 up).
+    private static func part(
+        _ part: Int,
+        of layout: Layout,
+        _ storage: ByteStorage,
+        count: Int,
+        shapes: [SegmentShape],
+        _ context: Context
+    ) throws(StoreFileError.Problem) -> Segment {
+        try layout.check(part, context: context)
+        var reader = ArrayReader(storage: storage, start: layout.start(of: part), end: layout.ends[part])
+        do throws(ArrayReader.Failure) {
+            let segment: Segment
+            if part == 0 {
+                let keys = try reader.fixed(.int, optional: false, count: count)
+                for i in 1..<count where keys.values.load(i - 1, as: Int64.self) >= keys.values.load(i, as: Int64.self)
+                {
+                    throw ArrayReader.Failure("row keys are not ascending at row \(i)")
+                }
+                guard keys.values.load(0, as: Int64.self) >= 0 else { throw ArrayReader.Failure("negative row key") }
+                segment = .fixed(keys)
+            } else {
+                segment = try reader.segment(shapes[part - 1], count: count)
+            }
+            guard reader.next == layout.ends[part] else {
+                throw ArrayReader.Failure("its arrays end at \(reader.next), the directory says \(layout.ends[part])")
+            }
+            return segment
+        } catch {
+            throw .blockOffsets(
+                className: context.className,
+                block: context.block,
+                reason: "\(name(ofPart: part, context)): \(error.reason)"
+            )
+        }
+    }
+
+    /// A block of a file opened for reading: a stub whose parts are each checked on first use
+    /// (the directory against `checksum`, the part against the directory's checksum, then its
+    /// arrays' bounds) and then mapped. A part that fails the checks reads as `placeholder`
+    /// rows, so nothing traps, and the failure goes to `damage`, where throwing readers find it.
     static func lazyBlock(
         _ bytes: UnsafeRawBufferPointer,
         count: Int,
@@ -52,44 +225,36 @@ enum BlockCoding {
         shapes: [SegmentShape],
         mapping: FileMapping,
         damage: StoreDamage?,
-        context: (className: String, block: Int)
+        context: Context
     ) -> Block {
         let base = UInt(bitPattern: bytes.baseAddress)
         let length = bytes.count
-        return Block(lazy: count, firstKey: firstKey) {
+        let parts = BlockParts(columnCount: shapes.count) { index in
             let raw = UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: base), count: length)
             do throws(StoreFileError.Problem) {
-                guard FileChecksum.of(raw) == checksum else {
-                    throw .blockOffsets(className: context.className, block: context.block, reason: "checksum mismatch")
-                }
-                let block = try decode(
-                    raw,
-                    count: count,
-                    shapes: shapes,
-                    mapping: mapping,
-                    checkValues: false,
-                    context: context
-                )
-                guard block.key(at: 0) == firstKey else {
+                try checkCount(count, context)
+                let layout = try Layout(raw, parts: shapes.count + 1, checksum: checksum, context: context)
+                let storage = mappedStorage(layout.data, mapping: mapping)
+                let segment = try part(index, of: layout, storage, count: count, shapes: shapes, context)
+                if index == 0, case .fixed(let keys) = segment, keys.values.load(0, as: Int64.self) != firstKey {
                     throw .blockOffsets(
                         className: context.className,
                         block: context.block,
-                        reason: "first row key \(block.key(at: 0)), the root says \(firstKey)"
+                        reason: "first row key \(keys.values.load(0, as: Int64.self)), the root says \(firstKey)"
                     )
                 }
-                // The checksum read every byte; readers touch the columns they use again.
-                mapping.release(raw)
-                return (block.keys, block.columns)
+                return segment
             } catch {
                 damage?.record(error)
-                let block = placeholder(count: count, firstKey: firstKey, shapes: shapes)
-                return (block.keys, block.columns)
+                let empty = placeholder(count: count, firstKey: firstKey, shapes: index == 0 ? [] : [shapes[index - 1]])
+                return index == 0 ? .fixed(empty.keys) : empty.columns[0]
             }
         }
+        return Block(lazy: count, firstKey: firstKey, parts: parts)
     }
 
     /// `count` rows of empty values (zero, empty, null) with keys from `firstKey` up: what a
-    /// damaged block reads as, so readers never trap.
+    /// damaged part reads as, so readers never trap.
     static func placeholder(count: Int, firstKey: Int64, shapes: [SegmentShape]) -> Block {
         // Every array of `count` rows with empty variable parts fits in 32 bytes a row plus
         // alignment per array, and a collection's empty element arrays in a few more.
@@ -98,37 +263,19 @@ enum BlockCoding {
         storage.base.initializeMemory(as: UInt8.self, repeating: 0, count: size)
         let start = firstKey < Int64.max - Int64(TableBlock.capacity) ? Swift.max(firstKey, 0) : 0
         for i in 0..<count { storage.base.storeBytes(of: start + Int64(i), toByteOffset: i * 8, as: Int64.self) }
-        do throws(StoreFileError.Problem) {
-            return try decode(storage, count: count, shapes: shapes, checkValues: false, context: ("", 0))
-        } catch {
-            fatalError("an empty block of \(count) rows decodes: \(error)")
-        }
-    }
-
-    private static func decode(
-        _ storage: ByteStorage,
-        count: Int,
-        shapes: [SegmentShape],
-        checkValues: Bool,
-        context: (className: String, block: Int)
-    ) throws(StoreFileError.Problem) -> Block {
-        var reader = ArrayReader(storage: storage, checkValues: checkValues)
+        var reader = ArrayReader(storage: storage, start: 0, end: size)
         do throws(ArrayReader.Failure) {
             let keys = try reader.fixed(.int, optional: false, count: count)
-            for i in 1..<count where keys.values.load(i - 1, as: Int64.self) >= keys.values.load(i, as: Int64.self) {
-                throw ArrayReader.Failure("row keys are not ascending at row \(i)")
-            }
-            guard keys.values.load(0, as: Int64.self) >= 0 else { throw ArrayReader.Failure("negative row key") }
             let columns = try shapes.map { shape throws(ArrayReader.Failure) in try reader.segment(shape, count: count)
             }
             return Block(count: count, keys: keys, columns: columns)
         } catch {
-            throw .blockOffsets(className: context.className, block: context.block, reason: error.reason)
+            fatalError("an empty block of \(count) rows decodes: \(error.reason)")
         }
     }
 }
 
-/// Walks a mapped block's arrays in the order `Block.packed()` lays them out.
+/// Walks a mapped part's arrays in the order `Block.packed()` lays them out.
 private struct ArrayReader {
     struct Failure: Error {
         let reason: String
@@ -136,17 +283,19 @@ private struct ArrayReader {
     }
 
     let storage: ByteStorage
-    let checkValues: Bool
-    var next = 0
+    /// Where the arrays being read must end (a part's end).
+    let end: Int
+    var next: Int
 
-    init(storage: ByteStorage, checkValues: Bool) {
+    init(storage: ByteStorage, start: Int, end: Int) {
         self.storage = storage
-        self.checkValues = checkValues
+        self.end = Swift.min(end, storage.capacity)
+        next = start
     }
 
     mutating func array(_ bytes: Int, _ what: String) throws(Failure) -> ByteArray {
-        guard bytes >= 0, next <= storage.capacity, bytes <= storage.capacity - next else {
-            throw Failure("\(what) needs \(bytes) bytes at \(next), the block has \(storage.capacity)")
+        guard bytes >= 0, next <= end, bytes <= end - next else {
+            throw Failure("\(what) needs \(bytes) bytes at \(next), the part ends at \(end)")
         }
         let array = ByteArray(storage: storage, offset: next, capacity: bytes)
         next += (bytes + ByteStorage.alignment - 1) / ByteStorage.alignment * ByteStorage.alignment
@@ -208,7 +357,7 @@ private struct ArrayReader {
             )
         case .collection(let kind, let element):
             let (offsets, elementCount) = try offsets(count: count)
-            guard elementCount <= storage.capacity else { throw Failure("\(elementCount) elements cannot fit") }
+            guard elementCount <= end - next else { throw Failure("\(elementCount) elements cannot fit") }
             let elements = try segment(element, count: elementCount)
             let keys = kind == .map ? try bytes(isString: true, optional: false, count: elementCount) : nil
             return .collection(CollectionSegment(kind: kind, offsets: offsets, elements: elements, keys: keys))

@@ -16,7 +16,8 @@ import RQLCore
 /// u32 runs written by the commit before the root, each u64 offset, u64 length;
 /// free list (`FreeList`);
 /// string schema (the dataset format's JSON), u32 table count, then per table:
-///   i64 next key; u32 blocks, each u64 offset, u64 length, u64 checksum, u32 rows, i64 first key;
+///   i64 next key; u32 blocks, each u64 offset, u64 length, u64 checksum (of its
+///     part directory, `BlockCoding`), u32 rows, i64 first key;
 ///   u32 indexes, each u32 property, u8 kind (0 int, 1 value), tree;
 ///   u32 full-text indexes, each u32 property, tree;
 ///   u32 backlink origins, each string class, string property; tree (the backlinks)
@@ -66,15 +67,9 @@ struct CommitWriter {
             kept.insert(place.offset)
             return place
         }
-        let (_, storage) = BlockCoding.packed(block)
-        let raw = UnsafeRawBufferPointer(start: storage.base, count: storage.capacity)
-        let offset = append(raw)
-        let place = FilePlace(
-            file: fileID,
-            offset: offset,
-            length: UInt64(storage.capacity),
-            checksum: FileChecksum.of(raw)
-        )
+        let (encoded, checksum) = BlockCoding.encoded(block)
+        let offset = encoded.withUnsafeBytes { append($0) }
+        let place = FilePlace(file: fileID, offset: offset, length: UInt64(encoded.count), checksum: checksum)
         newBlockPlaces.append((block, place))
         return place
     }

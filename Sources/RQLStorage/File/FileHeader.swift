@@ -3,9 +3,8 @@
 ///
 /// ```
 /// 0    "RQLSTOR\0"            8 bytes
-/// 8    format version         u32 (3; 2 is read too: a file of 2 has no commit log, and a
-///                             writer raises it to 3 before the first record, so builds that
-///                             cannot read the log refuse the file rather than show an older version)
+/// 8    format version         u32 (3: a checksum per column and the commit log; 2 had one
+///                             checksum per block and no log, and is refused)
 /// 12   page size              u32 (4096)
 /// 16   store id               u64, random, made with the file (0 in files of earlier builds);
 ///                             the commit log names it, so a log left by another file is not read as this one's
@@ -27,9 +26,12 @@
 /// (`.newestVersionUnreadable`): the pages cannot tell a torn commit from a damaged one.
 struct FileHeader {
     static let magic: [UInt8] = Array("RQLSTOR\0".utf8)
+    /// The one place the format version is said: files of any other version are refused
+    /// (`unsupportedFormat`).
     static let formatVersion: UInt32 = 3
-    /// The oldest format this build opens: files of 2 differ only in never having had a log.
-    static let oldestReadableFormat: UInt32 = 2
+    /// The oldest format this build opens: a file of 2 has whole-block checksums, which this
+    /// build does not read.
+    static let oldestReadableFormat: UInt32 = 3
     /// Where the format version is (a u32).
     static let formatVersionOffset = 8
     static let pageSize = 4096

@@ -37,21 +37,6 @@ final class FileMapping: @unchecked Sendable {
 
     var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: size) }
 
-    /// Drops the pages wholly inside `bytes` (a range of this mapping) from the process's
-    /// resident memory. They stay in the page cache, and a later touch maps them again with the
-    /// same contents: what was checked once and is read again only in part (a block whose
-    /// checksum covered every column, of which a query reads one) need not stay resident.
-    func release(_ bytes: UnsafeRawBufferPointer) {
-        guard let start = bytes.baseAddress, bytes.count > 0 else { return }
-        let page = FileMapping.systemPageSize
-        let first = (UInt(bitPattern: start) + page - 1) / page * page
-        let end = (UInt(bitPattern: start) + UInt(bytes.count)) / page * page
-        guard end > first, let pointer = UnsafeMutableRawPointer(bitPattern: first) else { return }
-        _ = madvise(pointer, Int(end - first), MADV_DONTNEED)
-    }
-
-    private static let systemPageSize = UInt(max(sysconf(Int32(_SC_PAGESIZE)), 4096))
-
     /// Bytes `range` of the file, checked against the mapping.
     func bytes(
         _ offset: UInt64,

@@ -99,6 +99,7 @@ struct VersionReader {
         var table = TableData(objectSchema: objectSchema)
         table.nextKey = try root.i64()
         let shapes = table.shapes
+        let columnNames = objectSchema.properties.map(\.name)
         let blockCount = try root.count(minimumSize: 36)
         var lastKey: Int64 = -1
         for b in 0..<blockCount {
@@ -119,25 +120,23 @@ struct VersionReader {
                 throw .blockOffsets(className: name, block: b, reason: "row keys overlap the previous block's")
             }
             let bytes = try mapping.bytes(place.offset, place.length, what: "block \(b) of '\(name)'")
+            let context = (name, b, columnNames)
             let block: Block
             if thorough {
-                if FileChecksum.of(bytes) != place.checksum {
-                    throw .blockOffsets(className: name, block: b, reason: "checksum mismatch")
-                }
                 block = try BlockCoding.decode(
                     bytes,
                     count: rows,
                     shapes: shapes,
+                    checksum: place.checksum,
                     mapping: mapping,
-                    checkValues: true,
-                    context: (name, b)
+                    context: context
                 )
                 guard block.firstKey == firstKey, block.firstKey > lastKey else {
                     throw .blockOffsets(className: name, block: b, reason: "row keys overlap the previous block's")
                 }
                 lastKey = block.lastKey
             } else {
-                // Checked and mapped on first use: open reads the root record alone.
+                // Checked and mapped on first use, part by part: open reads the root record alone.
                 block = BlockCoding.lazyBlock(
                     bytes,
                     count: rows,
@@ -146,7 +145,7 @@ struct VersionReader {
                     shapes: shapes,
                     mapping: mapping,
                     damage: damage,
-                    context: (name, b)
+                    context: context
                 )
                 lastKey = firstKey
             }
@@ -294,8 +293,8 @@ struct VersionReader {
         }
         for b in table.blocks.indices {
             let block = table.blocks[b]
-            for c in block.columns.indices {
-                if case .mixed(let segment) = block.columns[c] {
+            for c in 0..<block.columnCount {
+                if case .mixed(let segment) = block.column(c) {
                     for i in 0..<block.count where MixedCoding.decode(segment.encoded.raw(i)) == nil {
                         throw .blockOffsets(className: name, block: b, reason: "an undecodable mixed value in row \(i)")
                     }

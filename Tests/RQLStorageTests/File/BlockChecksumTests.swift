@@ -8,7 +8,8 @@ import Testing
 
 /// Every block and index node read from a file is checked against the checksum its reference
 /// carries, on first use: one flipped bit anywhere a version reaches is a typed error, never a
-/// changed answer. A commit over `FileHeader.presyncThreshold` bytes checksums its root at open.
+/// changed answer. A block's checksum covers its part directory, which holds a checksum for its
+/// row keys and for each column, each checked when that part is first read. A commit over `FileHeader.presyncThreshold` bytes checksums its root at open.
 @Suite("Store file: blocks and nodes checked on first read")
 struct BlockChecksumTests {
     static let rows = 30_000
@@ -72,7 +73,7 @@ struct BlockChecksumTests {
         let engine = QueryEngine()
         let query = try engine.compile("text BEGINSWITH 'item 12345 '", className: "Item", store: snapshot)
         #expect(throws: StoreFileError.self) { try engine.runChecked(query, on: snapshot) }
-        guard case .blockOffsets("Item", _, "checksum mismatch")? = snapshot.fileDamage?.problem else {
+        guard case .blockOffsets("Item", _, "checksum mismatch in column 'text'")? = snapshot.fileDamage?.problem else {
             Issue.record("damage: \(String(describing: snapshot.fileDamage))")
             return
         }
@@ -134,5 +135,78 @@ struct BlockChecksumTests {
         #expect(items.value(at: 20_000, property: 1) != .string("item 20000 of the large commit"))
         #expect(store.snapshot.fileDamage != nil)
         #expect(throws: StoreFileError.self) { try BlockStore.verify(path: path) }
+    }
+
+    @Test("a flipped bit in one column is damage when that column is read, not when another is")
+    func flippedColumnOnly() throws {
+        let directory = try TemporaryDirectory("checksum")
+        let path = directory.path("column.rql")
+        try Self.makeFile(path)
+        try Self.flip(path, at: try Self.textOffset(path, position: 12_345, text: "item 12345 of"))
+        let snapshot = try BlockStore.open(path: path, readOnly: true).snapshot
+        let engine = QueryEngine()
+        // The id column and the row keys of the damaged block are sound parts: read and checked.
+        let ids = try engine.compile("id >= 0 && id < 20000", className: "Item", store: snapshot)
+        #expect(try engine.runChecked(ids, on: snapshot).count == 20_000)
+        let items = try #require(snapshot.table(named: "Item"))
+        #expect(items.value(at: 12_345, property: 0) == .int(12_345))
+        #expect(items.value(at: 12_345, property: 2) == .list([.int(12_345)]))
+        #expect(snapshot.fileDamage == nil)
+        // Reading the text column of that block meets the damage before any of its values is used.
+        let texts = try engine.compile("text BEGINSWITH 'item 1'", className: "Item", store: snapshot)
+        #expect(throws: StoreFileError.self) { try engine.runChecked(texts, on: snapshot) }
+        let (b, _) = try #require(snapshot.tables[0].locate(key: 12_345))
+        guard case .blockOffsets("Item", b, "checksum mismatch in column 'text'")? = snapshot.fileDamage?.problem
+        else {
+            Issue.record("damage: \(String(describing: snapshot.fileDamage))")
+            return
+        }
+        #expect(items.value(at: 12_345, property: 1) == .string(""))
+        #expect(throws: StoreFileError.self) { try BlockStore.verify(path: path) }
+    }
+
+    @Test("a flipped bit in a block's row keys or part directory is damage on first read of the block")
+    func flippedKeysAndDirectory() throws {
+        // 800 bytes into the row keys (the part after the directory), or inside the directory.
+        let keysOffset = UInt64(BlockCoding.directorySize(parts: 4) + 800)
+        for (label, offsetInBlock) in [("keys", keysOffset), ("directory", 20)] {
+            let directory = try TemporaryDirectory("checksum")
+            let path = directory.path("\(label).rql")
+            try Self.makeFile(path)
+            let place = try #require(try BlockStore.open(path: path, readOnly: true).snapshot.tables[0].blocks[2].place)
+            try Self.flip(path, at: place.offset + offsetInBlock)
+            let snapshot = try BlockStore.open(path: path, readOnly: true).snapshot
+            let items = try #require(snapshot.table(named: "Item"))
+            #expect(snapshot.fileDamage == nil)
+            _ = items.value(at: 0, property: 1)
+            #expect(snapshot.fileDamage == nil, "block 0 is sound (\(label))")
+            let firstOfBlock2 = snapshot.tables[0].blocks.start(of: 2)
+            _ = items.value(at: firstOfBlock2, property: 0)
+            _ = items.rowKey(at: firstOfBlock2 + 1)
+            let expected =
+                label == "keys" ? "checksum mismatch in the row keys" : "checksum mismatch in the part directory"
+            guard case .blockOffsets("Item", 2, expected)? = snapshot.fileDamage?.problem else {
+                Issue.record("\(label): damage \(String(describing: snapshot.fileDamage))")
+                continue
+            }
+            #expect(throws: StoreFileError.self) { try BlockStore.verify(path: path) }
+        }
+    }
+
+    @Test("a file of format version 2 (one checksum per block) is refused by version, not misread")
+    func previousFormatVersion() throws {
+        let directory = try TemporaryDirectory("checksum")
+        let path = directory.path("v2.rql")
+        try Self.makeFile(path)
+        #expect(FileHeader.formatVersion == 3)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        bytes[8] = 2
+        try bytes.write(to: URL(fileURLWithPath: path))
+        #expect(throws: StoreFileError(path: path, problem: .unsupportedFormat(version: 2))) {
+            try BlockStore.open(path: path, readOnly: true)
+        }
+        #expect(throws: StoreFileError(path: path, problem: .unsupportedFormat(version: 2))) {
+            try BlockStore.verify(path: path)
+        }
     }
 }

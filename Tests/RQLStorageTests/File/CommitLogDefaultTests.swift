@@ -37,37 +37,26 @@ struct CommitLogDefaultTests {
         #expect(try BlockStore.verify(path: path).formatVersion == FileHeader.formatVersion)
     }
 
-    @Test("a file of the previous format opens, and is raised to this one before its first log record")
-    func previousFormat() throws {
+    @Test("files of the previous format (whole-block checksums, no log) and of a newer one are refused by version")
+    func otherFormats() throws {
         let directory = try TemporaryDirectory("log-format")
         let path = directory.path("old.rql")
         do {
             let store = try Self.create(path)
-            store.logsCommits = false
             try CommitLogTests.commit(store)
         }
-        // What a build before the log wrote: format 2, no log.
-        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-        bytes[8] = UInt8(FileHeader.oldestReadableFormat)
-        try bytes.write(to: URL(fileURLWithPath: path))
-        try? FileManager.default.removeItem(atPath: path + ".log")
-        #expect(try BlockStore.info(path: path).formatVersion == FileHeader.oldestReadableFormat)
-        let store = try BlockStore.open(path: path)
-        #expect(store.snapshot.version == 1)
-        #expect(try Self.formatVersion(path) == FileHeader.oldestReadableFormat)
-        try CommitLogTests.commit(store)
-        // The record is in the log; an old build (format 2 only) now refuses the file.
-        #expect(CommitLogTests.size(path + ".log") > UInt64(CommitLog.headerSize))
         #expect(try Self.formatVersion(path) == FileHeader.formatVersion)
-        #expect(try BlockStore.open(path: path, readOnly: true).snapshot.version == 2)
-        // A format newer than this build's is refused by name.
-        bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-        bytes[8] = UInt8(FileHeader.formatVersion + 1)
-        try bytes.write(to: URL(fileURLWithPath: path))
-        #expect(
-            throws: StoreFileError(path: path, problem: .unsupportedFormat(version: FileHeader.formatVersion + 1))
-        ) {
-            _ = try BlockStore.open(path: path, readOnly: true)
+        let original = try Data(contentsOf: URL(fileURLWithPath: path))
+        for version in [FileHeader.oldestReadableFormat - 1, FileHeader.formatVersion + 1] {
+            var bytes = original
+            bytes[8] = UInt8(version)
+            try bytes.write(to: URL(fileURLWithPath: path))
+            #expect(throws: StoreFileError(path: path, problem: .unsupportedFormat(version: version))) {
+                _ = try BlockStore.open(path: path, readOnly: true)
+            }
+            #expect(throws: StoreFileError(path: path, problem: .unsupportedFormat(version: version))) {
+                _ = try BlockStore.open(path: path)
+            }
         }
     }
 
