@@ -17,6 +17,8 @@ public final class _RQLWriter {
     let session: WriteSession
     /// How objects with a primary key that already exists are treated.
     let update: Realm.UpdatePolicy
+    /// How many `embeddedValues` calls are under way (the level of embedded object being read).
+    private var embeddedLevel = 0
 
     init(context: RealmContext, session: WriteSession, update: Realm.UpdatePolicy) {
         self.context = context
@@ -49,7 +51,18 @@ public final class _RQLWriter {
     }
 
     /// An embedded object's property values by name (nested embedded objects as values too).
+    /// Nesting past the store's bound is recorded as an error here, before it recurses deeper
+    /// (one nested call per level of the user's objects).
     func embeddedValues(_ object: ObjectBase) -> RQLCore.Value {
+        embeddedLevel += 1
+        defer { embeddedLevel -= 1 }
+        guard embeddedLevel <= WriteTransaction.maximumEmbeddedDepth else {
+            fail(
+                .invalidValue,
+                "Embedded objects nest more than \(WriteTransaction.maximumEmbeddedDepth) levels below their owner"
+            )
+            return .null
+        }
         let info = object._rqlClassInfo
         var pairs: [(String, RQLCore.Value)] = []
         for (ordinal, property) in info.properties.enumerated() where !property.schemaType.isBacklink {

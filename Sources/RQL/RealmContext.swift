@@ -103,7 +103,10 @@ final class RealmContext {
         }
         let coordinator = try StoreRegistry.coordinator(for: configuration)
         coordinator.catchUp()
-        try SchemaMigration.prepare(configuration, coordinator: coordinator)
+        // A realm of this thread over the same file through another path (a link) may be
+        // writing: its lock cannot be waited for here.
+        let insideWrite = table?.isWriting(coordinator, besides: nil) == true
+        try SchemaMigration.prepare(configuration, coordinator: coordinator, insideWrite: insideWrite)
         let context = RealmContext(
             configuration: configuration,
             coordinator: coordinator,
@@ -279,7 +282,11 @@ final class RealmContext {
             guard !isFrozen else {
                 throw Realm.Error(.readOnly, "A frozen realm has no class '\(className)'")
             }
-            try coordinator.register(discovered.classes, readOnly: configuration.readOnly)
+            try coordinator.register(
+                discovered.classes,
+                readOnly: configuration.readOnly,
+                insideWrite: threadTable?.isWriting(coordinator, besides: self) == true
+            )
             refresh()
         }
         for info in discovered.classes { classes[info.className] = classInfo(named: info.className) ?? info }
@@ -336,10 +343,7 @@ final class RealmContext {
         // Another realm of this thread on the same file (through another path) holds the write:
         // waiting for it would wait forever.
         guard threadTable?.isWriting(coordinator, besides: self) != true else {
-            throw Realm.Error(
-                .invalidTransaction,
-                "The Realm is already in a write transaction (opened through another path to \(coordinator.key))"
-            )
+            throw coordinator.nestedWriteError()
         }
         let transaction = coordinator.store.beginWrite()
         if let limit = configuration.maximumNumberOfActiveVersions {
@@ -434,7 +438,7 @@ enum ThreadContexts {
         }
 
         /// Whether another context of this thread over `coordinator`'s store is in a write.
-        func isWriting(_ coordinator: RealmCoordinator, besides context: RealmContext) -> Bool {
+        func isWriting(_ coordinator: RealmCoordinator, besides context: RealmContext?) -> Bool {
             lock.withLock {
                 contexts.values.contains { entry in
                     // Not retained: a context released on another thread may be going away.

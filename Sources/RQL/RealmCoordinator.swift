@@ -67,8 +67,9 @@ final class RealmCoordinator: @unchecked Sendable {
 
     /// Checks `classes` against the store's schema and adds the ones it lacks, in a write
     /// transaction of their own. The caller must not hold the store's write transaction (inside
-    /// a write, `register(_:in:)` adds them to that transaction instead).
-    func register(_ classes: [ClassInfo], readOnly: Bool) throws(Realm.Error) {
+    /// a write, `register(_:in:)` adds them to that transaction instead); `insideWrite` says
+    /// another realm of the caller's thread holds it, and then a needed write is an error.
+    func register(_ classes: [ClassInfo], readOnly: Bool, insideWrite: Bool = false) throws(Realm.Error) {
         // Locks are taken in one order, the store's write lock before this coordinator's (as
         // `register(_:in:)` inside a write does), so a thread in a write transaction and one
         // opening a realm cannot wait for each other.
@@ -80,6 +81,9 @@ final class RealmCoordinator: @unchecked Sendable {
                 "The read-only realm \(key) has no class "
                     + missing.map { "'\($0.className)'" }.joined(separator: ", ")
             )
+        }
+        if insideWrite {
+            throw nestedWriteError("adding " + missing.map { "'\($0.className)'" }.joined(separator: ", "))
         }
         let transaction = store.beginWrite()
         let added: [ClassInfo]
@@ -99,6 +103,17 @@ final class RealmCoordinator: @unchecked Sendable {
             throw Realm.Error(.fail, "\(error)")
         }
         confirm(added)
+    }
+
+    /// Why a write cannot begin: another realm of this thread over the same file (opened
+    /// through another path) holds the store's write lock, and waiting would wait on itself.
+    /// `purpose`: what needed the write, when it is not a write the caller began.
+    func nestedWriteError(_ purpose: String? = nil) -> Realm.Error {
+        Realm.Error(
+            .invalidTransaction,
+            "The Realm is already in a write transaction (opened through another path to \(key))"
+                + (purpose.map { "; \($0) needs a write of its own" } ?? "")
+        )
     }
 
     private func withLock<T>(_ body: () throws(Realm.Error) -> T) throws(Realm.Error) -> T {

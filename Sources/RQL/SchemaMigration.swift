@@ -33,8 +33,14 @@ final class SchemaMigration {
     // MARK: Deciding
 
     /// Brings the store of `coordinator` to `configuration`'s schema version and declared
-    /// classes (its `objectTypes`), or throws why it cannot.
-    static func prepare(_ configuration: Realm.Configuration, coordinator: RealmCoordinator) throws(Realm.Error) {
+    /// classes (its `objectTypes`), or throws why it cannot. `insideWrite`: a write of the
+    /// caller's thread already holds the store's write lock (a realm of the same file opened
+    /// through another path), so whatever needs a write of its own is refused, not waited for.
+    static func prepare(
+        _ configuration: Realm.Configuration,
+        coordinator: RealmCoordinator,
+        insideWrite: Bool = false
+    ) throws(Realm.Error) {
         var declared: DiscoveredSchema?
         if let types = configuration.objectTypes {
             do {
@@ -50,8 +56,10 @@ final class SchemaMigration {
         if configured < stored, !reset || declared == nil {
             try coordinator.checkSchemaVersion(configured)
         }
+        let recording = !configuration.readOnly && configured > stored
         guard let declared else {
             try checkUndeclared(configuration, coordinator: coordinator, stored: stored)
+            if recording && insideWrite { throw coordinator.nestedWriteError("recording the schema version") }
             try coordinator.recordSchemaVersion(configured, readOnly: configuration.readOnly)
             return
         }
@@ -69,10 +77,13 @@ final class SchemaMigration {
                     + "it cannot be migrated to version \(configured) while open"
             )
         }
+        if insideWrite && !configuration.readOnly && (wanted || recording) {
+            throw coordinator.nestedWriteError(wanted ? "a schema change" : "recording the schema version")
+        }
         if wanted && !configuration.readOnly {
             try migrate(configuration, coordinator: coordinator, declared: declared)
         }
-        try coordinator.register(declared.classes, readOnly: configuration.readOnly)
+        try coordinator.register(declared.classes, readOnly: configuration.readOnly, insideWrite: insideWrite)
         try coordinator.recordSchemaVersion(configured, readOnly: configuration.readOnly)
     }
 

@@ -43,7 +43,7 @@ final class WriteSession {
 
     /// Whether the object exists in the transaction's state.
     func contains(_ link: ObjectLink) -> Bool {
-        transaction.reader.resolve(link) != nil
+        transaction.contains(link)
     }
 
     /// The object of the class whose primary key equals `key`.

@@ -17,6 +17,11 @@ struct RealmFileIdentityTests {
         @Persisted var text = ""
     }
 
+    /// A class the store does not have yet: opening a realm that declares it needs a write.
+    final class Extra: Object {
+        @Persisted var number = 0
+    }
+
     static func directory(_ name: String) throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("rql-\(name)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -70,6 +75,49 @@ struct RealmFileIdentityTests {
         let values = try result.get()
         #expect(values == ["invalidTransaction", "one"], "\(values)")
         #expect(!FileManager.default.fileExists(atPath: link.path + ".lock"))
+    }
+
+    @Test(
+        "inside a write, opening the same file through a symbolic or hard link with a new class is an error, not a wait",
+        arguments: ["symbolic", "hard"]
+    )
+    func openWithNewClassInsideWrite(linkKind: String) throws {
+        let directory = try Self.directory("nested-open")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let target = directory.appendingPathComponent("target.realm")
+        let link = directory.appendingPathComponent("link.realm")
+        _ = try Realm(configuration: Realm.Configuration(fileURL: target, objectTypes: [Entry.self]))
+        if linkKind == "symbolic" {
+            try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+        } else {
+            try FileManager.default.linkItem(at: target, to: link)
+        }
+        let outcome = Self.finishing(within: 60) { () throws -> [String] in
+            let direct = try Realm(configuration: Realm.Configuration(fileURL: target, objectTypes: [Entry.self]))
+            let wider = Realm.Configuration(fileURL: link, objectTypes: [Entry.self, Extra.self])
+            var nested = "no error"
+            try direct.write {
+                direct.add(Entry(value: ["text": "one"]))
+                do {
+                    _ = try Realm(configuration: wider)
+                } catch let error as Realm.Error {
+                    nested = error.code == .invalidTransaction ? "invalidTransaction" : "\(error)"
+                }
+            }
+            // Once the write is over the same open adds the class, through the one store.
+            let linked = try Realm(configuration: wider)
+            try linked.write { linked.add(Extra(value: ["number": 7])) }
+            _ = direct.refresh()
+            return [
+                nested,
+                linked.objects(Entry.self).map(\.text).joined(separator: ","),
+                "\(linked.objects(Extra.self).map(\.number))",
+                "\(direct.schema.objectSchema.contains { $0.className == "Extra" })",
+            ]
+        }
+        let result = try #require(outcome, "opening through the link inside the write waited on itself")
+        let values = try result.get()
+        #expect(values == ["invalidTransaction", "one", "[7]", "true"], "\(values)")
     }
 
     @Test("an empty file is initialised as a realm read-write, and refused read-only as empty")

@@ -16,7 +16,7 @@ import RQLCore
 ///   key order. Target: under 0.3 s, as for appends. `map-insert-scattered-10k`, `-30k`,
 ///   `-100k` set them in a scattered order, each insert landing among the keys already there:
 ///   their time per key against the in-order one shows where inserting into the middle stops
-///   being O(1).
+///   being O(1). `set-insert-scattered-100k` does the same with a `MutableSet<String>`.
 /// - `mixedmap-load-1M`: a `MixedMap` (the dictionary of a mixed value or a dataset's map) made
 ///   from 1,000,000 pairs in scattered key order. Target: under 2 s. Baseline:
 ///   `dictionary-load-1M`, a Swift `[String: Value]` made from the same pairs.
@@ -58,6 +58,16 @@ extension Registry {
                 }
             )
         }
+        add(
+            Benchmark(
+                suite: "objects",
+                name: "set-insert-scattered-100k",
+                fields: [("n", .int(100_000))],
+                setUp: { try state.checkSetInserts(100_000) }
+            ) { iterations in
+                for _ in 0..<iterations { blackHole(state.insertIntoSet(100_000)) }
+            }
+        )
         let loadCount = 1_000_000
         add(
             Benchmark(
@@ -103,13 +113,17 @@ extension Registry {
 
 /// The object whose collections grow.
 public final class BenchCollectionHolder: Object {
-    @Persisted var numbers: List<Int>
-    @Persisted var counts: Map<String, Int>
+    @Persisted public var numbers: List<Int>
+    @Persisted public var counts: Map<String, Int>
+    @Persisted public var names: MutableSet<String>
 }
 
-final class CollectionState {
+/// The benchmarks' work, also run once by `rql-collections-profile` under callgrind.
+public final class CollectionState {
     /// The pairs `mixedmap-load-1M` loads, made once.
-    private(set) var pairs: [(String, Value)] = []
+    public private(set) var pairs: [(String, Value)] = []
+
+    public init() {}
 
     /// Key `i` of `count` in the order the scattered benchmarks use: a permutation that jumps
     /// across the key range (7,919 is prime, so it is coprime to the powers of ten used here).
@@ -122,7 +136,7 @@ final class CollectionState {
     }
 
     /// A fresh realm, one holder, `count` appends to its list in one write.
-    func appendToList(_ count: Int) -> BenchCollectionHolder {
+    public func appendToList(_ count: Int) -> BenchCollectionHolder {
         let realm = ObjectModelState.freshRealm([BenchCollectionHolder.self])
         let holder = BenchCollectionHolder()
         do {
@@ -144,7 +158,7 @@ final class CollectionState {
     }
 
     /// A fresh realm, one holder, `count` keys set in its map in one write.
-    func insertIntoMap(_ count: Int, scattered: Bool) -> BenchCollectionHolder {
+    public func insertIntoMap(_ count: Int, scattered: Bool) -> BenchCollectionHolder {
         let realm = ObjectModelState.freshRealm([BenchCollectionHolder.self])
         let holder = BenchCollectionHolder()
         let keys = (0..<count).map { Self.key(scattered ? Self.scatteredIndex($0, of: count) : $0) }
@@ -158,6 +172,30 @@ final class CollectionState {
             fatalError("write: \(error)")
         }
         return holder
+    }
+
+    /// A fresh realm, one holder, `count` strings inserted into its set in a scattered order.
+    public func insertIntoSet(_ count: Int) -> BenchCollectionHolder {
+        let realm = ObjectModelState.freshRealm([BenchCollectionHolder.self])
+        let holder = BenchCollectionHolder()
+        let keys = (0..<count).map { Self.key(Self.scatteredIndex($0, of: count)) }
+        do {
+            try realm.write {
+                realm.add(holder)
+                let names = holder.names
+                for key in keys { names.insert(key) }
+            }
+        } catch {
+            fatalError("write: \(error)")
+        }
+        return holder
+    }
+
+    func checkSetInserts(_ count: Int) throws {
+        let names = insertIntoSet(count).names
+        guard names.count == count, names.contains(Self.key(count - 1)), names[0] == Self.key(0) else {
+            throw SuiteError("the set holds \(names.count) strings, not \(count) in order")
+        }
     }
 
     func checkAppends(_ count: Int) throws {
@@ -191,7 +229,7 @@ final class CollectionState {
         }
     }
 
-    func checkLoad(_ count: Int) throws {
+    public func checkLoad(_ count: Int) throws {
         if pairs.count != count {
             pairs = (0..<count).map { (Self.key(Self.scatteredIndex($0, of: count)), Value.int(Int64($0))) }
         }

@@ -46,21 +46,38 @@ public struct MixedMap: Hashable, Sendable, Sequence {
             entries = given
             return
         }
-        // A stable sort keeps equal keys in the order given, so the last of each run wins.
-        let order = given.indices.sorted { a, b in
-            let order = compareUTF8(given[a].key, given[b].key)
-            return order != 0 ? order < 0 : a < b
+        // Sorted by each key's first eight bytes as one integer, the keys themselves compared
+        // only where those are equal; equal keys stay in the order given (the index breaks the
+        // tie), so the last of each run wins.
+        var order = given.indices.map { (prefix: Self.prefix(given[$0].key), index: $0) }
+        order.sort { a, b in
+            if a.prefix != b.prefix { return a.prefix < b.prefix }
+            let order = compareUTF8(given[a.index].key, given[b.index].key)
+            return order != 0 ? order < 0 : a.index < b.index
         }
         var sorted: [Entry] = []
         sorted.reserveCapacity(given.count)
-        for i in order {
-            if let last = sorted.last, compareUTF8(last.key, given[i].key) == 0 {
+        var lastPrefix: UInt64 = 0
+        for (prefix, i) in order {
+            if !sorted.isEmpty, prefix == lastPrefix, compareUTF8(sorted[sorted.count - 1].key, given[i].key) == 0 {
                 sorted[sorted.count - 1] = given[i]
             } else {
                 sorted.append(given[i])
             }
+            lastPrefix = prefix
         }
         entries = sorted
+    }
+
+    /// The key's first eight UTF-8 bytes as a big-endian integer (zeros past its end): two keys
+    /// whose prefixes differ are in the prefixes' order.
+    private static func prefix(_ key: String) -> UInt64 {
+        var key = key
+        return key.withUTF8 { bytes in
+            var prefix: UInt64 = 0
+            for i in 0..<8 { prefix = prefix << 8 | UInt64(i < bytes.count ? bytes[i] : 0) }
+            return prefix
+        }
     }
 
     private static func isStrictlyOrdered(_ entries: [Entry]) -> Bool {

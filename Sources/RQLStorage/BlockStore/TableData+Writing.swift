@@ -80,11 +80,33 @@ extension TableData {
         return old
     }
 
-    /// Replaces elements `range` of collection `property` of the row with `key`.
-    mutating func replaceElements(key: Int64, property: Int, range: Range<Int>, with values: [Value], keys: [String]?) {
+    /// Appends `value` to list `property` of the row with `key`.
+    mutating func appendElement(key: Int64, property: Int, value: Value) {
         touch()
         guard let (b, row) = locate(key: key) else { return }
-        mutateBlock(b) { $0.replaceElements(row: row, column: property, range: range, with: values, keys: keys) }
+        mutateBlock(b) { block in
+            let count = block.elementCount(row: row, column: property)
+            block.replaceElements(row: row, column: property, range: count..<count, with: [value], keys: nil)
+        }
+    }
+
+    /// Replaces elements `range` of collection `property` of the row with `key`; returns how
+    /// many of the row's elements came after `range` (the ones the splice moved).
+    @discardableResult
+    mutating func replaceElements(
+        key: Int64,
+        property: Int,
+        range: Range<Int>,
+        with values: [Value],
+        keys: [String]?
+    ) -> Int {
+        touch()
+        guard let (b, row) = locate(key: key) else { return 0 }
+        return mutateBlock(b) { block in
+            let after = block.elementCount(row: row, column: property) - range.upperBound
+            block.replaceElements(row: row, column: property, range: range, with: values, keys: keys)
+            return after
+        }
     }
 
     private mutating func mergeIfSmall(_ b: Int) {

@@ -11,9 +11,13 @@ extension WriteTransaction {
     /// ```
     public func append(_ value: Value, to property: String, of object: ObjectLink) throws(WriteError) {
         let target = try collection(object, property, .list)
-        let count = elementCount(target)
-        let element = try plannedElement(value, target)
-        spliceElements(target.table, target.key, target.index, count..<count, [materializeElement(element)], keys: nil)
+        let element = materializeElement(try plannedElement(value, target))
+        // One look-up of the row, which also counts its elements (a loop of appends is the
+        // common way to fill a list).
+        tables[target.table].appendElement(key: target.key, property: target.index, value: element)
+        addBacklinks(from: target.table, key: target.key, property: target.index, value: element)
+        changes.modify(object.className, RowKey(target.key), target.property.name)
+        writeCount += 1
     }
 
     /// Inserts `value` into a list at `index` (`0 ... count`).
@@ -93,8 +97,17 @@ extension WriteTransaction {
     /// Adds `value` to a set; false if an equal element is already there.
     @discardableResult
     public func insert(_ value: Value, intoSet property: String, of object: ObjectLink) throws(WriteError) -> Bool {
-        let target = try collection(object, property, .set)
+        let target = try stagingTarget(object, property, .set)
         try checkElement(value, of: target.property, in: object.className, key: object.key)
+        if stages(target.property) {
+            if staged(target)?.elements.contains(value) == true || position(ofElement: value, target).1 {
+                return false
+            }
+            stage(target).elements.insert(value)
+            stagedWrite(target, added: value)
+            return true
+        }
+        mergeStaged()
         let (position, found) = position(ofElement: value, target)
         guard !found else { return false }
         spliceElements(target.table, target.key, target.index, position..<position, [value], keys: nil)
@@ -120,7 +133,7 @@ extension WriteTransaction {
         inMap property: String,
         of object: ObjectLink
     ) throws(WriteError) {
-        let target = try collection(object, property, .map)
+        let target = try stagingTarget(object, property, .map)
         try checkMapKey(mapKey, target.property, object.className, object.key)
         let planned = try plan(
             .map(MixedMap([(mapKey, value)])),
@@ -128,6 +141,25 @@ extension WriteTransaction {
             in: object.className,
             key: object.key
         )
+        if stages(target.property), case .value(.map(let checked)) = planned, let element = checked.values.first {
+            let key = UTF8Key(mapKey)
+            if let current = staged(target), let old = current.entries[key] {
+                current.entries[key] = element
+                removeBacklinks(from: target.table, key: target.key, property: target.index, value: old)
+                stagedWrite(target, added: element)
+                return
+            }
+            let (position, found) = position(ofKey: mapKey, target)
+            if !found {
+                stage(target).entries[key] = element
+                stagedWrite(target, added: element)
+                return
+            }
+            // A key the block has: its value is replaced in place, moving nothing.
+            spliceElements(target.table, target.key, target.index, position..<position + 1, [element], keys: [mapKey])
+            return
+        }
+        mergeStaged()
         var (position, found) = position(ofKey: mapKey, target)
         if found, isEmbeddedTarget(target.property), case .link(let child) = element(target, at: position) {
             try delete(child)
@@ -158,6 +190,117 @@ extension WriteTransaction {
         return true
     }
 
+    // MARK: Staging
+
+    /// Whether new elements of `property` are staged rather than spliced into the block one by
+    /// one: sets and maps, whose elements are kept sorted, so that each insert among them moved
+    /// every element after it (a scattered fill of n elements was O(n²)). Not for embedded
+    /// objects (created in place), nor for sets whose elements `Value`'s hashing would tell
+    /// apart where their ordering does not (mixed, decimal and floating-point numbers).
+    func stages(_ property: Property) -> Bool {
+        switch property.collection {
+        case .map:
+            return !isEmbeddedTarget(property)
+        case .set:
+            switch property.type {
+            case .mixed, .decimal128, .float, .double: return false
+            default: return true
+            }
+        case .list, .single: return false
+        }
+    }
+
+    /// The target of a staging operation, found without merging what is staged.
+    private func stagingTarget(
+        _ object: ObjectLink,
+        _ name: String,
+        _ kind: CollectionKind
+    ) throws(WriteError) -> CollectionTarget {
+        keepsStaged = true
+        defer { keepsStaged = false }
+        return try collection(object, name, kind)
+    }
+
+    /// Whether the object exists, without merging what is staged (which adds no objects).
+    public func contains(_ link: ObjectLink) -> Bool {
+        let known = lastCollection.flatMap { $0.object.className == link.className ? $0.table : nil }
+        guard isActive, let t = known ?? schema.classIndex(named: link.className), t < tables.count else {
+            return false
+        }
+        return tables[t].locate(key: link.key.rawValue) != nil
+    }
+
+    /// The staged elements, if they are `target`'s.
+    private func staged(_ target: CollectionTarget) -> StagedCollection? {
+        guard let staged, staged.table == target.table, staged.key == target.key, staged.property == target.index
+        else { return nil }
+        return staged
+    }
+
+    /// The staged elements of `target`, begun now (after merging another collection's).
+    private func stage(_ target: CollectionTarget) -> StagedCollection {
+        if let current = staged(target) { return current }
+        mergeStaged()
+        let new = StagedCollection(table: target.table, key: target.key, property: target.index)
+        staged = new
+        return new
+    }
+
+    /// What a splice records for a written element, done when it is staged.
+    private func stagedWrite(_ target: CollectionTarget, added value: Value) {
+        addBacklinks(from: target.table, key: target.key, property: target.index, value: value)
+        changes.modify(className(target.table), RowKey(target.key), target.property.name)
+        writeCount += 1
+    }
+
+    /// Merges the staged elements into their collection's block: sorted once, then the row's
+    /// elements rewritten in one splice (O(n + k log k) for k staged among n).
+    func mergeStaged() {
+        guard let staged else { return }
+        self.staged = nil
+        let (t, key, property) = (staged.table, staged.key, staged.property)
+        guard let (b, row) = tables[t].locate(key: key) else { return }
+        let block = tables[t].blocks[b]
+        let count = block.elementCount(row: row, column: property)
+        let old = block.elements(row: row, column: property, range: 0..<count)
+        elementsMoved += count + staged.entries.count + staged.elements.count
+        var merged: [Value] = []
+        merged.reserveCapacity(count + staged.entries.count + staged.elements.count)
+        if staged.entries.isEmpty {
+            let added = staged.elements.sorted { ValueOrdering.compare($0, $1) < 0 }
+            var i = 0
+            for value in old {
+                while i < added.count, ValueOrdering.compare(added[i], value) < 0 {
+                    merged.append(added[i])
+                    i += 1
+                }
+                merged.append(value)
+            }
+            merged += added[i...]
+            tables[t].replaceElements(key: key, property: property, range: 0..<count, with: merged, keys: nil)
+            return
+        }
+        let oldKeys = (0..<count).map { block.mapKey(row: row, column: property, at: $0) }
+        let added = staged.entries.map { ($0.key.text, $0.value) }.sorted { compareUTF8($0.0, $1.0) < 0 }
+        var keys: [String] = []
+        keys.reserveCapacity(merged.capacity)
+        var i = 0
+        for (j, oldKey) in oldKeys.enumerated() {
+            while i < added.count, compareUTF8(added[i].0, oldKey) < 0 {
+                keys.append(added[i].0)
+                merged.append(added[i].1)
+                i += 1
+            }
+            keys.append(oldKey)
+            merged.append(old[j])
+        }
+        for (addedKey, value) in added[i...] {
+            keys.append(addedKey)
+            merged.append(value)
+        }
+        tables[t].replaceElements(key: key, property: property, range: 0..<count, with: merged, keys: keys)
+    }
+
     // MARK: Helpers
 
     struct CollectionTarget {
@@ -168,17 +311,38 @@ extension WriteTransaction {
         let object: ObjectLink
     }
 
+    /// The collection property `name` of an existing object. The property found last is kept
+    /// (until the schema changes): a loop writing one collection finds its class and property
+    /// by name once.
     private func collection(
         _ object: ObjectLink,
         _ name: String,
         _ kind: CollectionKind
     ) throws(WriteError) -> CollectionTarget {
+        if let last = lastCollection, last.object.className == object.className, last.property.name == name {
+            try checkOpen()
+            guard tables[last.table].locate(key: object.key.rawValue) != nil else {
+                throw .unknownObject(className: object.className, key: object.key)
+            }
+            guard last.property.collection == kind else {
+                throw .wrongCollection(className: object.className, property: name, expected: kind)
+            }
+            return CollectionTarget(
+                table: last.table,
+                key: object.key.rawValue,
+                index: last.index,
+                property: last.property,
+                object: object
+            )
+        }
         let (t, key) = try locate(object)
         let (index, property) = try writableProperty(t, name)
         guard property.collection == kind else {
             throw .wrongCollection(className: object.className, property: name, expected: kind)
         }
-        return CollectionTarget(table: t, key: key, index: index, property: property, object: object)
+        let target = CollectionTarget(table: t, key: key, index: index, property: property, object: object)
+        lastCollection = target
+        return target
     }
 
     // Each read below finds the row, reads what it needs and lets go of the block before the
@@ -232,13 +396,39 @@ extension WriteTransaction {
         }
     }
 
-    /// One list element, validated (an embedded one planned for creation).
+    /// One list element, validated (an embedded one planned for creation). Other elements are
+    /// checked alone, without the one-element list a plan of the property takes.
     private func plannedElement(_ value: Value, _ target: CollectionTarget) throws(WriteError) -> PlannedValue {
-        try plan(.list([value]), for: target.property, in: target.object.className, key: target.object.key)
+        guard isEmbeddedTarget(target.property) else {
+            try checkElement(value, of: target.property, in: target.object.className, key: target.object.key)
+            return .value(value)
+        }
+        return try plan(.list([value]), for: target.property, in: target.object.className, key: target.object.key)
     }
 
+    /// The element `plannedElement` planned: a checked value as it is, an embedded one created.
     private func materializeElement(_ planned: PlannedValue) -> Value {
+        if case .value(let value) = planned { return value }
         if case .list(let items) = materialize(planned), let first = items.first { return first }
         return .null
+    }
+}
+
+/// New elements of one set or map, kept by a write transaction until another operation needs
+/// the collection whole (`WriteTransaction.mergeStaged`): none of them is in the block yet.
+/// Their backlinks and change records are written when they are staged.
+final class StagedCollection {
+    let table: Int
+    let key: Int64
+    let property: Int
+    /// A map's new keys and their values.
+    var entries: [UTF8Key: Value] = [:]
+    /// A set's new elements.
+    var elements: Set<Value> = []
+
+    init(table: Int, key: Int64, property: Int) {
+        self.table = table
+        self.key = key
+        self.property = property
     }
 }

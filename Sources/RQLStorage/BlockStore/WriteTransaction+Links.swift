@@ -48,7 +48,7 @@ extension WriteTransaction {
         keys: [String]?
     ) {
         let removed = range.isEmpty ? [] : storedElements(t, key, property, range)
-        tables[t].replaceElements(key: key, property: property, range: range, with: values, keys: keys)
+        elementsMoved += tables[t].replaceElements(key: key, property: property, range: range, with: values, keys: keys)
         for value in removed { removeBacklinks(from: t, key: key, property: property, value: value) }
         for value in values { addBacklinks(from: t, key: key, property: property, value: value) }
         changes.modify(className(t), RowKey(key), tables[t].objectSchema.properties[property].name)

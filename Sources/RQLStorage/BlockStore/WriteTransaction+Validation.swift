@@ -20,14 +20,27 @@ struct EmbeddedPlan {
 }
 
 extension WriteTransaction {
+    /// How deep embedded objects may nest below their top-level owner (the owner's children are
+    /// level 1). A chain of embedded objects is given and copied as values nested one level per
+    /// object, and planning and creating them recurses once per level; the bound keeps that
+    /// recursion small. It is MongoDB's limit on nested documents, which embedded objects become
+    /// when synced.
+    public static let maximumEmbeddedDepth = 100
+
     /// Checks `given` (property name → value) for a new object of table `t`, filling the
-    /// properties not given with their defaults.
-    func planObject(_ t: Int, _ given: [(String, Value)], key: RowKey?) throws(WriteError) -> [PlannedValue] {
+    /// properties not given with their defaults. `depth`: the new object's level below its
+    /// top-level owner (0 for a top-level object).
+    func planObject(
+        _ t: Int,
+        _ given: [(String, Value)],
+        key: RowKey?,
+        depth: Int = 0
+    ) throws(WriteError) -> [PlannedValue] {
         let objectSchema = tables[t].objectSchema
         var planned: [PlannedValue?] = Array(repeating: nil, count: objectSchema.properties.count)
         for (name, value) in given {
             let (index, property) = try writableProperty(t, name)
-            planned[index] = try plan(value, for: property, in: objectSchema.name, key: key)
+            planned[index] = try plan(value, for: property, in: objectSchema.name, key: key, depth: depth)
         }
         var result: [PlannedValue] = []
         result.reserveCapacity(planned.count)
@@ -38,7 +51,7 @@ extension WriteTransaction {
                 result.append(.value(.null))
             } else {
                 result.append(
-                    try plan(property.defaultValue, for: property, in: objectSchema.name, key: key)
+                    try plan(property.defaultValue, for: property, in: objectSchema.name, key: key, depth: depth)
                 )
             }
         }
@@ -46,15 +59,19 @@ extension WriteTransaction {
     }
 
     /// Checks `value` for `property` of an object of `className` (`key` names it in errors).
+    /// `depth`: the object's level below its top-level owner, found from its owners when not
+    /// given (an existing object).
     func plan(
         _ value: Value,
         for property: Property,
         in className: String,
-        key: RowKey?
+        key: RowKey?,
+        depth: Int? = nil
     ) throws(WriteError) -> PlannedValue {
         guard !property.isBacklink else { throw .computedProperty(className: className, property: property.name) }
         if isEmbeddedTarget(property), case .object(let target) = property.type {
-            return try planEmbedded(value, target: target, for: property, in: className, key: key)
+            let depth = depth ?? embeddedDepth(className, key)
+            return try planEmbedded(value, target: target, for: property, in: className, key: key, depth: depth)
         }
         return .value(try checked(value, for: property, in: className, key: key))
     }
@@ -178,19 +195,31 @@ extension WriteTransaction {
         target: String,
         for property: Property,
         in className: String,
-        key: RowKey?
+        key: RowKey?,
+        depth: Int
     ) throws(WriteError) -> PlannedValue {
         let targetTable = try tableIndex(target)
+        // The new objects' level below their top-level owner.
+        let depth = depth + 1
+        guard depth <= Self.maximumEmbeddedDepth || value.isNull else {
+            throw .typeMismatch(
+                className: className,
+                property: property.name,
+                key: key,
+                expected: "embedded objects nested at most \(Self.maximumEmbeddedDepth) levels below their owner",
+                found: "one at level \(depth)"
+            )
+        }
         switch property.collection {
         case .single:
             if value.isNull { return .embedded(nil) }
-            return .embedded(try embeddedObject(value, targetTable, property, className, key))
+            return .embedded(try embeddedObject(value, targetTable, property, className, key, depth))
         case .list, .set:
             guard case .list(let items) = value else { throw mismatch(property, className, key, value) }
             var plans: [EmbeddedPlan] = []
             for item in items {
                 if item.isNull { throw .nullNotAllowed(className: className, property: property.name, key: key) }
-                plans.append(try embeddedObject(item, targetTable, property, className, key))
+                plans.append(try embeddedObject(item, targetTable, property, className, key, depth))
             }
             return .embeddedList(plans)
         case .map:
@@ -201,7 +230,8 @@ extension WriteTransaction {
                 if entry.value.isNull {
                     entries.append((entry.key, nil))
                 } else {
-                    entries.append((entry.key, try embeddedObject(entry.value, targetTable, property, className, key)))
+                    let plan = try embeddedObject(entry.value, targetTable, property, className, key, depth)
+                    entries.append((entry.key, plan))
                 }
             }
             return .embeddedMap(entries)
@@ -213,19 +243,37 @@ extension WriteTransaction {
         _ targetTable: Int,
         _ property: Property,
         _ className: String,
-        _ key: RowKey?
+        _ key: RowKey?,
+        _ depth: Int
     ) throws(WriteError) -> EmbeddedPlan {
         switch value {
         case .map(let values):
             return EmbeddedPlan(
                 table: targetTable,
-                values: try planObject(targetTable, values.map { ($0.key, $0.value) }, key: nil)
+                values: try planObject(targetTable, values.map { ($0.key, $0.value) }, key: nil, depth: depth)
             )
         case .link(let link):
             throw .linkToEmbeddedObject(className: className, property: property.name, key: key, target: link)
         default:
             throw mismatch(property, className, key, value)
         }
+    }
+
+    /// The level of object `key` of `className` below its top-level owner: 0 for a top-level
+    /// object, else one more than its owner's (each embedded object has one owner). Walks up at
+    /// most `maximumEmbeddedDepth + 1` owners.
+    func embeddedDepth(_ className: String, _ key: RowKey?) -> Int {
+        guard var t = schema.classIndex(named: className), var current = key?.rawValue else { return 0 }
+        var depth = 0
+        while tables[t].objectSchema.isEmbedded, depth <= Self.maximumEmbeddedDepth {
+            guard let owner = tables[t].backlinks.incoming(target: current).first,
+                let ownerTable = schema.classIndex(named: owner.origin.className)
+            else { break }
+            depth += 1
+            t = ownerTable
+            current = owner.source
+        }
+        return depth
     }
 
     func mismatch(_ property: Property, _ className: String, _ key: RowKey?, _ value: Value) -> WriteError {

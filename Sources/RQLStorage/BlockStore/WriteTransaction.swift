@@ -26,7 +26,9 @@ public final class WriteTransaction {
     /// The version the transaction started from (a file commit frees what it alone reaches).
     private let base: BlockSnapshot
     /// The schema as changed so far.
-    public internal(set) var schema: Schema
+    public internal(set) var schema: Schema {
+        didSet { lastCollection = nil }
+    }
     /// The tables, by class index in `schema`.
     var tables: [TableData]
     var changes = ChangeRecorder()
@@ -34,6 +36,16 @@ public final class WriteTransaction {
     /// when it does.
     public internal(set) var writeCount = 0
     private var isOpen = true
+    /// New elements of one set or map not yet merged into its block (`StagedCollection`).
+    var staged: StagedCollection?
+    /// Set while a staging operation looks up its target, so that `checkOpen` keeps `staged`.
+    var keepsStaged = false
+    /// The collection property the last collection operation found by name (`collection`).
+    var lastCollection: CollectionTarget?
+    /// Elements that collection splices moved (those after the spliced range, in its row) or
+    /// rewrote (a merge of staged elements), summed: tests compare it across sizes to show that
+    /// filling a collection stays linear.
+    package internal(set) var elementsMoved = 0
 
     init(store: BlockStore, base: BlockSnapshot) {
         self.store = store
@@ -50,7 +62,8 @@ public final class WriteTransaction {
     /// The transaction's current state as a snapshot: what a commit now would publish. It is a
     /// consistent value: later writes do not change it (they copy what it shares).
     public var reader: BlockSnapshot {
-        BlockSnapshot(schema: schema, version: baseVersion + 1, tables: tables, pin: base.pin)
+        mergeStaged()
+        return BlockSnapshot(schema: schema, version: baseVersion + 1, tables: tables, pin: base.pin)
     }
 
     /// Publishes the transaction as the store's new newest version and ends it.
@@ -71,6 +84,7 @@ public final class WriteTransaction {
 
     public func commit() throws(WriteError) -> CommitResult {
         guard isOpen else { throw .transactionEnded }
+        mergeStaged()
         var snapshot = BlockSnapshot(schema: schema, version: baseVersion + 1, tables: tables)
         let changeSet = changes.changeSet(version: snapshot.version)
         if let file = store.file {
@@ -92,6 +106,7 @@ public final class WriteTransaction {
         guard isOpen else { return }
         isOpen = false
         tables = []
+        staged = nil
         store.endWrite()
     }
 
@@ -100,8 +115,11 @@ public final class WriteTransaction {
 
     // MARK: Lookups shared by the operations
 
+    /// Every operation starts here; all but the staging ones first merge what is staged, so
+    /// that they see the blocks whole.
     func checkOpen() throws(WriteError) {
         guard isOpen else { throw .transactionEnded }
+        if staged != nil && !keepsStaged { mergeStaged() }
     }
 
     func tableIndex(_ className: String) throws(WriteError) -> Int {
