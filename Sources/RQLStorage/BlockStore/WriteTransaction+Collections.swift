@@ -262,8 +262,16 @@ extension WriteTransaction {
         guard let (b, row) = tables[t].locate(key: key) else { return }
         let block = tables[t].blocks[b]
         let count = block.elementCount(row: row, column: property)
+        let stagedCount = staged.entries.count + staged.elements.count
+        if stagedCount <= Self.spliceLimit {
+            // A read between inserts merges after each one: a full merge would compare every
+            // element each time (a fill that reads as it goes was quadratic in comparisons), a
+            // splice finds its place by binary search and moves the tail once.
+            spliceStaged(staged, t, key, property)
+            return
+        }
         let old = block.elements(row: row, column: property, range: 0..<count)
-        elementsMoved += count + staged.entries.count + staged.elements.count
+        elementsMoved += count + stagedCount
         var merged: [Value] = []
         merged.reserveCapacity(count + staged.entries.count + staged.elements.count)
         if staged.entries.isEmpty {
@@ -299,6 +307,39 @@ extension WriteTransaction {
             merged.append(value)
         }
         tables[t].replaceElements(key: key, property: property, range: 0..<count, with: merged, keys: keys)
+    }
+
+    /// At most this many staged elements are spliced one by one rather than merged.
+    static let spliceLimit = 16
+
+    /// Splices each staged element into its place, found by binary search.
+    private func spliceStaged(_ staged: StagedCollection, _ t: Int, _ key: Int64, _ property: Int) {
+        for value in staged.elements {
+            guard let (b, row) = tables[t].locate(key: key) else { return }
+            let block = tables[t].blocks[b]
+            let position = block.position(ofElement: value, row: row, column: property).index
+            elementsMoved += block.elementCount(row: row, column: property) - position + 1
+            tables[t].replaceElements(
+                key: key,
+                property: property,
+                range: position..<position,
+                with: [value],
+                keys: nil
+            )
+        }
+        for (mapKey, value) in staged.entries {
+            guard let (b, row) = tables[t].locate(key: key) else { return }
+            let block = tables[t].blocks[b]
+            let position = block.position(ofKey: mapKey.text, row: row, column: property).index
+            elementsMoved += block.elementCount(row: row, column: property) - position + 1
+            tables[t].replaceElements(
+                key: key,
+                property: property,
+                range: position..<position,
+                with: [value],
+                keys: [mapKey.text]
+            )
+        }
     }
 
     // MARK: Helpers
