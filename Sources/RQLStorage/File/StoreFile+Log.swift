@@ -264,8 +264,14 @@ extension StoreFile {
             ($0.logging, $0.checkpointThreshold, $0.slot, $0.logApplied)
         }
         guard logging else { return nil }
+        let limit = Swift.max(threshold / 4, 1 << 16)
+        // Each object a record names costs at least its 8-byte key: a commit naming more than
+        // fits is a checkpoint without encoding its record first (a bulk import of 1M objects
+        // built a record of the whole store only to drop it).
+        let named = changes.classes.values.reduce(0) { $0 + $1.inserted.count + $1.deleted.count + $1.modified.count }
+        guard named <= limit / 8 else { return nil }
         let payload = CommitRecord(snapshot: snapshot, changes: changes).encoded()
-        guard payload.count <= Swift.max(threshold / 4, 1 << 16) else { return nil }
+        guard payload.count <= limit else { return nil }
         guard let descriptor = try logDescriptor(create: true) else { return nil }
         let logPath = CommitLog.path(forStore: path)
         var position: LogPosition

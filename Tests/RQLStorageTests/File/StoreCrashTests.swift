@@ -89,7 +89,7 @@ struct StoreCrashTests {
             #expect(store.snapshot.version <= lastPrinted + 1, "repetition \(repetition)")
             Self.checkCommitted(store.snapshot)
             // The file stays writable after the crash: the next commit lands and verifies.
-            try store.write { t in
+            _ = try store.write { t in
                 _ = try t.insert("Item", ["id": .int(-1), "text": .string("after"), "history": .list([])])
             }
             #expect(try BlockStore.verify(path: path).version == store.snapshot.version)
