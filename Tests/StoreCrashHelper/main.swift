@@ -26,6 +26,13 @@
 // record, and a checkpoint runs whenever the log passes THRESHOLD bytes, so kills land in both.
 // It continues from the store's version, so one file survives many kills.
 //
+//     store-crash-helper spill PATH hold|commit
+//
+// Loads of 60,000 Persons (`BlockSpillTests`: the same schema and rows) into the store at PATH,
+// whose full blocks the transaction writes before its commit. Prints "spilled" once the first
+// load's rows are appended (its blocks written, nothing committed); then `hold` waits to be
+// killed, and `commit` commits that load and further ones, printing each version committed.
+//
 // One of several processes creating one store at once (`StoreCreationTests`): opens the store at
 // PATH, creating it with the schema above when there is none, inserts one Item whose id is its
 // process id, prints the version of that commit, and exits 0; any error is printed, exit 1.
@@ -85,6 +92,38 @@ if arguments.count == 3, arguments[1] == "create" {
         }
         FileHandle.standardOutput.write(Data("\(commit.snapshot.version)\n".utf8))
         exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("store-crash-helper: \(error)\n".utf8))
+        exit(1)
+    }
+}
+if arguments.count == 4, arguments[1] == "spill" {
+    do {
+        let schema = try DatasetLoader.loadSchema(
+            json: #"{"schema": {"Person": {"primaryKey": "id", "properties": {"id": "int", "name": "string", "age": "int"}}}}"#
+        )
+        let store = try BlockStore.open(path: arguments[2])
+        store.logsCommits = false
+        var printed = false
+        while true {
+            let t = store.beginWrite()
+            let appender = try t.beginAppending(schema: schema)
+            let first = t.reader.table(named: "Person")?.rowCount ?? 0
+            for id in first..<first + 60_000 {
+                let name = "person \(id) " + String(repeating: "x", count: id % 17)
+                try appender.append([.int(Int64(id)), .string(name), .int(Int64(id % 90))], to: 0)
+            }
+            if !printed {
+                FileHandle.standardOutput.write(Data("spilled\n".utf8))
+                printed = true
+            }
+            if arguments[3] == "hold" {
+                while true { sleep(60) }
+            }
+            try appender.finish()
+            let result = try t.commit()
+            FileHandle.standardOutput.write(Data("\(result.snapshot.version)\n".utf8))
+        }
     } catch {
         FileHandle.standardError.write(Data("store-crash-helper: \(error)\n".utf8))
         exit(1)

@@ -5,6 +5,7 @@ import RQL
 /// A schema migration of a large file:
 ///
 ///     rql-bench --filter live/migration --samples 3
+///     RQL_BENCH_MIGRATION_COUNT=250000 rql-bench --filter live/migration --samples 3
 ///
 /// - `migration`: a file of 1,000,000 `Pet` objects (`id`, `name`, `age`) at schema version 1
 ///   is opened at version 2, which removes `name` and adds `years`, with a block that sets every
@@ -44,7 +45,9 @@ final class MigrationPetV2: Object {
 }
 
 final class MigrationBenchmarkState: @unchecked Sendable {
-    static let count = 1_000_000
+    /// 1,000,000, or `RQL_BENCH_MIGRATION_COUNT` (the rise at two sizes shows whether the
+    /// migration's memory grows with the file).
+    static let count = ProcessInfo.processInfo.environment["RQL_BENCH_MIGRATION_COUNT"].flatMap { Int($0) } ?? 1_000_000
     private let directory = FileManager.default.temporaryDirectory
         .appendingPathComponent("rql-bench-migration-\(getpid())")
     private var seeded: URL { directory.appendingPathComponent("seed.realm") }

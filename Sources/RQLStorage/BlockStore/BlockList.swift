@@ -76,7 +76,15 @@ struct BlockList: RandomAccessCollection, Sendable {
     mutating func mutate<R>(_ b: Int, _ body: (Block) -> R) -> R {
         let (c, i) = chunkIndex(ofBlock: b)
         let chunk = ownChunk(c)
-        if !isKnownUniquelyReferenced(&chunk.blocks[i]) { chunk.blocks[i] = chunk.blocks[i].copy() }
+        // A block with a place is what the file holds there (a stub of a block written before
+        // the commit is the list's alone): changed in place, it would keep reading pages the
+        // commit frees, so it is copied out too.
+        if !isKnownUniquelyReferenced(&chunk.blocks[i]) || chunk.blocks[i].place != nil {
+            let original = chunk.blocks[i]
+            chunk.blocks[i] = original.copy()
+            // Copied out of a mapping, its pages are not this writer's to keep resident.
+            original.releaseMappedPages()
+        }
         let count = chunk.blocks[i].count
         let result = body(chunk.blocks[i])
         chunk.blockChanged(i)

@@ -248,7 +248,8 @@ extension WriteTransaction {
 
     /// Packs the new blocks and builds (or extends) the table's own indexes.
     func finishBulk(_ t: Int, newKeys: [Int64], wasEmpty: Bool, firstBlock: Int) {
-        for b in Swift.max(firstBlock - 1, 0)..<tables[t].blocks.count {
+        // A block with a place is stored as it is (packed); packing it again would copy it.
+        for b in Swift.max(firstBlock - 1, 0)..<tables[t].blocks.count where tables[t].blocks[b].place == nil {
             tables[t].blocks.replace(b, with: tables[t].blocks[b].packed())
         }
         if wasEmpty {

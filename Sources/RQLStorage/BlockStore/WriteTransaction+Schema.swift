@@ -79,6 +79,7 @@ extension WriteTransaction {
             let count = tables[t].blocks[b].count
             let segment = Segment.build(shape, Array(repeating: fill, count: count), limit: TableBlock.capacity)
             tables[t].mutateBlock(b) { $0.appendColumn(segment) }
+            spillFinishedBlock(t, b)
         }
         if TableData.hasIndex(property, index, objectSchema) { tables[t].rebuildIndex(index) }
         if property.isFullText { tables[t].rebuildFullText(index) }
@@ -138,7 +139,10 @@ extension WriteTransaction {
         schema = newSchema
         tables[t].objectSchema = objectSchema
         tables[t].touch()
-        for b in tables[t].blocks.indices { tables[t].mutateBlock(b) { $0.removeColumn(index) } }
+        for b in tables[t].blocks.indices {
+            tables[t].mutateBlock(b) { $0.removeColumn(index) }
+            spillFinishedBlock(t, b)
+        }
         tables[t].indexes = Self.shifted(tables[t].indexes, removing: index)
         tables[t].fullText = Self.shifted(tables[t].fullText, removing: index)
         changes.removeProperty(className, name)

@@ -4,6 +4,8 @@ import RQLCore
 /// loader), a block at a time, through the same building steps as `importObjects`: rows go
 /// into whole blocks column by column, each block is packed as soon as it is full (so a load
 /// holds one unpacked block per class), and indexes and backlinks are built once at the end.
+/// On a store file a full block is written to the file at once (`BlockSpill`), so a load
+/// holds its blocks' bytes no longer than it fills them.
 extension WriteTransaction {
     /// Starts appending objects of `source` (a dataset's schema): classes this store lacks are
     /// added, and each class it has must have the same stored properties (by name and type;
@@ -188,7 +190,11 @@ package final class RowAppender {
         state.pendingCount = 0
         let last = transaction.tables[t].blocks.count - 1
         if transaction.tables[t].blocks[last].count >= TableBlock.capacity {
-            transaction.tables[t].blocks.replace(last, with: transaction.tables[t].blocks[last].packed())
+            // A store file's transaction writes the full block now and keeps a stub of it.
+            transaction.spillFinishedBlock(t, last)
+            if transaction.tables[t].blocks[last].place == nil {
+                transaction.tables[t].blocks.replace(last, with: transaction.tables[t].blocks[last].packed())
+            }
         }
         state.room = Self.room(in: transaction.tables[t])
         for p in state.pending.indices { state.pending[p].reserveCapacity(state.room) }

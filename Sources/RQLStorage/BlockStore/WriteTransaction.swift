@@ -21,10 +21,10 @@ import RQLCore
 /// Not `Sendable`: use it from one thread at a time (it may move between threads). Releasing an
 /// unfinished transaction rolls it back.
 public final class WriteTransaction {
-    private let store: BlockStore
+    let store: BlockStore
     private let baseVersion: UInt64
     /// The version the transaction started from (a file commit frees what it alone reaches).
-    private let base: BlockSnapshot
+    let base: BlockSnapshot
     /// The schema as changed so far.
     public internal(set) var schema: Schema {
         didSet { lastCollection = nil }
@@ -46,6 +46,13 @@ public final class WriteTransaction {
     /// rewrote (a merge of staged elements), summed: tests compare it across sizes to show that
     /// filling a collection stays linear.
     package internal(set) var elementsMoved = 0
+    /// The blocks written to the file before the commit (`BlockSpill`), once one is.
+    var spill: BlockSpill?
+    /// Set when this transaction's blocks must stay in memory (see `BlockSpill.init`).
+    var spillUnavailable = false
+    var operationsSinceSpillCheck = 0
+    /// The changed blocks in memory at the last look (`spillIdleBlocks`).
+    var heldAtLastCheck: Set<ObjectIdentifier> = []
 
     init(store: BlockStore, base: BlockSnapshot) {
         self.store = store
@@ -89,7 +96,7 @@ public final class WriteTransaction {
         let changeSet = changes.changeSet(version: snapshot.version)
         if let file = store.file {
             do {
-                snapshot = try file.commit(snapshot, base: base, changes: changeSet)
+                snapshot = try file.commit(snapshot, base: base, changes: changeSet, spill: spill)
             } catch {
                 rollback()
                 throw .file(error)
@@ -107,6 +114,8 @@ public final class WriteTransaction {
         isOpen = false
         tables = []
         staged = nil
+        // What was spilled is free in the file's free list, which never saw it allocated.
+        spill = nil
         store.endWrite()
     }
 
@@ -120,6 +129,7 @@ public final class WriteTransaction {
     func checkOpen() throws(WriteError) {
         guard isOpen else { throw .transactionEnded }
         if staged != nil && !keepsStaged { mergeStaged() }
+        spillIdleBlocks()
     }
 
     func tableIndex(_ className: String) throws(WriteError) -> Int {

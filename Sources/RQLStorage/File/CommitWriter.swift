@@ -8,7 +8,12 @@ import RQLCore
 /// commit that touched k blocks writes those k blocks, the O(log n) nodes on each changed index
 /// path, and the root (the tables' block lists): never the database. What the base version
 /// reached and this one does not (replaced blocks, the old nodes of changed paths, the old root)
-/// goes on the free list, tagged with this version.
+/// goes on the free list, tagged with this version, and so does what the transaction wrote
+/// before the commit (`BlockSpill`) that this version does not reach.
+///
+/// The bytes are streamed to the file a chunk at a time (`chunkSize`): a commit holds a chunk,
+/// not the commit. A commit that wrote no chunk before its root holds every byte it wrote, and
+/// its slot can checksum them all; a larger one syncs its pages before the slot.
 ///
 /// The root record:
 /// ```
@@ -25,21 +30,39 @@ import RQLCore
 /// ```
 struct CommitWriter {
     let fileID: UInt64
+    /// Where the bytes go.
+    let descriptor: Int32
+    let path: String
     /// The free list: the base version's, released up to the oldest version a reader holds;
     /// this commit allocates from it and adds what it frees.
     private(set) var freeList: FreeList
-    /// Every byte written, in order (items padded to the free list's granule).
-    private(set) var bytes: [UInt8] = []
-    /// Where `bytes` go: consecutive pieces, each a file offset and a length.
-    private(set) var pieces: [(offset: UInt64, length: UInt64)] = []
+    /// Every run written, in order, adjacent ones merged (items padded to the free list's
+    /// granule): what the root lists.
+    private(set) var runs: [(offset: UInt64, length: UInt64)] = []
+    /// Bytes written so far, root included.
+    private(set) var writtenLength: UInt64 = 0
+    /// Bytes not yet in the file, and the consecutive pieces (offset, length) they go to. The
+    /// commit is streamed: once they pass `chunkSize`, they are written and dropped, so a large
+    /// commit holds a chunk of its bytes, never all of them.
+    private(set) var buffer: [UInt8] = []
+    private var pending: [(offset: UInt64, length: UInt64)] = []
+    /// Whether some bytes went to the file before the root: the checksum in the slot can then
+    /// cover only the root, and the pages are synced before it (`HeaderSlot.pagesSynced`).
+    private(set) var streamed = false
     /// Blocks and nodes written by this commit and where; applied once the commit is durable.
     private(set) var newBlockPlaces: [(Block, FilePlace)] = []
     private(set) var newNodePlaces: [(AnyObject, FilePlace)] = []
     /// Offsets of items of this file the new version reaches without writing them.
     private var kept: Set<UInt64> = []
 
-    init(fileID: UInt64, freeList: FreeList) {
+    /// The buffer is written out once it holds this much: past it, a commit syncs its pages
+    /// before the slot anyway (`FileHeader.presyncThreshold`).
+    static let chunkSize = FileHeader.presyncThreshold
+
+    init(fileID: UInt64, descriptor: Int32, path: String, freeList: FreeList) {
         self.fileID = fileID
+        self.descriptor = descriptor
+        self.path = path
         self.freeList = freeList
     }
 
@@ -49,39 +72,77 @@ struct CommitWriter {
     }
 
     /// Allocates room for `item` and appends it; returns its offset.
-    private mutating func append(_ item: UnsafeRawBufferPointer) -> UInt64 {
+    private mutating func append(_ item: [UInt8]) throws(StoreFileError) -> UInt64 {
         let offset = freeList.allocate(UInt64(item.count))
         let size = FreeList.rounded(UInt64(Swift.max(item.count, 1)))
-        bytes.append(contentsOf: item)
-        bytes.append(contentsOf: repeatElement(0, count: Int(size) - item.count))
-        if let last = pieces.last, last.offset + last.length == offset {
-            pieces[pieces.count - 1].length += size
-        } else {
-            pieces.append((offset, size))
-        }
+        buffer.append(contentsOf: item)
+        buffer.append(contentsOf: repeatElement(0, count: Int(size) - item.count))
+        Self.add((offset, size), to: &runs)
+        Self.add((offset, size), to: &pending)
+        writtenLength += size
+        if buffer.count >= Self.chunkSize { try flush() }
         return offset
     }
 
-    mutating func write(_ block: Block) -> FilePlace {
+    private static func add(_ piece: (offset: UInt64, length: UInt64), to list: inout [(offset: UInt64, length: UInt64)]) {
+        if let last = list.last, last.offset + last.length == piece.offset {
+            list[list.count - 1].length += piece.length
+        } else {
+            list.append(piece)
+        }
+    }
+
+    /// Writes the buffered bytes where they go, and empties the buffer.
+    mutating func flush() throws(StoreFileError) {
+        guard !buffer.isEmpty else { return }
+        let pieces = pending
+        let descriptor = descriptor
+        let path = path
+        let result: Result<Void, StoreFileError> = buffer.withUnsafeBytes { raw in
+            Result { () throws(StoreFileError) in
+                var start = 0
+                for piece in pieces {
+                    let length = Int(piece.length)
+                    try FileSystem.write(
+                        descriptor,
+                        UnsafeRawBufferPointer(rebasing: raw[start..<start + length]),
+                        at: piece.offset,
+                        path
+                    )
+                    start += length
+                }
+            }
+        }
+        try result.get()
+        streamed = true
+        buffer.removeAll(keepingCapacity: true)
+        pending.removeAll()
+    }
+
+    mutating func write(_ block: Block) throws(StoreFileError) -> FilePlace {
         if let place = stored(block.place) {
             kept.insert(place.offset)
             return place
         }
         let (encoded, checksum) = BlockCoding.encoded(block)
-        let offset = encoded.withUnsafeBytes { append($0) }
+        let offset = try append(encoded)
         let place = FilePlace(file: fileID, offset: offset, length: UInt64(encoded.count), checksum: checksum)
         newBlockPlaces.append((block, place))
         return place
     }
 
-    mutating func write<E: FileElement>(_ node: BTreeNode<E>) -> FilePlace {
+    mutating func write<E: FileElement>(_ node: BTreeNode<E>) throws(StoreFileError) -> FilePlace {
         if let place = stored(node.place) {
             kept.insert(place.offset)
             return place
         }
-        let children = node.isLeaf ? [] : node.children.map { write($0) }
+        var children: [FilePlace] = []
+        if !node.isLeaf {
+            children.reserveCapacity(node.children.count)
+            for child in node.children { children.append(try write(child)) }
+        }
         let encoded = TreeCoding.encodeNode(node, children: children)
-        let offset = encoded.withUnsafeBytes { append($0) }
+        let offset = try append(encoded)
         let place = FilePlace(
             file: fileID,
             offset: offset,
@@ -92,8 +153,11 @@ struct CommitWriter {
         return place
     }
 
-    private mutating func tree<E: FileElement>(_ tree: PersistentBTree<E>, into root: inout ByteWriter) {
-        let place = write(tree.root)
+    private mutating func tree<E: FileElement>(
+        _ tree: PersistentBTree<E>,
+        into root: inout ByteWriter
+    ) throws(StoreFileError) {
+        let place = try write(tree.root)
         root.u64(place.offset)
         root.u64(place.length)
         root.u64(place.checksum)
@@ -101,13 +165,15 @@ struct CommitWriter {
     }
 
     /// Writes everything `snapshot` needs that is not stored yet, frees what `base` (stored at
-    /// `baseRoot`) reached and `snapshot` does not, then writes the root; returns the root's
-    /// offset and length.
+    /// `baseRoot`) reached and `snapshot` does not, and what the transaction spilled
+    /// (`spilled`, `BlockSpill`) that `snapshot` does not reach, then buffers the root; returns
+    /// the root's offset and bytes. The caller writes what is buffered (`flush()`).
     mutating func write(
         _ snapshot: BlockSnapshot,
         base: BlockSnapshot?,
-        baseRoot: (offset: UInt64, length: UInt64)?
-    ) -> (offset: UInt64, length: UInt64) {
+        baseRoot: (offset: UInt64, length: UInt64)?,
+        spilled: [(offset: UInt64, length: UInt64)] = []
+    ) throws(StoreFileError) -> (offset: UInt64, bytes: [UInt8]) {
         var body = ByteWriter()
         body.string(DatasetSchemaReader.write(snapshot.schema).serialized(pretty: false))
         body.u32(snapshot.tables.count)
@@ -116,7 +182,7 @@ struct CommitWriter {
             let blocks = table.blocks.filter { $0.count > 0 }
             body.u32(blocks.count)
             for block in blocks {
-                let place = write(block)
+                let place = try write(block)
                 body.u64(place.offset)
                 body.u64(place.length)
                 body.u64(place.checksum)
@@ -129,34 +195,35 @@ struct CommitWriter {
                 switch index {
                 case .int(let t):
                     body.u8(0)
-                    tree(t, into: &body)
+                    try tree(t, into: &body)
                 case .value(let t):
                     body.u8(1)
-                    tree(t, into: &body)
+                    try tree(t, into: &body)
                 case .detached:
                     body.u8(0)
-                    tree(PersistentBTree<IntIndexEntry>(), into: &body)
+                    try tree(PersistentBTree<IntIndexEntry>(), into: &body)
                 }
             }
             body.u32(table.fullText.count)
             for (property, index) in table.fullText.sorted(by: { $0.key < $1.key }) {
                 body.u32(property)
-                tree(index.tree, into: &body)
+                try tree(index.tree, into: &body)
             }
             body.u32(table.backlinks.origins.count)
             for origin in table.backlinks.origins {
                 body.string(origin.className)
                 body.string(origin.property)
             }
-            tree(table.backlinks.tree, into: &body)
+            try tree(table.backlinks.tree, into: &body)
         }
         var freed: [(offset: UInt64, length: UInt64)] = []
         if let base { freed = released(by: base) }
         if let baseRoot, baseRoot.length > 0 { freed.append(baseRoot) }
+        freed += spilled.filter { !kept.contains($0.offset) }
         freeList.free(freed, version: snapshot.version)
         // The root's size depends on the free list after its own allocation, which changes the
         // list by at most one run: allocate for one run more than now, and pad.
-        let runs = pieces
+        let runs = runs
         let estimate = 8 + 4 + 16 * runs.count + 12 + 24 * (freeList.runs.count + 1) + body.bytes.count
         let rootOffset = freeList.allocate(UInt64(estimate))
         var root = ByteWriter()
@@ -171,9 +238,10 @@ struct CommitWriter {
         let length = Int(FreeList.rounded(UInt64(estimate)))
         precondition(root.bytes.count <= length, "the root outgrew its estimate")
         root.bytes.append(contentsOf: repeatElement(0, count: length - root.bytes.count))
-        bytes.append(contentsOf: root.bytes)
-        pieces.append((rootOffset, UInt64(length)))
-        return (rootOffset, UInt64(length))
+        buffer.append(contentsOf: root.bytes)
+        Self.add((rootOffset, UInt64(length)), to: &pending)
+        writtenLength += UInt64(length)
+        return (rootOffset, root.bytes)
     }
 
     /// What `base` stores in this file that the version being written does not reach: blocks

@@ -310,13 +310,13 @@ extension StoreFile {
     /// Writes `snapshot` as a checkpoint: its blocks copy-on-write and its root, published
     /// through the header slot the newest checkpoint does not occupy, then empties the log (its
     /// records are all in the checkpoint). Call with the lock held.
-    func checkpoint(_ snapshot: BlockSnapshot) throws(StoreFileError) -> BlockSnapshot {
+    func checkpoint(_ snapshot: BlockSnapshot, spill: BlockSpill? = nil) throws(StoreFileError) -> BlockSnapshot {
         let (current, index, hasLog) = state.withLock { ($0.slot, $0.slotIndex, $0.logApplied != nil) }
         let slotIndex = 1 - (index ?? slotIndexOnDisk(of: current))
         let pin = pins.pin(snapshot.version)
         let base = state.withLock { $0.checkpoint }
         // Pages synced before the slot: a checkpoint cut short is then never a reported fallback.
-        try write(snapshot, base: base, slotIndex: slotIndex, presync: hasLog)
+        try write(snapshot, base: base, slotIndex: slotIndex, presync: hasLog, spill: spill)
         // An empty log (a store that never logged) reads as none: nothing to empty.
         if let descriptor = try logDescriptor(create: false),
             hasLog ? true : try FileSystem.size(descriptor, CommitLog.path(forStore: path)) > 0

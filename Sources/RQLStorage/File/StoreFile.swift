@@ -285,7 +285,8 @@ final class StoreFile: @unchecked Sendable {
     func commit(
         _ snapshot: BlockSnapshot,
         base: BlockSnapshot,
-        changes: ChangeSet? = nil
+        changes: ChangeSet? = nil,
+        spill: BlockSpill? = nil
     ) throws(StoreFileError) -> BlockSnapshot {
         guard !isReadOnly else { throw error(.readOnly) }
         // A damaged block reads as empty rows: committing would write them back as data. On a
@@ -297,15 +298,25 @@ final class StoreFile: @unchecked Sendable {
             throw error(.conflict(expected: base.version, found: onDisk))
         }
         // A commit on an accepted fallback replaces what could not be read: a checkpoint, which
-        // empties the log.
-        if let changes, !changes.schemaChanged, pins.damage.fallback == nil,
+        // empties the log. So is one that spilled blocks: only a root can reference them.
+        let spill = spill.flatMap { $0.isEmpty ? nil : $0 }
+        if spill == nil, let changes, !changes.schemaChanged, pins.damage.fallback == nil,
             let logged = try appendToLog(snapshot, base: base, changes: changes)
         {
             return logged
         }
-        let written = try checkpoint(snapshot)
+        let written = try checkpoint(snapshot, spill: spill)
         pins.damage.clearFallback()
         return written
+    }
+
+    /// The newest checkpoint's slot and the free list a commit on it allocates from: its free
+    /// list with every run no reader can still need released.
+    func commitFreeList() -> (HeaderSlot, FreeList) {
+        let (slot, freeList) = state.withLock { ($0.slot, $0.freeList) }
+        var released = freeList
+        released.release(upTo: reuseLimit(base: slot.version))
+        return (slot, released)
     }
 
     /// The oldest version a reader of any process holds, bounded by the version before `base`
@@ -328,47 +339,44 @@ final class StoreFile: @unchecked Sendable {
         _ snapshot: BlockSnapshot,
         base: BlockSnapshot?,
         slotIndex: Int,
-        presync forced: Bool = false
+        presync forced: Bool = false,
+        spill: BlockSpill? = nil
     ) throws(StoreFileError) {
-        let (previous, previousFree) = state.withLock { ($0.slot, $0.freeList) }
-        var freeList = previousFree
-        freeList.release(upTo: reuseLimit(base: previous.version))
-        var writer = CommitWriter(fileID: id, freeList: freeList)
-        let root = writer.write(
+        let previous: HeaderSlot
+        let freeList: FreeList
+        if let spill {
+            // The spill allocated from this checkpoint's free list: the commit continues it.
+            previous = state.withLock { $0.slot }
+            guard previous == spill.slot else {
+                throw error(.conflict(expected: spill.slot.version, found: previous.version))
+            }
+            freeList = spill.freeList
+        } else {
+            (previous, freeList) = commitFreeList()
+        }
+        var writer = CommitWriter(fileID: id, descriptor: descriptor, path: path, freeList: freeList)
+        let root = try writer.write(
             snapshot,
             base: base,
-            baseRoot: previous.rootLength > 0 ? (previous.rootOffset, previous.rootLength) : nil
+            baseRoot: previous.rootLength > 0 ? (previous.rootOffset, previous.rootLength) : nil,
+            spilled: spill?.runs ?? []
         )
-        let presync = forced || writer.bytes.count > FileHeader.presyncThreshold
-        // A synced commit's slot covers its root (the tail of the bytes); blocks and nodes carry their own.
-        let checksum = writer.bytes.withUnsafeBytes { raw in
-            FileChecksum.of(presync ? UnsafeRawBufferPointer(rebasing: raw[(raw.count - Int(root.length))...]) : raw)
-        }
+        // Spilled blocks were written unsynced: the pages are synced before the slot.
+        let presync = forced || writer.streamed || writer.writtenLength > UInt64(FileHeader.presyncThreshold)
+            || spill != nil
+        // A synced commit's slot covers its root (the tail of the bytes); blocks and nodes carry
+        // their own. Otherwise nothing was streamed: the buffer holds every byte written.
+        let checksum = presync ? FileChecksum.of(root.bytes) : FileChecksum.of(writer.buffer)
         let slot = HeaderSlot(
             version: snapshot.version,
             rootOffset: root.offset,
-            rootLength: root.length,
-            writtenLength: UInt64(writer.bytes.count),
+            rootLength: UInt64(root.bytes.count),
+            writtenLength: writer.writtenLength,
             fileEnd: writer.freeList.fileEnd,
             dataChecksum: checksum,
             pagesSynced: presync
         )
-        let result: Result<Void, StoreFileError> = writer.bytes.withUnsafeBytes { raw in
-            Result { () throws(StoreFileError) in
-                var start = 0
-                for piece in writer.pieces {
-                    let length = Int(piece.length)
-                    try FileSystem.write(
-                        descriptor,
-                        UnsafeRawBufferPointer(rebasing: raw[start..<start + length]),
-                        at: piece.offset,
-                        path
-                    )
-                    start += length
-                }
-            }
-        }
-        try result.get()
+        try writer.flush()
         if presync { try FileSystem.sync(descriptor, path) }
         try FileSystem.write(descriptor, slot.encoded(), at: UInt64(FileHeader.slotOffsets[slotIndex]), path)
         try FileSystem.sync(descriptor, path)

@@ -1,0 +1,165 @@
+import RQLCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The blocks a write transaction of a store file has written before its commit: each finished
+/// block goes to free space of the file as soon as it is produced, and the transaction keeps a
+/// stub that reads it back through a mapping (checked against its checksums on first use, as
+/// a block of a committed version is), so the transaction holds a block's bytes, not the
+/// commit's.
+///
+/// The space comes from the free list the commit then continues (`StoreFile.write`): runs no
+/// version the header slots name reaches, or the file's end. Until the commit publishes a root
+/// that references them, nothing on disk does, so a crash leaves them unreferenced (free on
+/// reopen) and the previous version intact; the commit syncs them before its slot. A spilled
+/// block the committed version does not reach (replaced later in the transaction, or dropped by
+/// a cancelled load) is freed by that commit, and a rolled-back transaction leaves its space
+/// to the next one, which allocates from the same free list: failed transactions do not grow
+/// the file again and again.
+///
+/// Spilling needs the transaction to write on the file's newest version (the caught-up base
+/// the writer lock keeps current); otherwise blocks stay in memory and the commit decides, as
+/// it always does.
+final class BlockSpill {
+    let file: StoreFile
+    /// The newest checkpoint's slot when the spill began: the commit must build on it.
+    let slot: HeaderSlot
+    /// The free list the commit continues: released as a commit would, minus what was spilled.
+    private(set) var freeList: FreeList
+    /// Offsets and lengths of the blocks written so far.
+    private(set) var runs: [(offset: UInt64, length: UInt64)] = []
+    /// The mapping stubs read through; replaced by a larger one when a block lies past its end
+    /// (stubs keep the mapping they were made with alive).
+    private var mapping: FileMapping?
+
+    /// Starts spilling for a transaction whose base is `base`, or nil when its blocks must stay
+    /// in memory (read-only, a damaged or unaccepted file, or a base behind the file's newest).
+    init?(file: StoreFile, base: UInt64) {
+        guard !file.isReadOnly, file.pins.damage.commitRefusal == nil,
+            file.state.withLock({ $0.newestWhileLocked }) == base
+        else { return nil }
+        self.file = file
+        (slot, freeList) = file.commitFreeList()
+    }
+
+    var isEmpty: Bool { runs.isEmpty }
+
+    /// Writes `block` (of a table of `shapes`, named for problems by `context`) to free space and
+    /// returns a stub that reads it from there, its place set: the commit keeps it as written.
+    func spill(
+        _ block: Block,
+        shapes: [SegmentShape],
+        context: BlockCoding.Context
+    ) throws(StoreFileError) -> Block {
+        let (bytes, checksum) = BlockCoding.encoded(block)
+        let length = UInt64(bytes.count)
+        let offset = freeList.allocate(length)
+        // Listed before it is written: a run that failed to write is freed by the commit too.
+        runs.append((offset, length))
+        try FileSystem.write(file.descriptor, bytes, at: offset, file.path)
+        let mapping = try self.mapping(covering: offset + length)
+        let stub = BlockCoding.lazyBlock(
+            UnsafeRawBufferPointer(rebasing: mapping.bytes[Int(offset)..<Int(offset + length)]),
+            count: block.count,
+            firstKey: block.firstKey,
+            checksum: checksum,
+            shapes: shapes,
+            mapping: mapping,
+            damage: file.pins.damage,
+            context: context
+        )
+        stub.place = FilePlace(file: file.id, offset: offset, length: length, checksum: checksum)
+        return stub
+    }
+
+    /// A mapping of at least the first `end` bytes. Pages past the file's end are mapped but
+    /// never touched: a stub reads only the bytes written for it.
+    private func mapping(covering end: UInt64) throws(StoreFileError) -> FileMapping {
+        if let mapping, UInt64(mapping.size) >= end { return mapping }
+        let page = UInt64(FileHeader.pageSize)
+        let size = Swift.max(end * 2, 64 << 20)
+        let mapping = try FileMapping(descriptor: file.descriptor, size: Int((size + page - 1) / page * page), path: file.path)
+        self.mapping = mapping
+        return mapping
+    }
+}
+
+extension WriteTransaction {
+    /// How many changed blocks a transaction of a store file holds in memory before it writes
+    /// the ones it has not changed since the last look (`spillIdleBlocks`).
+    static let heldBlockLimit = 8
+    /// How many operations pass between two looks at the changed blocks.
+    static let spillCheckInterval = 4096
+
+    /// Block `b` of table `t` is finished (full, or done with by a pass over the table): on a
+    /// store file, write it now and keep a stub of it. A block already stored, empty, or
+    /// whose write fails stays as it is (the commit writes it, and reports a failing disk).
+    func spillFinishedBlock(_ t: Int, _ b: Int) {
+        let block = tables[t].blocks[b]
+        guard block.place == nil, block.count > 0, let spill = startSpill() else { return }
+        let objectSchema = tables[t].objectSchema
+        guard
+            let stub = try? spill.spill(
+                block,
+                shapes: tables[t].shapes,
+                context: (objectSchema.name, b, objectSchema.properties.map(\.name))
+            )
+        else { return }
+        tables[t].blocks.replace(b, with: stub)
+    }
+
+    /// Called once an operation: every `spillCheckInterval` operations, writes the changed blocks
+    /// that were already changed and in memory at the previous look, once more than
+    /// `heldBlockLimit` are: a long transaction of single-object writes (a migration block)
+    /// then holds the blocks it is working on, not every block it changed.
+    func spillIdleBlocks() {
+        operationsSinceSpillCheck += 1
+        guard operationsSinceSpillCheck >= Self.spillCheckInterval, store.file != nil else { return }
+        operationsSinceSpillCheck = 0
+        var held: [(table: Int, block: Int, id: ObjectIdentifier)] = []
+        for t in tables.indices {
+            for b in tables[t].blocks.indices {
+                let block = tables[t].blocks[b]
+                if block.place == nil && block.count > 0 { held.append((t, b, ObjectIdentifier(block))) }
+            }
+        }
+        let previous = heldAtLastCheck
+        heldAtLastCheck = Set(held.map(\.id))
+        guard held.count > Self.heldBlockLimit else { return }
+        for entry in held where previous.contains(entry.id) {
+            spillFinishedBlock(entry.table, entry.block)
+            heldAtLastCheck.remove(entry.id)
+        }
+    }
+
+    private func startSpill() -> BlockSpill? {
+        if let spill { return spill }
+        guard !spillUnavailable, let file = store.file, let started = BlockSpill(file: file, base: base.version)
+        else {
+            spillUnavailable = true
+            return nil
+        }
+        spill = started
+        return started
+    }
+}
+
+extension Block {
+    /// Drops this process's mapping of the pages of a block read from a mapping (the file keeps
+    /// them, and a later read faults them in again; the mapping is read-only and shared, so
+    /// nothing is lost): a writer that copied the block out to change it does not keep both
+    /// copies resident. Does nothing for a block in memory or one whose parts were never read.
+    private static let systemPageSize = Swift.max(Int(sysconf(Int32(_SC_PAGESIZE))), 1)
+
+    func releaseMappedPages() {
+        guard isRead else { return }
+        let storage = keys.values.storage
+        guard storage.isMapped, storage.capacity > 0 else { return }
+        let page = UInt(Self.systemPageSize)
+        let start = UInt(bitPattern: storage.base) / page * page
+        let end = (UInt(bitPattern: storage.base) + UInt(storage.capacity) + page - 1) / page * page
+        _ = madvise(UnsafeMutableRawPointer(bitPattern: start), Int(end - start), MADV_DONTNEED)
+    }
+}
