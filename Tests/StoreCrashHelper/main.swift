@@ -100,7 +100,8 @@ if arguments.count == 3, arguments[1] == "create" {
 if arguments.count == 4, arguments[1] == "spill" {
     do {
         let schema = try DatasetLoader.loadSchema(
-            json: #"{"schema": {"Person": {"primaryKey": "id", "properties": {"id": "int", "name": "string", "age": "int"}}}}"#
+            json:
+                #"{"schema": {"Person": {"primaryKey": "id", "properties": {"id": "int", "name": "string", "age": "int"}}}}"#
         )
         let store = try BlockStore.open(path: arguments[2])
         store.logsCommits = false

@@ -80,7 +80,11 @@ final class BlockSpill {
         if let mapping, UInt64(mapping.size) >= end { return mapping }
         let page = UInt64(FileHeader.pageSize)
         let size = Swift.max(end * 2, 64 << 20)
-        let mapping = try FileMapping(descriptor: file.descriptor, size: Int((size + page - 1) / page * page), path: file.path)
+        let mapping = try FileMapping(
+            descriptor: file.descriptor,
+            size: Int((size + page - 1) / page * page),
+            path: file.path
+        )
         self.mapping = mapping
         return mapping
     }

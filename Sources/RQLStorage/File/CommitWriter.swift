@@ -84,7 +84,10 @@ struct CommitWriter {
         return offset
     }
 
-    private static func add(_ piece: (offset: UInt64, length: UInt64), to list: inout [(offset: UInt64, length: UInt64)]) {
+    private static func add(
+        _ piece: (offset: UInt64, length: UInt64),
+        to list: inout [(offset: UInt64, length: UInt64)]
+    ) {
         if let last = list.last, last.offset + last.length == piece.offset {
             list[list.count - 1].length += piece.length
         } else {

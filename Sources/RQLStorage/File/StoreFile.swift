@@ -362,7 +362,8 @@ final class StoreFile: @unchecked Sendable {
             spilled: spill?.runs ?? []
         )
         // Spilled blocks were written unsynced: the pages are synced before the slot.
-        let presync = forced || writer.streamed || writer.writtenLength > UInt64(FileHeader.presyncThreshold)
+        let presync =
+            forced || writer.streamed || writer.writtenLength > UInt64(FileHeader.presyncThreshold)
             || spill != nil
         // A synced commit's slot covers its root (the tail of the bytes); blocks and nodes carry
         // their own. Otherwise nothing was streamed: the buffer holds every byte written.

@@ -166,7 +166,9 @@ struct BlockSpillTests {
         let info = try BlockStore.verify(path: path)
         #expect(Self.unaccounted(info) < 64 * 1024, "\(info)")
         let table = try BlockStore.open(path: path).snapshot.table(named: "Person")!
-        for key in [0, 4095, 4096, 50_000, 99_999] { #expect(table.value(at: key, property: 2) == .int(Int64(key % 7))) }
+        for key in [0, 4095, 4096, 50_000, 99_999] {
+            #expect(table.value(at: key, property: 2) == .int(Int64(key % 7)))
+        }
     }
 
     @Test("a schema change over every block writes each block as it is done with")
