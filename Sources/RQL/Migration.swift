@@ -82,6 +82,9 @@ public final class Migration {
             let end = min(start + batch, oldTable.rowCount)
             let keys = (start..<end).map { oldTable.rowKey(at: $0) }
             run.noteBatch(keys.count)
+            // The old version is read once, a block at a time: its pages need not stay resident.
+            let positions = start..<end
+            defer { oldTable.releaseMappedPages(positions: positions) }
             start = end
             for key in keys {
                 let oldObject = oldInfo.makeManaged(

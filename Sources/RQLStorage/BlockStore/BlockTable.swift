@@ -36,6 +36,16 @@ public struct BlockTable: TableReader {
 
     public var blockCount: Int { data.blocks.count }
 
+    /// Drops this process's resident copy of the file pages of the blocks holding `positions`
+    /// (a later read faults them in again): a pass that reads a large file once, a block at a
+    /// time, then keeps a block of it resident, not the file. Nothing for a table in memory.
+    package func releaseMappedPages(positions: Range<Int>) {
+        guard !positions.isEmpty, positions.upperBound <= rowCount else { return }
+        let first = data.locate(positions.lowerBound).block
+        let last = data.locate(positions.upperBound - 1).block
+        for b in first...last { data.blocks[b].releaseMappedPages() }
+    }
+
     public func withBlock<R>(
         _ index: Int,
         columns selection: ColumnSelection,
