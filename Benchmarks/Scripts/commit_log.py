@@ -36,7 +36,7 @@ if "--raw" in sys.argv:
 
 
 def find(text, pattern, scale=1.0):
-    match = re.search(pattern, text)
+    match = re.search(pattern, text, re.MULTILINE)
     return float(match.group(1)) * scale if match else None
 
 
@@ -53,6 +53,10 @@ update_rate = find(rql, r"the checkpoint included; (\d+) commits/s")
 off_bytes = find(rql, r"update one property \(durable\): (\d+) bytes written per commit")
 log_rate = find(rql, r"10,000 durable inserts \(commit log\): (\d+) commits/s")
 growth = re.search(r"store \+ log after a checkpoint: (\d+) bytes; after 10,000 more commits: (\d+) bytes", rql)
+open_1000 = find(rql, r"open \+ first primary-key lookup with 1,000 log records: median (\d+)", us)
+open_full = find(rql, r"open \+ first primary-key lookup with \d+ log records \(a full log\): median (\d+)", us)
+open_plain = find(rql, r"^open \+ first primary-key lookup: median (\d+)", us)
+sqlite_open = find(sqlite, r"sqlite open \+ first primary-key lookup: median (\d+)")
 sqlite_insert = find(sqlite, r"sqlite insert one row, synchronous=FULL: median (\d+)")
 sqlite_update = find(sqlite, r"sqlite update one row, synchronous=FULL: median (\d+)")
 sqlite_bytes = find(sqlite, r"sqlite update one row, synchronous=FULL: (\d+) bytes written")
@@ -85,3 +89,5 @@ print(f"| loop of durable updates, checkpoint included | {cell(update_rate, '/s'
 if growth:
     a, b = int(growth.group(1)), int(growth.group(2))
     print(f"| store + log after 10,000 inserts vs after a checkpoint | {(b - a) / a * 100:+.1f} % | — | — | within 10 % |")
+print(f"| open + first lookup: no log / 1,000 records / a full log ({cell(cycle)} records) |"
+      f" {cell(open_plain, ' µs')} / {cell(open_1000, ' µs')} / {cell(open_full, ' µs')} | — | {cell(sqlite_open, ' µs')} | < 500 µs |")

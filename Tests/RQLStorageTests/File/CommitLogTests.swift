@@ -81,6 +81,41 @@ struct CommitLogTests {
         StoreCrashTests.checkCommitted(try BlockStore.open(path: path, readOnly: true).snapshot)
     }
 
+    @Test(
+        "a commit whose record would pass the largest frame is a checkpoint, whether many objects or one long value make it so"
+    )
+    func largeCommits() throws {
+        let directory = try TemporaryDirectory("large")
+        let path = directory.path("l.rql")
+        let store = try Self.makeStore(path)
+        try Self.commit(store)
+        func logRecords() throws -> Int { try BlockStore.verify(path: path).logRecords }
+        #expect(try logRecords() == 1)
+        let storeSize = Self.size(path)
+        // Objects whose record fits one frame: logged.
+        _ = try store.write { t in
+            for id in 1_000..<1_100 { _ = try t.insert("Item", ["id": .int(Int64(id)), "text": .string("a")]) }
+        }
+        #expect(try logRecords() == 2)
+        #expect(Self.size(path) == storeSize)
+        // Many objects: the record passes the frame, and the commit writes a checkpoint.
+        _ = try store.write { t in
+            for id in 2_000..<6_000 { _ = try t.insert("Item", ["id": .int(Int64(id)), "text": .string("b")]) }
+        }
+        #expect(try logRecords() == 0)
+        // One object with a value longer than a frame: a checkpoint too.
+        _ = try store.write { t in
+            _ = try t.insert("Item", ["id": .int(9_000), "text": .string(String(repeating: "c", count: 70_000))])
+        }
+        #expect(try logRecords() == 0)
+        try Self.commit(store)
+        #expect(try logRecords() == 1)
+        let reopened = try BlockStore.open(path: path, readOnly: true).snapshot
+        #expect(reopened.version == store.snapshot.version)
+        #expect(reopened.table(named: "Item")?.rowCount == store.snapshot.table(named: "Item")?.rowCount)
+        #expect(reopened.table(named: "Item")?.rowCount == 1 + 100 + 4_000 + 1 + 1)
+    }
+
     @Test("checkpoints on the size threshold and on close keep the log and the file bounded")
     func thresholdAndClose() throws {
         let directory = try TemporaryDirectory("log")
