@@ -83,7 +83,7 @@ print("file size after the durable commits: \(file.fileSize) bytes")
 let barePath = file.directory + "/bare-sync"
 let bare = open(barePath, O_RDWR | O_CREAT, 0o644)
 var page = [UInt8](repeating: 7, count: 4096)
-func measureBareSync() {
+@MainActor func measureBareSync() {
     measure("bare 4 KiB pwrite + fdatasync", commits: durableCommits) {
         page[0] &+= 1
         _ = page.withUnsafeBytes { pwrite(bare, $0.baseAddress, 4096, 0) }
