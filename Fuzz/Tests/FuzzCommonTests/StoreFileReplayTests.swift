@@ -68,7 +68,6 @@ struct StoreFileLogCheckTests {
             json: #"{"schema": {"Item": {"primaryKey": "id", "properties": {"id": "int", "tags": "list<string>"}}}}"#
         )
         let store = try BlockStore.create(path: path, schema: schema)
-        store.logsCommits = true
         for id in 0..<Int64(commits) {
             _ = try store.write { t in
                 try t.insert("Item", ["id": .int(id), "tags": .list([.string("t\(id)")])])
@@ -78,7 +77,16 @@ struct StoreFileLogCheckTests {
             }
         }
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-        return bytes + Array(try Data(contentsOf: URL(fileURLWithPath: path + ".log")))
+        // The records alone: the log is preallocated, and mutations of its zeros after the last
+        // record would test little.
+        let log = Array(try Data(contentsOf: URL(fileURLWithPath: path + ".log")))
+        var end = 64
+        while end + 4 <= log.count {
+            let length = Int(log[end]) | Int(log[end + 1]) << 8 | Int(log[end + 2]) << 16 | Int(log[end + 3]) << 24
+            guard length > 0 else { break }
+            end += length
+        }
+        return bytes + log.prefix(end)
     }
 
     @Test("a store with a log passes, and mutated records are caught or read consistently")

@@ -279,7 +279,7 @@ extension BlockStore {
         set { file?.state.withLock { $0.logging = newValue } }
     }
 
-    /// The commit log's size in bytes past which a commit also writes a checkpoint (1 MiB).
+    /// The commit log's size in bytes past which a commit also writes a checkpoint (4 MiB).
     public var checkpointThreshold: Int {
         get { file?.state.withLock { $0.checkpointThreshold } ?? 0 }
         set { file?.state.withLock { $0.checkpointThreshold = Swift.max(newValue, 0) } }

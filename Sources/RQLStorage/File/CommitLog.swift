@@ -7,29 +7,46 @@ import Glibc
 
 /// The commit log beside a store file, `<path>.log`: commits since the newest checkpoint, one
 /// `CommitRecord` each, appended and synced once. A checkpoint (a commit written to the store
-/// file as before, its slot naming it) covers every record before it and empties the log.
+/// file as before, its slot naming it) covers every record before it and starts a new log
+/// generation in the same file.
 ///
 /// A companion file rather than a region of the store: an append syncs the log's bytes alone
-/// (never the checkpoint's dirty pages), emptying it is a truncation, and the store file's
-/// format is unchanged.
+/// (never the checkpoint's dirty pages), and the store file's format is unchanged.
 ///
 /// ```
 /// header (64 bytes): "RQLCLOG\0", u32 format (1), u32 0, u64 generation, u64 checkpoint
 ///   version, u64 checkpoint checksum (its slot's dataChecksum), u64 store id (the store file's,
 ///   `FileHeader`), zeros, u64 checksum of bytes 0..<56
-/// records: u32 length (all of it, a multiple of 8), u32 payload length, u64 generation, u64 version,
-///   payload (CommitRecord), zero padding, u64 checksum of the bytes before it
+/// records: u32 length (all of it, a multiple of 8, at most `maxFrameLength`), u32 payload
+///   length, u64 generation, u64 version, payload (CommitRecord), zero padding, u64 checksum of
+///   the bytes before it
 /// ```
 ///
-/// Records follow each other with consecutive versions from the checkpoint's plus one. A
-/// record that does not check out ends the log: when no whole record of this generation comes
-/// after it, it is the torn tail of a commit that never returned (a commit appends only after
-/// the one before it is synced); otherwise it is damage, which `scan` reports.
+/// The file is preallocated with written zeros and kept across checkpoints, so that an append
+/// overwrites bytes the file already has and its sync commits no new size: past the last record
+/// are zeros or an older generation's bytes, never a record of this generation. Records follow
+/// each other with consecutive versions from the checkpoint's plus one. A record that does not
+/// check out ends the log: when no record of this generation begins in the `maxFrameLength`
+/// bytes after it (where the record after it would), it is the torn tail of a commit that never
+/// returned (a commit appends only after the one before it is synced) or the log's end;
+/// otherwise it is damage, which `scan` reports.
 struct CommitLog {
     static let magic: [UInt8] = Array("RQLCLOG\0".utf8)
     static let formatVersion: UInt32 = 1
     static let headerSize = 64
     static let frameOverhead = 32
+    /// The largest record frame: a commit whose record is longer is a checkpoint instead. It
+    /// bounds how far past a record that does not check out the next one can begin.
+    static let maxFrameLength = 1 << 16
+    /// The largest payload a frame holds.
+    static let maxPayloadLength = maxFrameLength - frameOverhead
+    /// The log's size past which a commit also writes a checkpoint, unless set otherwise
+    /// (`BlockStore.checkpointThreshold`). A checkpoint of updates spread over a large table
+    /// rewrites most of its blocks (about 80 MB at 1M objects): 4 MiB of records, some 50,000
+    /// one-property updates, spreads that below 2 KiB a commit.
+    static let checkpointThreshold = 4 << 20
+    /// The first step in which the log file grows (then doubling, up to the threshold).
+    static let growthStep = 1 << 16
 
     struct Header: Equatable {
         var generation: UInt64
@@ -100,20 +117,35 @@ struct CommitLog {
         var entries: [Entry] = []
         /// The offset after the last whole record.
         var end: UInt64
-        /// A record that does not check out with whole records after it: its offset and why.
+        /// A record that does not check out with a record of this generation after it: its
+        /// offset and why.
         var damage: (offset: UInt64, reason: String)?
-        /// Bytes after the last whole record that are not one (a commit cut short).
+        /// Bytes of this generation after the last whole record that are not one (a commit cut short).
         var tornTail = false
+        /// The bytes given ended before the scan could decide: scan again with more of the file.
+        var needsMore = false
     }
 
-    /// Reads the records of `generation` from `offset` (a record boundary) to the end of `bytes`
-    /// (the file from `offset`), expecting versions from `firstVersion`.
-    static func scan(_ bytes: [UInt8], from offset: UInt64, generation: UInt64, firstVersion: UInt64) -> Scan {
+    /// Reads the records of `generation` from `offset` (a record boundary) in `bytes` (the file
+    /// from `offset`, reaching its end when `atEnd`), expecting versions from `firstVersion`.
+    /// `following`: the bytes before `offset` were scanned before, by a reader following the
+    /// log as other processes append to it; bytes past the end that begin no record of this
+    /// generation are then the end without a look further for damage (a record is written
+    /// whole before the next begins, so only a scan from the header, as open's, can meet a
+    /// damaged record with records after it).
+    static func scan(
+        _ bytes: [UInt8],
+        from offset: UInt64,
+        generation: UInt64,
+        firstVersion: UInt64,
+        atEnd: Bool = true,
+        following: Bool = false
+    ) -> Scan {
         var scan = Scan(end: offset)
         var position = 0
         var expected = firstVersion
         bytes.withUnsafeBytes { raw in
-            while position < raw.count {
+            while position < raw.count || !atEnd {
                 switch frame(in: raw, at: position, generation: generation) {
                 case .some(let (length, version, payloadLength)) where version == expected:
                     let payload = Array(raw[(position + 24)..<(position + 24 + payloadLength)])
@@ -121,38 +153,63 @@ struct CommitLog {
                     position += length
                     expected += 1
                     scan.end = offset + UInt64(position)
+                    continue
                 case .some(let (_, version, _)):
                     scan.damage = (offset + UInt64(position), "version \(version) where \(expected) should follow")
                     return
-                case .none:
-                    // Bytes past the end its intact header names, or a whole record further on,
-                    // were written after this record was synced: damage.
-                    if raw.count - position >= 16,
-                        UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position + 8, as: UInt64.self))
-                            == generation
-                    {
-                        let length = Int(
-                            UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt32.self))
-                        )
-                        if length >= frameOverhead, length % 8 == 0, length < raw.count - position {
-                            scan.damage = (offset + UInt64(position), "its checksum does not match")
-                            return
-                        }
-                    }
-                    var later = position + 8
-                    while later + frameOverhead <= raw.count {
-                        if frame(in: raw, at: later, generation: generation) != nil {
-                            scan.damage = (offset + UInt64(position), "its checksum does not match")
-                            return
-                        }
-                        later += 8
-                    }
-                    scan.tornTail = true
+                case .none: break
+                }
+                let started = startsFrame(in: raw, at: position, generation: generation)
+                if following, !started, raw.count - position >= 16 { return }
+                // The record after this one, had it been whole, begins within `maxFrameLength`
+                // bytes; one of this generation there (even cut short) was written after this
+                // one was synced: this one is damage.
+                let window = position + maxFrameLength + 16
+                if raw.count < window, !atEnd {
+                    scan.needsMore = true
                     return
                 }
+                var later = position + 8
+                while later + 16 <= Swift.min(raw.count, window) {
+                    if startsFrame(in: raw, at: later, generation: generation) {
+                        scan.damage = (offset + UInt64(position), "its checksum does not match")
+                        return
+                    }
+                    later += 8
+                }
+                scan.tornTail = started
+                return
             }
         }
         return scan
+    }
+
+    /// Whether the bytes at `position` begin a frame of `generation` (its length plausible),
+    /// whole or not.
+    private static func startsFrame(in raw: UnsafeRawBufferPointer, at position: Int, generation: UInt64) -> Bool {
+        guard raw.count - position >= 16 else { return false }
+        let length = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt32.self)))
+        return length >= frameOverhead && length % 8 == 0 && length <= maxFrameLength
+            && UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position + 8, as: UInt64.self)) == generation
+    }
+
+    /// Whether `bytes` (a log's, from the first record's offset) hold a whole record of any
+    /// generation newer than `version` near their start: what a log whose header does not check
+    /// out is judged by. A header is rewritten only after a checkpoint that covers every record
+    /// behind it is durable, so a header cut short by a crash has no newer record after it; a
+    /// damaged header with commits after it has.
+    static func holdsRecord(newerThan version: UInt64, _ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { raw in
+            var position = 0
+            while position + frameOverhead <= Swift.min(raw.count, maxFrameLength + frameOverhead) {
+                let generation = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position + 8, as: UInt64.self))
+                if let (_, found, _) = frame(in: raw, at: position, generation: generation), found > version {
+                    return true
+                }
+                position += 8
+            }
+            return false
+        }
     }
 
     /// The length and version of the whole record of `generation` at `position`, or nil.
@@ -163,7 +220,7 @@ struct CommitLog {
     ) -> (length: Int, version: UInt64, payloadLength: Int)? {
         guard raw.count - position >= frameOverhead else { return nil }
         let length = Int(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt32.self)))
-        guard length >= frameOverhead, length % 8 == 0, length <= raw.count - position,
+        guard length >= frameOverhead, length % 8 == 0, length <= maxFrameLength, length <= raw.count - position,
             UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position + 8, as: UInt64.self)) == generation
         else { return nil }
         let stored = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position + length - 8, as: UInt64.self))
@@ -201,7 +258,8 @@ struct CommitLog {
         return created
     }
 
-    /// Empties the log and starts a generation after `checkpoint`, synced.
+    /// Starts a generation after `checkpoint`, synced. The file keeps its size and its bytes:
+    /// the records behind the new header are of a generation no scan of this one reads.
     static func reset(
         _ descriptor: Int32,
         storePath: String,
@@ -209,7 +267,6 @@ struct CommitLog {
         store: UInt64
     ) throws(StoreFileError) -> Header {
         let path = path(forStore: storePath)
-        guard ftruncate(descriptor, 0) == 0 else { throw FileSystem.failure(path, "ftruncate") }
         let header = Header(
             generation: UInt64.random(in: 1 ... .max),
             checkpoint: checkpoint.version,

@@ -38,34 +38,6 @@ struct CommitRecord: Equatable {
     var nextKeys: [Int64]
     var classes: [ClassChanges]
 
-    /// The record of the commit that made `snapshot` with `changes` (names resolved in its schema).
-    init(snapshot: BlockSnapshot, changes: ChangeSet) {
-        version = snapshot.version
-        nextKeys = snapshot.tables.map(\.nextKey)
-        classes = []
-        for name in changes.classes.keys.sorted() {
-            guard let t = snapshot.schema.classIndex(named: name), let change = changes.classes[name] else { continue }
-            let table = snapshot.tables[t]
-            let properties = table.objectSchema.properties
-            var record = ClassChanges(table: t)
-            record.deleted = change.deleted.map(\.rawValue)
-            for key in change.inserted {
-                guard let values = table.rowValues(key: key.rawValue) else { continue }
-                record.inserted.append(
-                    (key.rawValue, values.indices.filter { !properties[$0].isBacklink }.map { values[$0] })
-                )
-            }
-            for key in change.modifiedKeys {
-                guard let (b, row) = table.locate(key: key.rawValue), let names = change.modified[key] else { continue }
-                let indexes = names.compactMap { table.objectSchema.propertyIndex(named: $0) }.sorted()
-                record.modified.append(
-                    (key.rawValue, indexes.map { ($0, table.blocks[b].value(at: row, column: $0)) })
-                )
-            }
-            classes.append(record)
-        }
-    }
-
     /// The commit's change set, as the transaction that wrote the record described it
     /// (`ChangeSet`): what another process's store reports after applying the record.
     func changes(in schema: Schema) -> ChangeSet {
@@ -91,42 +63,70 @@ struct CommitRecord: Equatable {
         self.classes = classes
     }
 
-    /// The record's payload (the log frames it with its version and a checksum).
-    func encoded() -> [UInt8] {
+    /// The payload of the record of the commit that made `snapshot` with `changes` (names
+    /// resolved in its schema), or nil as soon as it passes `limit` bytes: a commit too large
+    /// for the log, whatever makes it so (many objects, long values), is found while encoding,
+    /// and the rest of its record is never built.
+    static func encoded(snapshot: BlockSnapshot, changes: ChangeSet, limit: Int) -> [UInt8]? {
         var writer = ByteWriter()
-        writer.u32(nextKeys.count)
-        for key in nextKeys { writer.i64(key) }
-        writer.u32(classes.count)
+        writer.u32(snapshot.tables.count)
+        for table in snapshot.tables { writer.i64(table.nextKey) }
         var value: [UInt8] = []
         func put(_ v: Value) {
             value.removeAll(keepingCapacity: true)
             MixedCoding.encode(v, into: &value)
             writer.lengthPrefixed(value)
         }
-        for change in classes {
-            writer.u32(change.table)
-            writer.u32(change.deleted.count)
-            for key in change.deleted { writer.i64(key) }
-            writer.u32(change.inserted.count)
-            for row in change.inserted {
-                writer.i64(row.key)
-                writer.u32(row.values.count)
-                for v in row.values { put(v) }
-            }
-            writer.u32(change.modified.count)
-            for row in change.modified {
-                writer.i64(row.key)
-                writer.u32(row.properties.count)
-                for (index, v) in row.properties {
-                    writer.u32(index)
-                    put(v)
-                }
-            }
+        // Counts are written once known: a key whose row is gone is left out.
+        func patch(_ at: Int, _ count: Int) {
+            for i in 0..<4 { writer.bytes[at + i] = UInt8(truncatingIfNeeded: count >> (8 * i)) }
         }
+        let classesAt = writer.bytes.count
+        writer.u32(0)
+        var classCount = 0
+        for name in changes.classes.keys.sorted() {
+            guard let t = snapshot.schema.classIndex(named: name), let change = changes.classes[name] else { continue }
+            classCount += 1
+            let table = snapshot.tables[t]
+            let properties = table.objectSchema.properties
+            writer.u32(t)
+            writer.u32(change.deleted.count)
+            for key in change.deleted { writer.i64(key.rawValue) }
+            guard writer.bytes.count <= limit else { return nil }
+            let insertedAt = writer.bytes.count
+            writer.u32(0)
+            var inserted = 0
+            for key in change.inserted {
+                guard let values = table.rowValues(key: key.rawValue) else { continue }
+                inserted += 1
+                writer.i64(key.rawValue)
+                writer.u32(values.indices.count(where: { !properties[$0].isBacklink }))
+                for i in values.indices where !properties[i].isBacklink { put(values[i]) }
+                guard writer.bytes.count <= limit else { return nil }
+            }
+            patch(insertedAt, inserted)
+            let modifiedAt = writer.bytes.count
+            writer.u32(0)
+            var modified = 0
+            for key in change.modifiedKeys {
+                guard let (b, row) = table.locate(key: key.rawValue), let names = change.modified[key] else { continue }
+                modified += 1
+                let indexes = names.compactMap { table.objectSchema.propertyIndex(named: $0) }.sorted()
+                writer.i64(key.rawValue)
+                writer.u32(indexes.count)
+                for index in indexes {
+                    writer.u32(index)
+                    put(table.blocks[b].value(at: row, column: index))
+                }
+                guard writer.bytes.count <= limit else { return nil }
+            }
+            patch(modifiedAt, modified)
+        }
+        patch(classesAt, classCount)
         return writer.bytes
     }
 
-    /// Decodes a payload written by `encoded()`; `offset` (the record's, in the log) names it in errors.
+    /// Decodes a payload written by `encoded(snapshot:changes:limit:)`; `offset` (the record's, in the log) names it in errors.
     static func decode(
         _ bytes: UnsafeRawBufferPointer,
         version: UInt64,

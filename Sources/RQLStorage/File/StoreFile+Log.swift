@@ -24,10 +24,10 @@ struct FileState {
     /// compacted copy, which stays one file).
     var makesLog = true
     /// The log's size past which a commit also writes a checkpoint.
-    var checkpointThreshold = 1 << 20
+    var checkpointThreshold = CommitLog.checkpointThreshold
     /// The store file's id, once read.
     var storeID: UInt64?
-    /// The format version in the file's header, once read (`FileHeader.formatVersion` once raised).
+    /// The format version in the file's header, once read.
     var format: UInt32?
     /// The newest version on disk, as read since this process took the writer lock (which
     /// keeps other writers out until `unlock`): a commit on it need not read the disk again.
@@ -110,11 +110,21 @@ extension StoreFile {
         guard let descriptor = try logDescriptor(create: false) else { return .none }
         let logPath = CommitLog.path(forStore: path)
         let size = try FileSystem.size(descriptor, logPath)
-        let headerBytes = try FileSystem.read(descriptor, count: CommitLog.headerSize, at: 0, logPath)
+        var headerBytes = try FileSystem.read(descriptor, count: CommitLog.headerSize, at: 0, logPath)
+        if CommitLog.Header.decode(headerBytes) == nil, size > UInt64(CommitLog.headerSize) {
+            // A checkpoint may be writing the header at this moment: read it again before judging.
+            headerBytes = try FileSystem.read(descriptor, count: CommitLog.headerSize, at: 0, logPath)
+        }
         guard let header = CommitLog.Header.decode(headerBytes) else {
-            // A log being emptied shows no header for a moment; bytes after one are records lost.
-            return size <= UInt64(CommitLog.headerSize)
-                ? .none : .damaged(offset: 0, reason: "the commit log's header does not check out")
+            guard size > UInt64(CommitLog.headerSize) else { return .none }
+            let records = try FileSystem.read(
+                descriptor,
+                count: Int(Swift.min(size, UInt64(CommitLog.headerSize + 2 * CommitLog.maxFrameLength))),
+                at: UInt64(CommitLog.headerSize),
+                logPath
+            )
+            return CommitLog.holdsRecord(newerThan: slot.version, records)
+                ? .damaged(offset: 0, reason: "the commit log's header does not check out") : .none
         }
         if header.store != (try storeID()) {
             // A log left beside this path by another store file (this one was made since, or its
@@ -128,14 +138,37 @@ extension StoreFile {
         }
         var start = UInt64(CommitLog.headerSize)
         var first = header.checkpoint + 1
+        var following = false
         if let position, position.header == header, position.end <= size {
             start = position.end
             first = position.version + 1
+            following = true
         }
         guard size > start else { return .records(header, CommitLog.Scan(end: start)) }
-        guard size - start <= UInt64(Int.max) else { throw error(.malformed(what: "commit log", reason: "too large")) }
-        let bytes = try FileSystem.read(descriptor, count: Int(size - start), at: start, logPath)
-        return .records(header, CommitLog.scan(bytes, from: start, generation: header.generation, firstVersion: first))
+        // The log is preallocated: its size says nothing of where its records end. Read what the
+        // scan asks for, a page past a known end, more from the header.
+        var count = following ? 1 << 12 : 1 << 18
+        var retried = false
+        while true {
+            let length = Int(Swift.min(UInt64(count), size - start))
+            let bytes = try FileSystem.read(descriptor, count: length, at: start, logPath)
+            let scan = CommitLog.scan(
+                bytes,
+                from: start,
+                generation: header.generation,
+                firstVersion: first,
+                atEnd: bytes.count < count,
+                following: following
+            )
+            if scan.needsMore {
+                count *= 2
+            } else if scan.damage != nil, !retried {
+                // A record another process was writing as it was read is whole the second time.
+                retried = true
+            } else {
+                return .records(header, scan)
+            }
+        }
     }
 
     private func error(_ problem: StoreFileError.Problem) -> StoreFileError {
@@ -263,15 +296,13 @@ extension StoreFile {
         let (logging, threshold, slot, known) = state.withLock {
             ($0.logging, $0.checkpointThreshold, $0.slot, $0.logApplied)
         }
-        guard logging else { return nil }
-        let limit = Swift.max(threshold / 4, 1 << 16)
-        // Each object a record names costs at least its 8-byte key: a commit naming more than
-        // fits is a checkpoint without encoding its record first (a bulk import of 1M objects
-        // built a record of the whole store only to drop it).
-        let named = changes.classes.values.reduce(0) { $0 + $1.inserted.count + $1.deleted.count + $1.modified.count }
-        guard named <= limit / 8 else { return nil }
-        let payload = CommitRecord(snapshot: snapshot, changes: changes).encoded()
-        guard payload.count <= limit else { return nil }
+        guard logging,
+            let payload = CommitRecord.encoded(
+                snapshot: snapshot,
+                changes: changes,
+                limit: CommitLog.maxPayloadLength
+            )
+        else { return nil }
         guard let descriptor = try logDescriptor(create: true) else { return nil }
         let logPath = CommitLog.path(forStore: path)
         var position: LogPosition
@@ -282,18 +313,29 @@ extension StoreFile {
             guard base.version == slot.version else {
                 throw error(.conflict(expected: base.version, found: known?.version ?? slot.version))
             }
-            try raiseFormat()
             let header = try CommitLog.reset(descriptor, storePath: path, checkpoint: slot, store: try storeID())
             position = LogPosition(header: header, end: UInt64(CommitLog.headerSize), version: slot.version)
         }
         guard position.version == base.version else {
             throw error(.conflict(expected: base.version, found: position.version))
         }
-        // Bytes after the last whole record are a commit that never returned: cut them off.
-        if try FileSystem.size(descriptor, logPath) > position.end {
-            guard ftruncate(descriptor, off_t(position.end)) == 0 else { throw logError("ftruncate") }
-        }
+        // The record overwrites what follows the last whole record: zeros, an older
+        // generation's bytes, or a commit that never returned.
         let frame = CommitLog.frame(payload, version: snapshot.version, generation: position.header.generation)
+        let allocated = try FileSystem.size(descriptor, logPath)
+        let needed = position.end + UInt64(frame.count)
+        if needed > allocated {
+            // Zeros written ahead, in steps doubling up to the checkpoint threshold: the appends
+            // after this one change no size, so their syncs write the record alone.
+            let step = Swift.min(Swift.max(allocated, UInt64(CommitLog.growthStep)), UInt64(threshold))
+            let target = (Swift.max(needed, allocated + step) + 4095) / 4096 * 4096
+            try FileSystem.write(
+                descriptor,
+                [UInt8](repeating: 0, count: Int(target - allocated)),
+                at: allocated,
+                logPath
+            )
+        }
         try FileSystem.write(descriptor, frame, at: position.end, logPath)
         try FileSystem.sync(descriptor, logPath)
         position.end += UInt64(frame.count)
@@ -308,8 +350,8 @@ extension StoreFile {
     }
 
     /// Writes `snapshot` as a checkpoint: its blocks copy-on-write and its root, published
-    /// through the header slot the newest checkpoint does not occupy, then empties the log (its
-    /// records are all in the checkpoint). Call with the lock held.
+    /// through the header slot the newest checkpoint does not occupy, then starts a new log
+    /// generation after it (the records before are all in the checkpoint). Call with the lock held.
     func checkpoint(_ snapshot: BlockSnapshot, spill: BlockSpill? = nil) throws(StoreFileError) -> BlockSnapshot {
         let (current, index, hasLog) = state.withLock { ($0.slot, $0.slotIndex, $0.logApplied != nil) }
         let slotIndex = 1 - (index ?? slotIndexOnDisk(of: current))
@@ -348,18 +390,6 @@ extension StoreFile {
         for (i, byte) in bytes.enumerated() { format |= UInt32(byte) << (8 * UInt32(i)) }
         state.withLock { $0.format = format }
         return format
-    }
-
-    /// Raises a file of an older format (which has no log) to this build's, synced, before the
-    /// log's first record: a build that cannot read the log then refuses the file rather than
-    /// open the checkpoint before the log's commits. Readers see either version, both readable.
-    private func raiseFormat() throws(StoreFileError) {
-        guard try formatVersion() < FileHeader.formatVersion else { return }
-        var writer = ByteWriter()
-        writer.u32(FileHeader.formatVersion)
-        try FileSystem.write(descriptor, writer.bytes, at: UInt64(FileHeader.formatVersionOffset), path)
-        try FileSystem.sync(descriptor, path)
-        state.withLock { $0.format = FileHeader.formatVersion }
     }
 
     /// Empties a log left beside a file just made at `path` by another store file (deleted

@@ -19,7 +19,6 @@ struct CommitLogTests {
 
     static func makeStore(_ path: String, threshold: Int = 1 << 20) throws -> BlockStore {
         let store = try BlockStore.create(path: path, schema: try DatasetLoader.loadSchema(json: schemaJSON))
-        store.logsCommits = true
         store.checkpointThreshold = threshold
         return store
     }
@@ -59,19 +58,62 @@ struct CommitLogTests {
         let logSize = Self.size(path + ".log")
         try Self.commit(store)
         #expect(Self.size(path) == storeSize, "a logged commit wrote to the store file")
-        let record = Self.size(path + ".log") - logSize
+        #expect(Self.size(path + ".log") == logSize, "the log grew on a commit that fits what it has")
+        let ends = Self.recordOffsets(try Data(contentsOf: URL(fileURLWithPath: path + ".log")))
+        #expect(ends.count == 2)
+        let record = ends[1] - ends[0]
         #expect(record > 0 && record < 512, "one small record, not the touched blocks (\(record) bytes)")
         let reopened = try BlockStore.open(path: path, readOnly: true)
         #expect(reopened.snapshot.version == 2)
         StoreCrashTests.checkCommitted(reopened.snapshot)
+        _ = record
         let info = try BlockStore.verify(path: path)
         #expect(info.version == 2)
         #expect(info.logRecords == 2)
-        // A checkpoint on demand empties the log; the store file holds version 2 alone.
+        // A checkpoint on demand starts a new log generation in the same bytes: the records
+        // behind its header are of the one before; the store file holds version 2 alone.
         #expect(try store.checkpoint())
-        #expect(Self.size(path + ".log") == UInt64(CommitLog.headerSize))
+        #expect(Self.size(path + ".log") == logSize)
         #expect(try BlockStore.verify(path: path).logRecords == 0)
+        #expect(try BlockStore.open(path: path, readOnly: true).snapshot.version == 2)
+        try Self.commit(store)
+        #expect(try BlockStore.verify(path: path).logRecords == 1)
         StoreCrashTests.checkCommitted(try BlockStore.open(path: path, readOnly: true).snapshot)
+    }
+
+    @Test(
+        "a commit whose record would pass the largest frame is a checkpoint, whether many objects or one long value make it so"
+    )
+    func largeCommits() throws {
+        let directory = try TemporaryDirectory("large")
+        let path = directory.path("l.rql")
+        let store = try Self.makeStore(path)
+        try Self.commit(store)
+        func logRecords() throws -> Int { try BlockStore.verify(path: path).logRecords }
+        #expect(try logRecords() == 1)
+        let storeSize = Self.size(path)
+        // Objects whose record fits one frame: logged.
+        _ = try store.write { t in
+            for id in 1_000..<1_100 { _ = try t.insert("Item", ["id": .int(Int64(id)), "text": .string("a")]) }
+        }
+        #expect(try logRecords() == 2)
+        #expect(Self.size(path) == storeSize)
+        // Many objects: the record passes the frame, and the commit writes a checkpoint.
+        _ = try store.write { t in
+            for id in 2_000..<6_000 { _ = try t.insert("Item", ["id": .int(Int64(id)), "text": .string("b")]) }
+        }
+        #expect(try logRecords() == 0)
+        // One object with a value longer than a frame: a checkpoint too.
+        _ = try store.write { t in
+            _ = try t.insert("Item", ["id": .int(9_000), "text": .string(String(repeating: "c", count: 70_000))])
+        }
+        #expect(try logRecords() == 0)
+        try Self.commit(store)
+        #expect(try logRecords() == 1)
+        let reopened = try BlockStore.open(path: path, readOnly: true).snapshot
+        #expect(reopened.version == store.snapshot.version)
+        #expect(reopened.table(named: "Item")?.rowCount == store.snapshot.table(named: "Item")?.rowCount)
+        #expect(reopened.table(named: "Item")?.rowCount == 1 + 100 + 4_000 + 1 + 1)
     }
 
     @Test("checkpoints on the size threshold and on close keep the log and the file bounded")
@@ -81,11 +123,11 @@ struct CommitLogTests {
         do {
             let store = try Self.makeStore(path, threshold: 8 << 10)
             for _ in 0..<300 { try Self.commit(store) }
-            #expect(Self.size(path + ".log") <= 8 << 10 + 512)
+            // Preallocated up to the threshold and one page past it (the record that passes it).
+            #expect(Self.size(path + ".log") <= (8 << 10) + 4096)
             #expect(try BlockStore.verify(path: path).version == 300)
         }
         // The store closed: its records went into a checkpoint.
-        #expect(Self.size(path + ".log") == UInt64(CommitLog.headerSize))
         let info = try BlockStore.verify(path: path)
         #expect(info.version == 300 && info.logRecords == 0)
         StoreCrashTests.checkCommitted(try BlockStore.open(path: path, readOnly: true).snapshot)
@@ -99,7 +141,6 @@ struct CommitLogTests {
             let file = directory.path("d\(seed).rql")
             var run = try DifferentialTests.Run(seed: seed) { schema in
                 let store = try BlockStore.create(path: file, schema: schema)
-                store.logsCommits = true
                 store.checkpointThreshold = 6 << 10
                 return store
             }
@@ -151,7 +192,8 @@ struct CommitLogTests {
         }
     }
 
-    /// A store with `count` logged commits (no checkpoint), its bytes, and the log's.
+    /// A store with `count` logged commits (no checkpoint), its bytes, and the log's up to the
+    /// end of its last record (without the zeros preallocated after it).
     static func loggedFile(_ path: String, commits count: Int) throws -> (store: Data, log: Data) {
         do {
             let store = try makeStore(path)
@@ -159,8 +201,15 @@ struct CommitLogTests {
             // Copied before the store closes (closing would checkpoint).
             let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
             let log = try Data(contentsOf: URL(fileURLWithPath: path + ".log"))
-            return (bytes, log)
+            return (bytes, log.prefix(recordsEnd(log)))
         }
+    }
+
+    /// The offset after the log's last record (where its preallocated zeros begin).
+    static func recordsEnd(_ log: Data) -> Int {
+        let bytes = [UInt8](log)
+        guard let last = recordOffsets(log).last else { return CommitLog.headerSize }
+        return last + (Int(bytes[last]) | Int(bytes[last + 1]) << 8 | Int(bytes[last + 2]) << 16)
     }
 
     /// The offsets of the log's records, from its bytes.
@@ -170,7 +219,7 @@ struct CommitLogTests {
         let bytes = [UInt8](log)
         while at + 4 <= bytes.count {
             let length = Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24
-            guard length > 0 else { break }
+            guard length > 0, at + length <= bytes.count else { break }
             offsets.append(at)
             at += length
         }
@@ -193,13 +242,98 @@ struct CommitLogTests {
             StoreCrashTests.checkCommitted(store.snapshot)
             #expect(try BlockStore.verify(path: path).version == expected)
             // The next commit replaces the torn bytes.
-            store.logsCommits = true
             try Self.commit(store)
             let reopened = try BlockStore.open(path: path, readOnly: true)
             #expect(reopened.snapshot.version == expected + 1, "cut at \(cut)")
             StoreCrashTests.checkCommitted(reopened.snapshot)
             try? FileManager.default.removeItem(atPath: path)
             try? FileManager.default.removeItem(atPath: path + ".log")
+        }
+    }
+
+    /// Opens `log` beside a copy of `storeBytes`, expects `version` with no fallback (and verify
+    /// agreeing), commits once more and expects the reopened file at the version after.
+    static func expectOpens(
+        _ storeBytes: Data,
+        log: Data,
+        at version: UInt64,
+        in directory: TemporaryDirectory,
+        _ comment: Comment
+    ) throws {
+        let path = directory.path("case.rql")
+        try? FileManager.default.removeItem(atPath: path)
+        try? FileManager.default.removeItem(atPath: path + ".log")
+        try storeBytes.write(to: URL(fileURLWithPath: path))
+        try log.write(to: URL(fileURLWithPath: path + ".log"))
+        let store = try BlockStore.open(path: path)
+        #expect(store.snapshot.version == version, comment)
+        #expect(store.fallback == nil, comment)
+        StoreCrashTests.checkCommitted(store.snapshot)
+        #expect(try BlockStore.verify(path: path).version == version, comment)
+        try Self.commit(store)
+        let reopened = try BlockStore.open(path: path, readOnly: true)
+        #expect(reopened.snapshot.version == version + 1, comment)
+        #expect(reopened.fallback == nil, comment)
+        StoreCrashTests.checkCommitted(reopened.snapshot)
+    }
+
+    @Test("zeros after the last record, as many as a preallocation cut short by a kill leaves, end the log quietly")
+    func zeroTail() throws {
+        let directory = try TemporaryDirectory("zeros")
+        let (storeBytes, log) = try Self.loggedFile(directory.path("whole.rql"), commits: 5)
+        for zeros in [0, 1, 7, 8, 15, 16, 31, 32, 33, 4000, 4096, 65_536, 65_600, 300_000] {
+            try Self.expectOpens(storeBytes, log: log + Data(count: zeros), at: 5, in: directory, "\(zeros) zeros")
+        }
+    }
+
+    @Test("a record torn into the preallocated zeros, at every byte, opens at the commit before, quietly")
+    func tornIntoZeros() throws {
+        let directory = try TemporaryDirectory("tornzeros")
+        let (storeBytes, log) = try Self.loggedFile(directory.path("whole.rql"), commits: 5)
+        let last = try #require(Self.recordOffsets(log).last)
+        for cut in last..<log.count {
+            let torn = log.prefix(cut) + Data(count: log.count - cut + 65_536)
+            try Self.expectOpens(storeBytes, log: torn, at: 4, in: directory, "cut at \(cut)")
+        }
+        // Bytes of the torn record landed, the ones before them did not (a write that reached
+        // the disk out of order): no record of the generation follows, so it is a torn tail.
+        for hole in stride(from: last, to: log.count - 8, by: 24)
+        where log[hole..<hole + 8].contains(where: { $0 != 0 }) {
+            var torn = log + Data(count: 4096)
+            torn.replaceSubrange(hole..<hole + 8, with: Data(count: 8))
+            try Self.expectOpens(storeBytes, log: torn, at: 4, in: directory, "hole at \(hole)")
+        }
+    }
+
+    @Test(
+        "after a checkpoint the log's older generation stays behind its new records, never replayed; a record torn over it ends the log"
+    )
+    func olderGeneration() throws {
+        let directory = try TemporaryDirectory("generation")
+        let path = directory.path("g.rql")
+        let store = try Self.makeStore(path)
+        for _ in 0..<12 { try Self.commit(store) }
+        let before = try Data(contentsOf: URL(fileURLWithPath: path + ".log"))
+        #expect(try store.checkpoint())
+        try Self.commit(store)
+        try Self.commit(store)
+        let storeBytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let log = try Data(contentsOf: URL(fileURLWithPath: path + ".log"))
+        #expect(log.count == before.count, "the log file kept its size")
+        #expect(try BlockStore.verify(path: path).logRecords == 2)
+        #expect(try BlockStore.open(path: path, readOnly: true).snapshot.version == 14)
+        #expect(Self.recordOffsets(before).count == 12)
+        let offsets = Self.recordOffsets(log)
+        #expect(offsets.count >= 2)
+        let last = offsets[1]
+        let end = last + (Int(log[last]) | Int(log[last + 1]) << 8)
+        #expect(end < Self.recordsEnd(before))
+        #expect(log[end..<end + 16] == before[end..<end + 16])
+        for cut in last..<end {
+            // What a write cut short over the older generation leaves: its bytes after the cut.
+            var torn = log
+            torn.replaceSubrange(cut..<end, with: before[cut..<end])
+            try Self.expectOpens(storeBytes, log: torn, at: 13, in: directory, "cut at \(cut)")
         }
     }
 
@@ -330,6 +464,67 @@ struct CommitLogCrashTests {
         #expect(store.snapshot.version == 450)
         StoreCrashTests.checkCommitted(store.snapshot)
         #expect(try BlockStore.verify(path: path).version == 450)
+    }
+
+    @Test("kills while the log grows (zeros written ahead of its records) lose no acknowledged commit")
+    func killedWhileGrowing() throws {
+        let directory = try TemporaryDirectory("loggrow")
+        // A store whose records almost fill its log file: the writer's next commits write the
+        // zeros of the log's next step (each record is longer than the one before).
+        let template = directory.path("template.rql")
+        var allocated: UInt64 = 0
+        do {
+            let store = try CommitLogTests.makeStore(template, threshold: 1 << 30)
+            while true {
+                try CommitLogTests.commit(store)
+                let log = try Data(contentsOf: URL(fileURLWithPath: template + ".log"))
+                allocated = UInt64(log.count)
+                if CommitLogTests.recordsEnd(log) + 1500 > log.count { break }
+            }
+            try FileManager.default.copyItem(atPath: template, toPath: template + ".store")
+            try FileManager.default.copyItem(atPath: template + ".log", toPath: template + ".store.log")
+        }
+        var random = SplitMix(seed: 91)
+        var grown = 0
+        for kill in 0..<60 {
+            let path = directory.path("grow-\(kill).rql")
+            try FileManager.default.copyItem(atPath: template + ".store", toPath: path)
+            try FileManager.default.copyItem(atPath: template + ".store.log", toPath: path + ".log")
+            let first = try BlockStore.open(path: path, readOnly: true).snapshot.version
+            let process = Process()
+            process.executableURL = StoreCrashTests.helper
+            process.arguments = ["log", path, "1000000", "\(1 << 30)"]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            var output = Data()
+            if kill % 3 == 0 {
+                usleep(UInt32(random.next(30_000)))
+            } else {
+                while !output.contains(UInt8(ascii: "\n")) {
+                    let chunk = pipe.fileHandleForReading.availableData
+                    if chunk.isEmpty { break }
+                    output.append(chunk)
+                }
+                usleep(UInt32(random.next(5_000)))
+            }
+            Glibc.kill(process.processIdentifier, SIGKILL)
+            output.append(pipe.fileHandleForReading.readDataToEndOfFile())
+            process.waitUntilExit()
+            let acknowledged =
+                String(decoding: output, as: UTF8.self).split(separator: "\n").compactMap { UInt64($0) }.last ?? first
+            if CommitLogTests.size(path + ".log") > allocated { grown += 1 }
+            let info = try BlockStore.verify(path: path)
+            let store = try BlockStore.open(path: path, readOnly: true)
+            #expect(store.fallback == nil, "kill \(kill)")
+            #expect(info.version == store.snapshot.version)
+            #expect(store.snapshot.version >= acknowledged, "kill \(kill)")
+            #expect(store.snapshot.version <= acknowledged + 1, "kill \(kill)")
+            StoreCrashTests.checkCommitted(store.snapshot)
+            try? FileManager.default.removeItem(atPath: path)
+            try? FileManager.default.removeItem(atPath: path + ".log")
+        }
+        #expect(grown > 10, "too few kills came after the log grew (\(grown))")
     }
 
     @Test("200 kills during logged commits and checkpoints lose no acknowledged commit")
