@@ -202,7 +202,7 @@ struct LogReplayTests {
         #expect(try writer.checkpoint())
         writer.logsCommits = false
         for _ in 0..<40 { try Self.transaction([writer, model], &random, keys: &keys, ids: &ids) }
-        try CommitLogTests.expectSame(writer.snapshot, model.snapshot, "after page reuse")
+        #expect(Fixtures.dump(writer.snapshot) == Fixtures.dump(model.snapshot), "after page reuse")
         try CommitLogTests.expectSame(
             try BlockStore.open(path: copy, readOnly: true).snapshot,
             model.snapshot,
