@@ -10,6 +10,8 @@ import RQLStorage
 /// - `bulk-file`: a new store file loaded from the dataset's columns in one transaction, commit
 ///   and its syncs included (rows/s = rows ÷ median); the file size is printed once.
 /// - `open-lookup`: open the 1M-object file and look up one primary key.
+/// - `open-lookup-log`: the same on a copy of the file whose commit log holds 1,000 records
+///   (one-property updates of random objects, no checkpoint after them): open replays them.
 /// - `Q1`…`Q12` `memory` / `file`: each benchmark query as a plain block-by-block scan over the
 ///   typed views (`withBlock`), on the in-memory store and on the same rows read from the file
 ///   (mapped in place): the same loop over the same layout, so equal within noise.
@@ -29,6 +31,17 @@ extension Registry {
             Benchmark(suite: "storage-file", name: "open-lookup", fields: fields, setUp: { try state.prepareFile() }) {
                 iterations in
                 for _ in 0..<iterations { blackHole(state.openAndLookUp()) }
+            }
+        )
+        add(
+            Benchmark(
+                suite: "storage-file",
+                name: "open-lookup-log",
+                fields: fields,
+                setUp: { try state.prepareLoggedFile(records: 1_000) }
+            ) {
+                iterations in
+                for _ in 0..<iterations { blackHole(state.openAndLookUp(logged: true)) }
             }
         )
         for (id, scan) in BlockScans.all {
@@ -73,6 +86,10 @@ public final class StoreFileState {
     /// The whole dataset in a file, and that file opened (mapped) again.
     public private(set) var path: String?
     public private(set) var fileStore: BlockStore?
+    /// A second file of the dataset with records in its commit log, and the writer that made
+    /// them (kept open: closing it would checkpoint them).
+    public private(set) var loggedPath: String?
+    private var loggedWriter: BlockStore?
     private var memoryStore: BlockStore?
     var memoryTable: BlockTable? { memoryStore?.snapshot.table(named: "Person") }
     var fileTable: BlockTable? { fileStore?.snapshot.table(named: "Person") }
@@ -134,11 +151,35 @@ public final class StoreFileState {
 
     private var lookups: Int64 = 0
 
-    /// Opens the file and looks up one primary key (a different one each time).
-    public func openAndLookUp() -> Int {
+    /// A copy of the dataset's file whose commit log holds `records` one-property updates of
+    /// random objects (durable commits, so this takes a few seconds), once.
+    public func prepareLoggedFile(records: Int) throws {
+        try prepare()
+        guard loggedPath == nil else { return }
+        let path = "\(directory)/logged.rql"
+        do {
+            let store = try BlockStore.create(path: path, schema: storage.schema!)
+            let transaction = store.beginWrite()
+            try transaction.insert(columns: storage.columns!, into: "Person")
+            _ = try transaction.commit()
+        }
+        let writer = try BlockStore.open(path: path)
+        writer.logsCommits = true
+        writer.checkpointThreshold = 1 << 30
+        for _ in 0..<records { storage.commitUpdate(in: writer) }
+        guard try BlockStore.info(path: path).logRecords == records else {
+            throw SuiteError("the commit log of \(path) does not hold \(records) records")
+        }
+        loggedWriter = writer
+        loggedPath = path
+    }
+
+    /// Opens the file (`logged`: the one with a commit log) and looks up one primary key (a
+    /// different one each time).
+    public func openAndLookUp(logged: Bool = false) -> Int {
         lookups = (lookups &* 6_364_136_223_846_793_005 &+ 1) & 0xFFFFF
         do {
-            let store = try BlockStore.open(path: path!, readOnly: true)
+            let store = try BlockStore.open(path: logged ? loggedPath! : path!, readOnly: true)
             return store.snapshot.table(named: "Person")!.position(
                 ofPrimaryKey: .int(lookups % Int64(storage.rowCount))
             ) ?? -1

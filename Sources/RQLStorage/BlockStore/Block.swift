@@ -82,6 +82,10 @@ final class Block: @unchecked Sendable {
         knownFirstKey = firstKey
     }
 
+    /// The values commit log records set on this stub's origin block, if it is one
+    /// (`BlockOverlay`).
+    var overlay: BlockOverlay? { parts?.overlay }
+
     /// Whether any part of the block is read (always, for a block built in memory).
     var isRead: Bool { isLoaded.load(ordering: .acquiring) || parts?.readCount ?? 0 > 0 }
 
@@ -230,11 +234,14 @@ final class Block: @unchecked Sendable {
 /// `read` (part 0 the keys, part `c + 1` column `c`), from any thread.
 final class BlockParts: Sendable {
     let columnCount: Int
+    /// Set when the parts are another block's with values set over them (`BlockOverlay`).
+    let overlay: BlockOverlay?
     private let read: @Sendable (Int) -> Segment
     private let slots: [PartSlot]
 
-    init(columnCount: Int, read: @escaping @Sendable (Int) -> Segment) {
+    init(columnCount: Int, overlay: BlockOverlay? = nil, read: @escaping @Sendable (Int) -> Segment) {
         self.columnCount = columnCount
+        self.overlay = overlay
         self.read = read
         slots = (0...columnCount).map { _ in PartSlot() }
     }
@@ -281,6 +288,12 @@ extension Block {
     /// The block with all its arrays copied into one contiguous storage at aligned offsets and
     /// no spare capacity: what a bulk load produces and what phase 2 writes as a run of pages.
     func packed() -> Block { packedParts().block }
+
+    /// `segment` of `count` rows copied into a storage of its own, as `packed()` lays it out.
+    static func packed(_ segment: Segment, count: Int) -> Segment {
+        var packer = Packer(storage: ByteStorage(capacity: Packer.size(of: segment, count: count), isPacked: true))
+        return packer.pack(segment, count: count)
+    }
 
     /// `packed()`, and where each part ends in its storage: the row keys' arrays, then each
     /// column's (a store file checksums each part on its own).

@@ -171,18 +171,24 @@ struct CommitRecord: Equatable {
 
     /// The version `records` (consecutive, the first following `base`) make from `base`, with
     /// every table's indexes and backlinks as the commits left them, replayed in one scratch
-    /// transaction (a block several records touch is copied once). Stops before the first
-    /// record that does not fit (a key that is not there, a value of the wrong type, a dangling
-    /// link), which it returns with why: nothing of that record is applied.
+    /// transaction. A value set on a property nothing derives from goes into an overlay of its
+    /// block (`BlockOverlay`), read on first use, so the replay costs the records and not the
+    /// blocks they touch; other changes are applied to the blocks (a block several records
+    /// touch is copied once). Stops before the first record that does not fit (a key that is
+    /// not there, a value of the wrong type, a dangling link), which it returns with why:
+    /// nothing of that record is applied. `damage` is where an overlay reports a row its block
+    /// turns out not to hold.
     static func apply(
         _ records: [(record: CommitRecord, offset: UInt64)],
-        to base: BlockSnapshot
+        to base: BlockSnapshot,
+        damage: StoreDamage?
     ) -> (snapshot: BlockSnapshot, applied: Int, failure: (offset: UInt64, reason: String)?) {
         func replay(_ count: Int) -> (BlockSnapshot, failure: (index: Int, reason: String)?) {
             let scratch = BlockStore(schema: base.schema)
             scratch.publish(base)
             let transaction = scratch.beginWrite()
             defer { transaction.rollback() }
+            var pending = Array(repeating: PendingValues(), count: base.tables.count)
             var version = base.version
             for (i, (record, _)) in records.prefix(count).enumerated() {
                 guard record.version == version + 1 else {
@@ -192,13 +198,14 @@ struct CommitRecord: Equatable {
                     return (base, (i, "\(record.nextKeys.count) tables, the schema has \(base.tables.count)"))
                 }
                 do throws(StoreFileError.Problem) {
-                    try transaction.replay(record, what: "commit log record")
+                    try transaction.replay(record, what: "commit log record", pending: &pending, damage: damage)
                 } catch {
                     if case .malformed(_, let reason) = error { return (base, (i, reason)) }
                     return (base, (i, error.text))
                 }
                 version = record.version
             }
+            for t in pending.indices { pending[t].flush(into: &transaction.tables[t], damage: damage) }
             return (
                 BlockSnapshot(schema: base.schema, version: version, tables: transaction.tables, pin: base.pin), nil
             )
@@ -214,8 +221,15 @@ struct CommitRecord: Equatable {
 extension WriteTransaction {
     /// Applies `record`'s rows physically (deletions without their cascade, which the record
     /// lists), then checks every value it wrote as `insert` and `set` would; `what` names the
-    /// record in the problem thrown.
-    fileprivate func replay(_ record: CommitRecord, what: String) throws(StoreFileError.Problem) {
+    /// record in the problem thrown. Values `BlockOverlay.canDefer` go to `pending` (per
+    /// table) instead of the blocks; a table's pending values are put into its blocks before
+    /// anything else changes them.
+    fileprivate func replay(
+        _ record: CommitRecord,
+        what: String,
+        pending: inout [PendingValues],
+        damage: StoreDamage?
+    ) throws(StoreFileError.Problem) {
         func malformed(_ reason: String) -> StoreFileError.Problem { .malformed(what: what, reason: reason) }
         var written: [(table: Int, key: Int64, property: Int, value: Value)] = []
         for change in record.classes {
@@ -226,6 +240,9 @@ extension WriteTransaction {
             let name = className(t)
             let properties = tables[t].objectSchema.properties
             let stored = properties.indices.filter { !properties[$0].isBacklink }
+            if !change.deleted.isEmpty || !change.inserted.isEmpty {
+                pending[t].flush(into: &tables[t], damage: damage)
+            }
             for key in change.deleted {
                 guard tables[t].locate(key: key) != nil else {
                     throw malformed("\(name) \(key) to delete is not there")
@@ -253,11 +270,19 @@ extension WriteTransaction {
                 for index in stored { addBacklinks(from: t, key: key, property: index, value: row[index]) }
             }
             for (key, changed) in change.modified {
-                guard tables[t].locate(key: key) != nil else { throw malformed("modified \(name) \(key) is not there") }
+                guard let b = tables[t].blockIndex(forKey: key), tables[t].holds(key, inBlock: b) else {
+                    throw malformed("modified \(name) \(key) is not there")
+                }
                 for (index, value) in changed {
                     guard stored.contains(index), fits(value, properties[index], name) else {
                         throw malformed("modified \(name) \(key) has a bad property \(index) or value")
                     }
+                    if BlockOverlay.canDefer(tables[t], property: index) {
+                        pending[t].set(value, block: b, key: key, column: index)
+                        written.append((t, key, index, value))
+                        continue
+                    }
+                    pending[t].flush(into: &tables[t], damage: damage)
                     let old = tables[t].set(value, key: key, property: index)
                     removeBacklinks(from: t, key: key, property: index, value: old)
                     addBacklinks(from: t, key: key, property: index, value: value)
@@ -316,5 +341,21 @@ extension WriteTransaction {
             }
         }
         return true
+    }
+}
+
+extension TableData {
+    /// Whether block `b` (the one whose key range could hold `key`) holds row `key`. A block
+    /// whose row count fills its key range (up to the next block's first key, or the next key
+    /// for the last block) holds every key of it: no row of it was ever deleted, and keys are
+    /// ascending and unique. Only other blocks read their keys.
+    fileprivate func holds(_ key: Int64, inBlock b: Int) -> Bool {
+        let block = blocks[b]
+        let end = b + 1 < blocks.count ? blocks[b + 1].firstKey : nextKey
+        let first = block.firstKey
+        guard key >= first, key < end else { return false }
+        let (span, overflow) = end.subtractingReportingOverflow(first)
+        if !overflow, span == Int64(block.count) { return true }
+        return block.row(of: key) != nil
     }
 }

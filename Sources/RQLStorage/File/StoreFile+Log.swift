@@ -66,7 +66,8 @@ struct NewestRead {
     let fallback: StoreFileError?
     /// Records applied from the log.
     let logRecords: Int
-    /// The change sets of the records applied, ascending by version.
+    /// The change sets of the records applied, ascending by version (empty when there was no
+    /// current version to build on: an open).
     let changes: [ChangeSet]
 }
 
@@ -253,10 +254,13 @@ extension StoreFile {
                     }
                     if damage != nil { break }
                 }
-                let replayed = CommitRecord.apply(pending, to: snapshot)
+                let replayed = CommitRecord.apply(pending, to: snapshot, damage: pins.damage)
                 snapshot = replayed.snapshot
                 records = replayed.applied
-                changes = pending.prefix(replayed.applied).map { $0.record.changes(in: snapshot.schema) }
+                // Only a refresh reports them (`BlockStore.refreshedChanges`); open has no use for them.
+                if current != nil {
+                    changes = pending.prefix(replayed.applied).map { $0.record.changes(in: snapshot.schema) }
+                }
                 if replayed.applied > 0 {
                     applied = LogPosition(header: header, end: ends[replayed.applied - 1], version: snapshot.version)
                 }

@@ -1,0 +1,244 @@
+import Foundation
+import RQLCore
+import RQLDatasets
+import Testing
+
+@testable import RQLStorage
+
+/// Replaying the commit log on open and refresh: values set on properties nothing derives
+/// from go into overlays of their blocks (`BlockOverlay`), read on first use, and everything
+/// else into the blocks; either way the store reads exactly what the writer committed.
+@Suite("Store file: commit log replay")
+struct LogReplayTests {
+    static let schemaJSON = #"""
+        {"schema": {
+          "Row": {"primaryKey": "id", "indexed": ["tag"], "properties": {
+            "id": "int", "n": "int", "s": "string?", "tag": "string", "nums": "list<int>",
+            "any": "mixed", "next": "Row?"
+          }}
+        }}
+        """#
+
+    static let rows = 10_000
+
+    /// A store file of `rows` Rows checkpointed (three blocks, none with a row missing), with
+    /// the commit log on and no threshold, and an in-memory store of the same commits.
+    static func makeStores(_ path: String) throws -> (file: BlockStore, model: BlockStore) {
+        let schema = try DatasetLoader.loadSchema(json: schemaJSON)
+        let file = try BlockStore.create(path: path, schema: schema)
+        let model = BlockStore(schema: schema)
+        for store in [file, model] {
+            let ids = (0..<Int64(rows)).map { $0 }
+            _ = try store.write { t in
+                try t.insert(
+                    columns: [
+                        "id": .int(ids), "n": .int(ids.map { $0 % 7 }),
+                        "s": .string(ids.map { $0 % 3 == 0 ? nil : "s\($0)" }),
+                        "tag": .string(ids.map { "t\($0 % 11)" }),
+                    ],
+                    into: "Row"
+                )
+            }
+        }
+        file.logsCommits = true
+        file.checkpointThreshold = 1 << 30
+        return (file, model)
+    }
+
+    /// Applies one random transaction to both stores: mostly values set on plain properties
+    /// (several on one row, some rows again and again), some on the indexed, mixed and link
+    /// properties, and inserts and deletions. `keys` are the Rows there; `ids` the next new id.
+    static func transaction(
+        _ stores: [BlockStore],
+        _ random: inout SplitMix,
+        keys: inout [Int64],
+        ids: inout Int64
+    ) throws {
+        var operations: [(WriteTransaction) throws -> RowKey?] = []
+        for _ in 0..<(1 + random.next(6)) {
+            let key = keys[random.next(keys.count)]
+            let row = ObjectLink(className: "Row", key: RowKey(key))
+            func setting(_ property: String, _ value: Value) -> (WriteTransaction) throws -> RowKey? {
+                { t in
+                    try t.set(property, of: row, to: value)
+                    return nil
+                }
+            }
+            switch random.next(20) {
+            case 0..<8:
+                let n = Int64(random.next(1000))
+                operations.append(setting("n", .int(n)))
+            case 8..<11:
+                let s: Value = random.next(4) == 0 ? .null : .string("v\(random.next(100))")
+                operations.append(setting("s", s))
+            case 11..<13:
+                let nums = Value.list((0..<random.next(4)).map { .int(Int64($0)) })
+                operations.append(setting("nums", nums))
+            case 13:
+                let tag = Value.string("u\(random.next(50))")
+                operations.append(setting("tag", tag))
+            case 14:
+                let any: Value = random.next(2) == 0 ? .int(Int64(random.next(9))) : .string("m")
+                operations.append(setting("any", any))
+            case 15:
+                let target = ObjectLink(className: "Row", key: RowKey(keys[random.next(keys.count)]))
+                operations.append(setting("next", .link(target)))
+            case 16, 17:
+                ids += 1
+                let id = ids
+                operations.append { try $0.insert("Row", ["id": .int(id), "tag": .string("new")]) }
+            default:
+                guard keys.count > 100 else { continue }
+                keys.removeAll { $0 == key }
+                operations.append { t in
+                    try t.delete(row)
+                    return nil
+                }
+            }
+        }
+        var inserted: [[Int64]] = []
+        for store in stores {
+            let (added, _) = try store.write { t in try operations.compactMap { try $0(t)?.rawValue } }
+            inserted.append(added)
+        }
+        #expect(inserted.allSatisfy { $0 == inserted[0] })
+        keys.append(contentsOf: inserted[0])
+    }
+
+    @Test("random commits reopen from logs of many lengths, and refresh in a second store, as the model")
+    func reopenAndRefresh() throws {
+        let directory = try TemporaryDirectory("replay")
+        for seed in [3, 4] as [UInt64] {
+            let path = directory.path("r\(seed).rql")
+            let (file, model) = try Self.makeStores(path)
+            let reader = try BlockStore.open(path: path, readOnly: true)
+            var random = SplitMix(seed: seed)
+            var keys = Array(0..<Int64(Self.rows))
+            var ids = Int64(Self.rows)
+            var lastRefresh = reader.snapshot.version
+            for commit in 1...240 {
+                try Self.transaction([file, model], &random, keys: &keys, ids: &ids)
+                if [1, 2, 7, 30, 100, 240].contains(commit) {
+                    let reopened = try BlockStore.open(path: path, readOnly: true)
+                    #expect(reopened.fallback == nil)
+                    #expect(reopened.snapshot.version == model.snapshot.version)
+                    #expect(
+                        Fixtures.dump(reopened.snapshot) == Fixtures.dump(model.snapshot),
+                        "seed \(seed), \(commit)"
+                    )
+                    #expect(try BlockStore.verify(path: path).logRecords == commit)
+                }
+                // A refresh every few commits: values set again on rows of blocks a refresh
+                // left unread are merged into one overlay.
+                if random.next(4) == 0 {
+                    #expect(try reader.refresh())
+                    let now = reader.snapshot.version
+                    #expect(reader.refreshedChanges(after: lastRefresh, through: now)?.count == Int(now - lastRefresh))
+                    lastRefresh = now
+                    if random.next(3) == 0 {
+                        #expect(Fixtures.dump(reader.snapshot) == Fixtures.dump(model.snapshot), "refresh \(commit)")
+                    }
+                }
+            }
+            _ = try reader.refresh()
+            try CommitLogTests.expectSame(reader.snapshot, model.snapshot, "seed \(seed), last refresh")
+            // A checkpoint writes the replayed blocks; the file then reads the same without a log.
+            let writer = try BlockStore.open(path: path)
+            #expect(try writer.checkpoint())
+            #expect(try BlockStore.verify(path: path).logRecords == 0)
+            try CommitLogTests.expectSame(
+                try BlockStore.open(path: path, readOnly: true).snapshot,
+                model.snapshot,
+                "seed \(seed), checkpointed"
+            )
+        }
+    }
+
+    @Test("open applies updates of plain properties without reading or copying a block")
+    func openReadsNoBlock() throws {
+        let directory = try TemporaryDirectory("replay")
+        let path = directory.path("o.rql")
+        let (file, model) = try Self.makeStores(path)
+        var random = SplitMix(seed: 9)
+        for _ in 0..<300 {
+            let key = ObjectLink(className: "Row", key: RowKey(Int64(random.next(Self.rows))))
+            let n = Value.int(Int64(random.next(1000)))
+            for store in [file, model] { _ = try store.write { try $0.set("n", of: key, to: n) } }
+        }
+        let opened = try BlockStore.open(path: path, readOnly: true)
+        #expect(opened.snapshot.version == model.snapshot.version)
+        let blocks = Array(opened.snapshot.tables[0].blocks)
+        #expect(blocks.count == 3)
+        #expect(blocks.allSatisfy { !$0.isRead }, "a block was read to replay the log")
+        #expect(blocks.allSatisfy { $0.overlay != nil }, "300 random updates touch every block")
+        #expect(Fixtures.dump(opened.snapshot) == Fixtures.dump(model.snapshot))
+        #expect(opened.snapshot.fileDamage == nil)
+    }
+
+    @Test("blocks read through overlays stay right after a checkpoint frees and reuses their origin's pages")
+    func overlaysOutliveTheirCheckpoint() throws {
+        let directory = try TemporaryDirectory("replay")
+        let path = directory.path("c.rql")
+        var random = SplitMix(seed: 5)
+        var keys = Array(0..<Int64(Self.rows))
+        var ids = Int64(Self.rows)
+        let model: BlockStore
+        do {
+            let (file, made) = try Self.makeStores(path)
+            model = made
+            for _ in 0..<60 { try Self.transaction([file, model], &random, keys: &keys, ids: &ids) }
+            // Copied before the store closes (closing would checkpoint).
+            let log = try Data(contentsOf: URL(fileURLWithPath: path + ".log"))
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+            try bytes.write(to: URL(fileURLWithPath: path + ".copy"))
+            try log.write(to: URL(fileURLWithPath: path + ".copy.log"))
+        }
+        // A writer opens on the log (overlays over the checkpoint's mapped blocks, pinned by
+        // nothing else) and checkpoints; then commits without the log rewrite blocks, reusing
+        // the pages the overlays' origins were mapped from.
+        let copy = path + ".copy"
+        let writer = try BlockStore.open(path: copy)
+        #expect(writer.snapshot.version == model.snapshot.version)
+        #expect(try writer.checkpoint())
+        writer.logsCommits = false
+        for _ in 0..<40 { try Self.transaction([writer, model], &random, keys: &keys, ids: &ids) }
+        #expect(Fixtures.dump(writer.snapshot) == Fixtures.dump(model.snapshot), "after page reuse")
+        try CommitLogTests.expectSame(
+            try BlockStore.open(path: copy, readOnly: true).snapshot,
+            model.snapshot,
+            "reopened"
+        )
+        #expect(try BlockStore.verify(path: copy).version == model.snapshot.version)
+    }
+
+    @Test("a record that sets a row not there stops the replay before it, with none of it applied")
+    func missingRowStopsReplay() throws {
+        let schema = try DatasetLoader.loadSchema(json: Self.schemaJSON)
+        let store = BlockStore(schema: schema)
+        _ = try store.write { t in
+            for id in 0..<10 as Range<Int64> { _ = try t.insert("Row", ["id": .int(id), "tag": .string("a")]) }
+            try t.delete(ObjectLink(className: "Row", key: RowKey(5)))
+        }
+        let base = store.snapshot
+        let nextKeys = base.tables.map(\.nextKey)
+        func record(_ version: UInt64, _ sets: [(key: Int64, n: Int64)]) -> CommitRecord {
+            var change = CommitRecord.ClassChanges(table: 0)
+            change.modified = sets.map { ($0.key, [(1, Value.int($0.n))]) }
+            return CommitRecord(version: version, nextKeys: nextKeys, classes: [change])
+        }
+        // Row 5 was deleted (its block's keys are read: the block lacks a row); row 10 was never made.
+        for missing in [5, 10] as [Int64] {
+            let records = [
+                (record(base.version + 1, [(3, 70)]), UInt64(100)),
+                (record(base.version + 2, [(3, 80), (missing, 1)]), UInt64(200)),
+            ]
+            let replayed = CommitRecord.apply(records, to: base, damage: nil)
+            #expect(replayed.applied == 1)
+            #expect(replayed.failure?.offset == 200)
+            #expect(replayed.failure?.reason.contains("modified Row \(missing) is not there") == true)
+            #expect(replayed.snapshot.version == base.version + 1)
+            let table = try #require(replayed.snapshot.table(named: "Row"))
+            #expect(table.value(at: try #require(table.position(ofPrimaryKey: .int(3))), property: 1) == .int(70))
+        }
+    }
+}
