@@ -209,15 +209,9 @@ extension BlockStore {
         guard onDisk > current.version else { return (false, onDisk == current.version ? onDisk : nil) }
         let fresh = try file.readNewest(current: current, thorough: false)
         guard fresh.snapshot.version > current.version else { return (false, nil) }
-        if !fresh.changes.isEmpty {
-            refreshedChanges.withLock { known in
-                known.append(contentsOf: fresh.changes)
-                if known.count > Self.refreshedChangesLimit {
-                    known.removeFirst(known.count - Self.refreshedChangesLimit)
-                }
-            }
-        }
-        publish(fresh.snapshot)
+        refreshWillPublish.withLock { $0 }?()
+        // No write lock here: a commit may have published a newer version since `current`.
+        guard publishRefreshed(fresh.snapshot, changes: fresh.changes) else { return (false, nil) }
         return (true, fresh.snapshot.version == onDisk && fresh.fallback == nil ? onDisk : nil)
     }
 
