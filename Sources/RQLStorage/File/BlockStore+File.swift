@@ -237,13 +237,19 @@ extension BlockStore {
         }
     }
 
-    /// Whether another open store of the same file (in any process) holds a version of it now;
-    /// true too when that cannot be seen (no reader table), so callers that need the file to
-    /// themselves hold back.
+    /// Whether another open store of the same file (in any process, through any path) holds a
+    /// version of it now: one its reader table shows, or one only its `ReaderMark` shows (a
+    /// store opened through a hard link, which publishes in another lock file, or one that
+    /// could not open the lock file). True too when neither can be read, so callers that need
+    /// the file to themselves (`Realm.deleteFiles`, compaction) hold back.
+    ///
+    /// ```swift
+    /// let store = try BlockStore.open(path: "dogs.rql")
+    /// store.isOpenElsewhere  // true while another process has dogs.rql (or a link to it) open
+    /// ```
     public var isOpenElsewhere: Bool {
         guard let file else { return false }
-        guard let table = file.pins.table else { return true }
-        return table.oldestOfOthers() != nil
+        return file.hasOtherReaders
     }
 
     /// Whether another process committed a version newer than this store's newest: one read of
