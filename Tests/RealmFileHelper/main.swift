@@ -81,6 +81,9 @@ enum StopMode: String, CaseIterable {
     /// A plain `preconditionFailure`: in an optimized build its message is dropped, which is
     /// what shows the helper was built optimized.
     case plainPrecondition = "stop-plain-precondition"
+    /// Inside a write, `objects(_:)` of a class the file lacks on a realm of the same file opened
+    /// through a hard link (`PATH.link`): adding the class needs a write of its own.
+    case newClassInLinkedWrite = "stop-new-class-in-linked-write"
 
     func run(_ path: String) throws {
         let realm = try Realm(configuration: configuration(path))
@@ -105,6 +108,13 @@ enum StopMode: String, CaseIterable {
             print("not stopped: \(total)")
         case .plainPrecondition:
             preconditionFailure("a message only an unoptimized build prints")
+        case .newClassInLinkedWrite:
+            try FileManager.default.linkItem(atPath: path, toPath: path + ".link")
+            let linked = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path + ".link")))
+            try realm.write {
+                realm.add(Dog(value: ["name": "Max", "age": 1]))
+                say("not stopped: \(linked.objects(Stray.self).count)")
+            }
         }
         print("not stopped")
     }
