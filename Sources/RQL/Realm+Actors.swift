@@ -9,7 +9,8 @@ extension Realm {
     /// store is opened and migrated on a thread of its own, so the actor runs other work
     /// meanwhile. As on a thread, the same actor and configuration give the same realm while it
     /// is in use; the realm does not keep its actor, so an actor that keeps its realm lets go
-    /// of both when it goes.
+    /// of both when it goes. The main actor's realm is the main thread's: the one `Realm()`
+    /// gives there, usable from any code on the main thread, as in realm-swift.
     ///
     /// ```swift
     /// actor DogStore {
@@ -68,7 +69,7 @@ extension Realm {
                 let result = prepared.flatMap { coordinator in
                     withExtendedLifetime(coordinator) {
                         Result { () throws(Realm.Error) in
-                            let queue = callbackQueue === DispatchQueue.main ? nil : callbackQueue
+                            let queue = callbackQueue.isMainQueue ? nil : callbackQueue
                             return try Realm(configuration: configuration, opening: queue)
                         }
                     }
@@ -114,7 +115,7 @@ extension Realm {
         context.verifyThread()
         switch context.confinement {
         case .actor(let owner) where owner.actor === actor: break
-        case .thread where actor === MainActor.shared: break
+        case .main where actor === MainActor.shared: break
         default: realmStop("asyncWrite() can only be called on main thread or actor-isolated Realms")
         }
         if context.isInWriteTransaction {
@@ -175,15 +176,29 @@ extension RealmContext {
 
     /// The context of `configuration` confined to `actor`: the one the actor has open, or a
     /// new one whose store was prepared on a thread of its own (the actor is free meanwhile).
+    /// The main actor's realm is the main one (`RealmConfinement.main`), as in realm-swift, where
+    /// the main thread, the main queue and the main actor share one realm: code isolated to the
+    /// main actor runs on the main queue, and a second realm there would be a second writer on
+    /// one queue.
     static func open(
         _ configuration: Realm.Configuration,
         on actor: isolated any Actor
     ) async throws(Realm.Error)
         -> RealmContext
     {
-        let reference = ActorReference.of(actor)
-        if reference.contexts.context(for: configuration.storeKey) != nil {
-            return try open(configuration, confinement: .actor(reference))
+        let confinement: RealmConfinement
+        let contexts: ThreadContexts.Table
+        if actor === MainActor.shared {
+            // Isolated to the main actor, so on the main queue (or the main thread).
+            confinement = .main
+            contexts = ThreadContexts.main
+        } else {
+            let reference = ActorReference.of(actor)
+            confinement = .actor(reference)
+            contexts = reference.contexts
+        }
+        if contexts.context(for: configuration.storeKey) != nil {
+            return try open(configuration, confinement: confinement)
         }
         let prepared = await withCheckedContinuation {
             (done: CheckedContinuation<Handoff<Result<RealmCoordinator, Realm.Error>>, Never>) in
@@ -191,7 +206,7 @@ extension RealmContext {
         }
         let coordinator = try prepared.value.get()
         return try withExtendedLifetime(coordinator) { () throws(Realm.Error) in
-            try open(configuration, confinement: .actor(reference))
+            try open(configuration, confinement: confinement)
         }
     }
 

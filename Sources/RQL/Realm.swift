@@ -33,7 +33,8 @@ public struct Realm {
     /// The realm of `configuration`: its store is opened (created unless read-only) and the
     /// configured classes are checked against it. The realm belongs to the calling thread, or,
     /// given a serial `queue`, to the blocks that queue runs (on whichever thread): call it from
-    /// the queue, which then gives the same realm each time.
+    /// the queue, which then gives the same realm each time. The main queue's realm is the main
+    /// thread's (and the main actor's).
     ///
     /// ```swift
     /// let realm = try Realm(configuration: Realm.Configuration(objectTypes: [Dog.self, DogToy.self]))
@@ -46,6 +47,14 @@ public struct Realm {
     public init(configuration: Configuration, queue: DispatchQueue? = nil) throws {
         guard let queue else {
             context = try RealmContext.open(configuration)
+            return
+        }
+        // The main queue's blocks run on the main thread, whose realm it shares (realm-swift's too).
+        if queue.isMainQueue {
+            guard RealmConfinement.isOnMain else {
+                throw Realm.Error(.fail, "Realm opened from incorrect dispatch queue.")
+            }
+            context = try RealmContext.open(configuration, confinement: .main)
             return
         }
         let mark = RealmQueueMark.mark(queue)

@@ -15,6 +15,11 @@ import Synchronization
 enum RealmConfinement: Sendable {
     /// The thread that opened the realm.
     case thread(pthread_t)
+    /// The main thread and the main queue, as one (realm-swift's main run loop): code on the
+    /// main thread, or in a block the main queue runs, which includes code isolated to the
+    /// main actor. Not a thread: once the main thread calls `dispatchMain()` (as an async `main`
+    /// does on Linux) it exits, and worker threads take turns running the main queue.
+    case main
     /// Blocks running on this serial queue (which carries the mark), on whichever thread runs them.
     case queue(DispatchQueue, RealmQueueMark)
     /// Code isolated to this actor (held weakly: an actor commonly keeps its realm, and the
@@ -23,14 +28,28 @@ enum RealmConfinement: Sendable {
     /// Anywhere: a frozen realm.
     case anywhere
 
-    /// The thread confinement of the calling thread.
-    static var currentThread: RealmConfinement { .thread(pthread_self()) }
+    /// The confinement of the calling code: the main one on the main thread or the main queue,
+    /// else the calling thread's.
+    static var currentThread: RealmConfinement { isOnMain ? .main : .thread(pthread_self()) }
 
-    /// The owning thread, or 0 when the confinement is not to a thread (no thread has identity 0,
-    /// so the fast comparison fails and `verify()` decides).
+    /// Whether the calling code runs on the main thread or in a block of the main queue.
+    static var isOnMain: Bool { Thread.isMainThread || DispatchQueue.isRunningMainQueue }
+
+    /// Whether this is the main confinement.
+    var isMain: Bool {
+        if case .main = self { return true }
+        return false
+    }
+
+    /// The owning thread, or 0 when the confinement is not to one thread (no thread has
+    /// identity 0, so the fast comparison fails and `verify()` decides). The main confinement
+    /// owns the main thread when it is opened there: that thread is never anything but main.
     var ownerThread: pthread_t {
-        if case .thread(let thread) = self { return thread }
-        return 0
+        switch self {
+        case .thread(let thread): return thread
+        case .main: return Thread.isMainThread ? pthread_self() : 0
+        case .queue, .actor, .anywhere: return 0
+        }
     }
 
     /// Stops the program unless the calling code may use a realm confined here.
@@ -38,6 +57,8 @@ enum RealmConfinement: Sendable {
         switch self {
         case .thread(let thread):
             if pthread_equal(thread, pthread_self()) == 0 { Self.incorrectThread() }
+        case .main:
+            if !Self.isOnMain { Self.incorrectThread() }
         case .queue(_, let mark):
             if !mark.isCurrent { Self.incorrectThread() }
         case .actor(let reference):
@@ -49,9 +70,9 @@ enum RealmConfinement: Sendable {
     }
 
     /// Runs `work` later where a realm confined here may be used: on the queue, on the actor, or
-    /// for the main thread on the main queue (which runs when the program runs its main loop).
-    /// Another thread has no loop RQL could run it on, so scheduling there stops the program,
-    /// as realm-core's does for a thread without a run loop.
+    /// for the main confinement on the main queue (which runs when the program runs its main
+    /// loop). Another thread has no loop RQL could run it on, so scheduling there stops the
+    /// program, as realm-core's does for a thread without a run loop.
     func schedule(_ work: @escaping () -> Void) {
         let handoff = Handoff(work)
         switch self {
@@ -61,11 +82,10 @@ enum RealmConfinement: Sendable {
             // Work for an actor that is gone has nowhere to run, and nobody to run it for.
             guard let actor = reference.actor else { return }
             Task { await Self.run(handoff, on: actor) }
-        case .thread:
-            guard Thread.isMainThread else {
-                realmStop("Cannot schedule async transaction. Make sure you are running from inside a run loop.")
-            }
+        case .main:
             DispatchQueue.main.async { handoff.value() }
+        case .thread:
+            realmStop("Cannot schedule async transaction. Make sure you are running from inside a run loop.")
         case .anywhere:
             realmStop("Can't perform transactions on a frozen Realm")
         }
@@ -150,6 +170,25 @@ private enum RuntimeExecutorCheck {
     static let isCurrentExecutor: Function? = {
         guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "swift_task_isCurrentExecutorWithFlags") else { return nil }
         return unsafeBitCast(symbol, to: Function.self)
+    }()
+}
+
+extension DispatchQueue {
+    /// Whether this is the main queue, whose realm is the main thread's. Asked of a mark the
+    /// main queue carries: on Linux `DispatchQueue.main` is a new object on each use, so `===`
+    /// cannot tell, and a queue's own specific values are not its targets' (a queue that
+    /// targets the main queue is another queue).
+    var isMainQueue: Bool { getSpecific(key: MainQueueMark.key) == true }
+
+    /// Whether the calling code runs in a block of the main queue, on whichever thread.
+    static var isRunningMainQueue: Bool { getSpecific(key: MainQueueMark.key) == true }
+}
+
+private enum MainQueueMark {
+    static let key: DispatchSpecificKey<Bool> = {
+        let key = DispatchSpecificKey<Bool>()
+        DispatchQueue.main.setSpecific(key: key, value: true)
+        return key
     }()
 }
 

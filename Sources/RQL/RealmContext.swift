@@ -88,6 +88,7 @@ final class RealmContext {
         let table: ThreadContexts.Table? =
             switch confinement {
             case .thread: ThreadContexts.current
+            case .main: ThreadContexts.main
             case .queue(_, let mark): mark.contexts
             case .actor(let reference): reference.contexts
             case .anywhere: nil
@@ -458,6 +459,10 @@ enum ThreadContexts {
     }
 
     private static let threadKey = "RQL.ThreadContexts"
+
+    /// The main confinement's table: the main thread's and the main queue's, whichever thread
+    /// runs the main queue.
+    static let main = Table()
 
     /// The current thread's table.
     static var current: Table {

@@ -131,7 +131,8 @@ extension QueryParser {
         return PathElement(.backlinks(className: className, property: property), span: links.span.through(end))
     }
 
-    /// subscript = '[' ( NATURAL | FIRST | LAST | '*' | STRING | argument | KEY_PATH_ARGUMENT (* NSPredicate *) ) ']' ;
+    /// subscript = '[' ( NATURAL | FIRST | LAST | '*' | STRING | argument | KEY_PATH_ARGUMENT (* NSPredicate *)
+    ///     | '#any' (* NSPredicate *) ) ']' ;
     mutating func parseSubscript() throws(SyntaxError) -> PathElement {
         let open = try advance()
         let kind: PathElementKind
@@ -155,8 +156,15 @@ extension QueryParser {
         case .word where current.keyword == .last:
             try advance()
             kind = .last
+        case .escapedWord where dialect == .nsPredicate && text(of: current) == "#any":
+            // Realm Swift's wildcard key path: `[*]`, printed back as `[*]`.
+            try advance()
+            kind = .all
         default:
-            throw unexpected(expected: "a position, FIRST, LAST, '*', a key in quotes or an argument")
+            throw unexpected(
+                expected: "a position, FIRST, LAST, '*', a key in quotes or an argument"
+                    + (dialect == .nsPredicate ? " (or #any, the same as '*')" : "")
+            )
         }
         let close = try expect(.rightBracket, "']'")
         return PathElement(kind, span: open.span.through(close.span))

@@ -67,6 +67,28 @@ struct QueryTextFidelityTests {
         )
     }
 
+    /// Realm Swift's predicate builder documents its subscript form as `anyCol[0]['key'][#any]`:
+    /// NSPredicate reads `#any` as the key path `any`, which Realm Swift takes for the wildcard.
+    @Test("realm-swift: `[#any]` written out is the wildcard, as `[*]` and `[%K]` with '#any' are")
+    func writtenHashAnyIsTheWildcard() throws {
+        let shelves = try Self.filled().objects(MixedShelf.self)
+        #expect(Self.names(shelves.filter("anyCol[#any] == 5")) == ["b"])
+        #expect(Self.names(shelves.filter("anyCol['k'][#any] == 3")) == ["b"])
+        #expect(Self.names(shelves.filter("anyCol[2]['k'][#any] == 4")) == ["a"])
+        #expect(Self.names(shelves.filter("anyCol[#any][#any] == %@", 3)) == ["a", "b", "c"])
+        for (written, wildcard) in [
+            ("anyCol[#any] == 5", "anyCol[*] == 5"),
+            ("anyCol[#any][#any] > 2", "anyCol[*][*] > 2"),
+            ("anyCol[#any].@count == 2", "anyCol[*].@count == 2"),
+            ("ANY anyCol[#any] == 1", "ANY anyCol[*] == 1"),
+        ] {
+            #expect(Self.names(shelves.filter(written)) == Self.names(shelves.filter(wildcard)), "\(written)")
+        }
+        // Only `#any`, as Realm Swift compares it: another escaped name is no subscript.
+        #expect(throws: Realm.QueryError.self) { try shelves.query("anyCol[#ANY] == 5") }
+        #expect(throws: Realm.QueryError.self) { try shelves.query("anyCol[#size] == 5") }
+    }
+
     @Test("realm-swift: `.any` in a where closure and the `[%K]` text it stands for give the same objects")
     func anyClosureMatchesText() throws {
         let shelves = try Self.filled().objects(MixedShelf.self)

@@ -120,6 +120,29 @@ struct RealmFileIdentityTests {
         #expect(values == ["invalidTransaction", "one", "[7]", "true"], "\(values)")
     }
 
+    /// `objects(_:)` cannot throw (its signature is Realm Swift's), so the same refusal through
+    /// it is a deliberate stop with the reason, never a wait on itself. Run in a helper process;
+    /// `ReleaseStopTests` runs the same mode optimized.
+    @Test("inside a write, objects(_:) of a class the file lacks through a hard link stops with the reason")
+    func objectsOfNewClassInsideLinkedWrite() throws {
+        let path = FileRealmTests.temporaryPath("linked-objects")
+        defer {
+            for file in [path, path + ".link"] {
+                for suffix in ["", ".lock", ".log"] { try? FileManager.default.removeItem(atPath: file + suffix) }
+            }
+        }
+        let stopped = try FileRealmTests.runHelper(["stop-new-class-in-linked-write", path])
+        #expect(stopped.status != 0, "\(stopped.output)")
+        #expect(!stopped.output.contains("not stopped"), "\(stopped.output)")
+        #expect(
+            stopped.output.contains(
+                "*** Terminating app due to uncaught exception 'RLMException', reason: 'The Realm is already in a write transaction"
+            ),
+            "\(stopped.output)"
+        )
+        #expect(stopped.output.contains("adding 'Stray' needs a write of its own"), "\(stopped.output)")
+    }
+
     @Test("an empty file is initialised as a realm read-write, and refused read-only as empty")
     func emptyFile() throws {
         let directory = try Self.directory("empty")

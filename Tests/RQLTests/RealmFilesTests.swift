@@ -142,6 +142,67 @@ struct RealmFilesTests {
         withExtendedLifetime(other) {}
     }
 
+    @Test("deleteFiles and shouldCompactOnLaunch hold back while another process has the file open through a hard link")
+    func otherProcessThroughHardLink() throws {
+        let path = FileRealmTests.temporaryPath("held-link")
+        let linkPath = path + "-link.realm"
+        defer {
+            for file in [path, path + ".log", path + ".lock", linkPath, linkPath + ".log", linkPath + ".lock"] {
+                try? FileManager.default.removeItem(atPath: file)
+            }
+        }
+        #expect(try FileRealmTests.runHelper(["write", path]).status == 0)
+        try FileManager.default.linkItem(atPath: path, toPath: linkPath)
+        // The holder publishes in `<link>.lock`, a lock file this process never reads: only its
+        // mark on the file shows it.
+        let holder = Process()
+        holder.executableURL = FileRealmTests.helper
+        holder.arguments = ["hold", linkPath]
+        let output = Pipe()
+        let input = Pipe()
+        holder.standardOutput = output
+        holder.standardInput = input
+        try holder.run()
+        let opened = Self.readLine(output.fileHandleForReading)
+        #expect(opened.hasPrefix("open "), "the holder said \(opened)")
+
+        let asked = Mutex(0)
+        let compacting = Realm.Configuration(
+            fileURL: URL(fileURLWithPath: path),
+            shouldCompactOnLaunch: { _, _ in
+                asked.withLock { $0 += 1 }
+                return true
+            }
+        )
+        _ = try Thread.run { try Realm(configuration: compacting).isEmpty }
+        #expect(asked.withLock { $0 } == 0, "compacted a file another process has open")
+        let configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path))
+        #expect {
+            try Realm.deleteFiles(for: configuration)
+        } throws: { error in
+            (error as? Realm.Error)?.code == .fileAccess && "\(error)".contains("another process has it open")
+        }
+        #expect(FileManager.default.fileExists(atPath: path))
+
+        input.fileHandleForWriting.write(Data("\n".utf8))
+        holder.waitUntilExit()
+        #expect(holder.terminationStatus == 0)
+        #expect(try Realm.deleteFiles(for: configuration))
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    /// One line of `handle`, read byte by byte: a pipe's handle reads no lines, and reading
+    /// to its end would wait for the holder to exit.
+    private static func readLine(_ handle: FileHandle) -> String {
+        var line = Data()
+        while true {
+            let byte = handle.readData(ofLength: 1)
+            if byte.isEmpty || byte == Data("\n".utf8) { break }
+            line.append(byte)
+        }
+        return String(decoding: line, as: UTF8.self)
+    }
+
     @Test("a class is stored under the name _realmObjectName() gives")
     func storedName() throws {
         let realm = try makeRealm([Creature.self])

@@ -71,8 +71,9 @@ struct ReleaseStopTests {
         let helper = try await ReleaseHelper.shared.url()
         let path = FileRealmTests.temporaryPath(mode)
         defer {
-            try? FileManager.default.removeItem(atPath: path)
-            try? FileManager.default.removeItem(atPath: path + ".lock")
+            for file in [path, path + ".link"] {
+                for suffix in ["", ".lock", ".log"] { try? FileManager.default.removeItem(atPath: file + suffix) }
+            }
         }
         return run(helper, [mode, path])
     }
@@ -86,6 +87,10 @@ struct ReleaseStopTests {
             ("stop-unknown-class", ["Object type 'Stray' is not managed by the Realm"]),
             ("stop-wrong-key-type", ["Invalid value 'one' of type 'String' for 'Owner.id' primary key"]),
             ("stop-sum-of-string", ["sum is not supported for string property 'Dog.name'."]),
+            (
+                "stop-new-class-in-linked-write",
+                ["The Realm is already in a write transaction", "adding 'Stray' needs a write of its own"]
+            ),
         ]
     )
     func stopSaysWhy(mode: String, expected: [String]) async throws {

@@ -9,6 +9,8 @@
 //     realm-file-helper migrate-stop PATH  opens it declaring the changed `Dog` with a migration
 //                                     block that writes, then stops the process inside it
 //     realm-file-helper add-dog PATH  adds one more dog (another process's commit to refresh to)
+//     realm-file-helper hold PATH     opens the realm, prints "open <dogs>", and keeps it open
+//                                     until a line arrives on standard input
 //     realm-file-helper commit-loop PATH  adds dogs "d<n>" (n: the dogs before it) one write each,
 //                                     printing the count once each write returned, until killed
 //     realm-file-helper observe-write PATH  observes the dogs while adding 20, until it sees 40
@@ -79,6 +81,9 @@ enum StopMode: String, CaseIterable {
     /// A plain `preconditionFailure`: in an optimized build its message is dropped, which is
     /// what shows the helper was built optimized.
     case plainPrecondition = "stop-plain-precondition"
+    /// Inside a write, `objects(_:)` of a class the file lacks on a realm of the same file opened
+    /// through a hard link (`PATH.link`): adding the class needs a write of its own.
+    case newClassInLinkedWrite = "stop-new-class-in-linked-write"
 
     func run(_ path: String) throws {
         let realm = try Realm(configuration: configuration(path))
@@ -103,6 +108,13 @@ enum StopMode: String, CaseIterable {
             print("not stopped: \(total)")
         case .plainPrecondition:
             preconditionFailure("a message only an unoptimized build prints")
+        case .newClassInLinkedWrite:
+            try FileManager.default.linkItem(atPath: path, toPath: path + ".link")
+            let linked = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path + ".link")))
+            try realm.write {
+                realm.add(Dog(value: ["name": "Max", "age": 1]))
+                say("not stopped: \(linked.objects(Stray.self).count)")
+            }
         }
         print("not stopped")
     }
@@ -253,16 +265,16 @@ let threadModes = [
     "wrong-thread-realm", "wrong-thread-object", "wrong-thread-list", "wrong-thread-results", "wrong-thread-write",
     "wrong-actor", "frozen-elsewhere", "resolve-twice", "live-results-task",
 ]
+let fileModes = [
+    "write", "read", "both", "read-v2", "migrate-stop", "bad-filter", "add-dog", "observe-write", "commit-loop", "hold",
+]
 guard (3...4).contains(arguments.count),
-    (["write", "read", "both", "read-v2", "migrate-stop", "bad-filter", "add-dog", "observe-write", "commit-loop"]
-        + threadModes)
-        .contains(arguments[1])
-        || StopMode(rawValue: arguments[1]) != nil,
+    (fileModes + threadModes).contains(arguments[1]) || StopMode(rawValue: arguments[1]) != nil,
     arguments.count == 3 || UInt64(arguments[3]) != nil
 else {
     FileHandle.standardError.write(
         Data(
-            ("usage: realm-file-helper write|read|both|read-v2|migrate-stop|bad-filter|add-dog|observe-write|stop-…|"
+            ("usage: realm-file-helper write|read|both|read-v2|migrate-stop|bad-filter|add-dog|observe-write|hold|stop-…|"
                 + "\(threadModes.joined(separator: "|")) PATH [SCHEMA-VERSION]\n").utf8
         )
     )
@@ -283,6 +295,10 @@ do {
     case "add-dog":
         let realm = try Realm(configuration: configuration(arguments[2]))
         try realm.write { realm.add(Dog(value: ["name": "Max", "age": 1])) }
+    case "hold":
+        let realm = try Realm(configuration: configuration(arguments[2]))
+        say("open \(realm.objects(Dog.self).count)")
+        _ = readLine()
     case "commit-loop":
         let realm = try Realm(configuration: configuration(arguments[2]))
         while true {

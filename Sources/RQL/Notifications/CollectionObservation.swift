@@ -52,7 +52,7 @@ enum CollectionObservation {
             "Cannot register notification blocks from within write transactions."
         )
         if let queue { return .queue(queue) }
-        return .thread(context, isMain: Thread.isMainThread)
+        return .thread(context, isMain: context.confinement.isMain)
     }
 
     /// The changes as an async sequence: an observation on a private queue yields each one

@@ -31,7 +31,7 @@ final class RealmNotifier: Notifier, @unchecked Sendable {
         self.block = block
         super.init(
             hub: context.coordinator.notifiers,
-            delivery: .thread(context, isMain: Thread.isMainThread),
+            delivery: .thread(context, isMain: context.confinement.isMain),
             at: context.current
         )
     }
@@ -54,13 +54,10 @@ final class RealmNotifier: Notifier, @unchecked Sendable {
                 return
             }
             Task { await Self.refreshRequired(self, on: actor) }
+        case .main:
+            DispatchQueue.main.async { self.refreshRequired() }
         case .thread:
-            // Observed on the realm's thread, so `isMain` says whether that thread is the main one.
-            if case .thread(_, isMain: true) = delivery {
-                DispatchQueue.main.async { self.refreshRequired() }
-            } else {
-                refreshPending.store(false, ordering: .releasing)
-            }
+            refreshPending.store(false, ordering: .releasing)
         case .anywhere:
             refreshPending.store(false, ordering: .releasing)
         }

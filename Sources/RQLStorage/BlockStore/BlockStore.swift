@@ -95,6 +95,9 @@ public final class BlockStore: Sendable {
     /// The change sets of other processes' commits that `refresh()` read from the commit log,
     /// ascending by version, the newest `refreshedChangesLimit` kept.
     let refreshedChanges = Mutex<[ChangeSet]>([])
+    /// Called by `refresh()` between reading a newer version and publishing it: tests hold a
+    /// refresh there to race it with a commit.
+    let refreshWillPublish = Mutex<(@Sendable () -> Void)?>(nil)
 
     /// An empty store of `schema` at version 0.
     public init(schema: Schema) {
@@ -163,6 +166,31 @@ public final class BlockStore: Sendable {
 
     func publish(_ snapshot: BlockSnapshot) {
         newest.withLock { $0 = snapshot }
+    }
+
+    /// Publishes a version `refresh()` read from the file, with the change sets of the commits
+    /// it read (`refreshedChanges`), unless the store is already at that version or past it:
+    /// a refresh reads without the write lock, so a commit of this process, or another
+    /// refresh, may have published meanwhile, and the store's version never goes back. Returns
+    /// whether it published.
+    func publishRefreshed(_ snapshot: BlockSnapshot, changes: [ChangeSet]) -> Bool {
+        newest.withLock { current in
+            guard snapshot.version > current.version else { return false }
+            // Only the commits after the version replaced: another refresh may have recorded
+            // the earlier ones already.
+            let passed = current.version
+            let unknown = changes.filter { $0.version > passed }
+            if !unknown.isEmpty {
+                refreshedChanges.withLock { known in
+                    known.append(contentsOf: unknown)
+                    if known.count > Self.refreshedChangesLimit {
+                        known.removeFirst(known.count - Self.refreshedChangesLimit)
+                    }
+                }
+            }
+            current = snapshot
+            return true
+        }
     }
 
     func endWrite() {

@@ -209,15 +209,9 @@ extension BlockStore {
         guard onDisk > current.version else { return (false, onDisk == current.version ? onDisk : nil) }
         let fresh = try file.readNewest(current: current, thorough: false)
         guard fresh.snapshot.version > current.version else { return (false, nil) }
-        if !fresh.changes.isEmpty {
-            refreshedChanges.withLock { known in
-                known.append(contentsOf: fresh.changes)
-                if known.count > Self.refreshedChangesLimit {
-                    known.removeFirst(known.count - Self.refreshedChangesLimit)
-                }
-            }
-        }
-        publish(fresh.snapshot)
+        refreshWillPublish.withLock { $0 }?()
+        // No write lock here: a commit may have published a newer version since `current`.
+        guard publishRefreshed(fresh.snapshot, changes: fresh.changes) else { return (false, nil) }
         return (true, fresh.snapshot.version == onDisk && fresh.fallback == nil ? onDisk : nil)
     }
 
@@ -243,13 +237,19 @@ extension BlockStore {
         }
     }
 
-    /// Whether another open store of the same file (in any process) holds a version of it now;
-    /// true too when that cannot be seen (no reader table), so callers that need the file to
-    /// themselves hold back.
+    /// Whether another open store of the same file (in any process, through any path) holds a
+    /// version of it now: one its reader table shows, or one only its `ReaderMark` shows (a
+    /// store opened through a hard link, which publishes in another lock file, or one that
+    /// could not open the lock file). True too when neither can be read, so callers that need
+    /// the file to themselves (`Realm.deleteFiles`, compaction) hold back.
+    ///
+    /// ```swift
+    /// let store = try BlockStore.open(path: "dogs.rql")
+    /// store.isOpenElsewhere  // true while another process has dogs.rql (or a link to it) open
+    /// ```
     public var isOpenElsewhere: Bool {
         guard let file else { return false }
-        guard let table = file.pins.table else { return true }
-        return table.oldestOfOthers() != nil
+        return file.hasOtherReaders
     }
 
     /// Whether another process committed a version newer than this store's newest: one read of

@@ -34,6 +34,12 @@ enum ReaderMark {
         OFDLock.set(descriptor, at: base + Int64(table?.identity ?? 0), 1, type: F_RDLCK)
     }
 
+    /// Whether another descriptor of the file marks any reader at all, for a store that publishes
+    /// in no reader table.
+    static func others(_ descriptor: Int32) -> Bool {
+        OFDLock.isHeld(descriptor, at: base, span)
+    }
+
     /// Whether another descriptor of the file marks a reader that `table` does not show.
     static func othersOutside(_ descriptor: Int32, table: ReaderTable) -> Bool {
         let own = Int64(table.identity)
@@ -73,5 +79,15 @@ enum OFDLock {
         request.l_len = off_t(length)
         request.l_pid = 0
         return request
+    }
+}
+
+extension StoreFile {
+    /// Whether another open store file of this file (this process's or another's) is a reader
+    /// now: a live slot of the reader table, or a mark the table does not show. Without a table
+    /// this file's own mark is the one at `ReaderMark.base`, which its own probe does not see.
+    var hasOtherReaders: Bool {
+        guard let table = pins.table else { return ReaderMark.others(descriptor) }
+        return table.oldestOfOthers() != nil || ReaderMark.othersOutside(descriptor, table: table)
     }
 }

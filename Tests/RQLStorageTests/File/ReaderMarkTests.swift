@@ -84,4 +84,56 @@ struct ReaderMarkTests {
         close(elsewhere)
         #expect(!ReaderMark.othersOutside(writerFile, table: writer))
     }
+
+    /// `isOpenElsewhere` (what `Realm.deleteFiles` and compaction ask) while a reader in another
+    /// process holds the file through a hard link (another lock file, so only its mark shows),
+    /// or without a lock file; false again once it is gone.
+    @Test(
+        "isOpenElsewhere sees another process's reader through a hard link or without a lock file",
+        arguments: ["hard link", "no lock file"]
+    )
+    func openElsewhereSeesMarks(kind: String) throws {
+        let directory = try TemporaryDirectory("mark")
+        let path = directory.path("elsewhere.rql")
+        let store = try FreePagesTests.makeStore(path)
+        #expect(!store.isOpenElsewhere)
+        var holderPath = path
+        if kind == "hard link" {
+            holderPath = directory.path("link.rql")
+            #expect(link(path, holderPath) == 0)
+        } else {
+            #expect(rename(path + ".lock", path + ".lock-aside") == 0)
+            #expect(mkdir(path + ".lock", 0o755) == 0)
+        }
+        let (process, input, _, first) = try FreePagesTests.startHolder(holderPath)
+        #expect(first.hasPrefix("1 "), "the holder read \(first)")
+        #expect(store.isOpenElsewhere, "a reader of \(kind) is not seen")
+        input.fileHandleForWriting.write(Data("\n".utf8))
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(!store.isOpenElsewhere, "a reader that is gone is still seen")
+    }
+
+    @Test("a store with no reader table sees every other reader's mark, never its own")
+    func othersWithoutTable() throws {
+        let directory = try TemporaryDirectory("mark")
+        let path = directory.path("bare.rql")
+        _ = try BlockStore.create(path: path, schema: StoreOpeningTests.schema)
+        let own = open(path, O_RDONLY | O_CLOEXEC)
+        defer { close(own) }
+        #expect(ReaderMark.take(own, table: nil))
+        #expect(!ReaderMark.others(own))
+        // Another reader with no table, then one publishing in a table.
+        let bare = open(path, O_RDONLY | O_CLOEXEC)
+        #expect(ReaderMark.take(bare, table: nil))
+        #expect(ReaderMark.others(own))
+        close(bare)
+        #expect(!ReaderMark.others(own))
+        let table = try #require(ReaderTable(storePath: path, publishing: 0))
+        let published = open(path, O_RDONLY | O_CLOEXEC)
+        #expect(ReaderMark.take(published, table: table))
+        #expect(ReaderMark.others(own))
+        close(published)
+        #expect(!ReaderMark.others(own))
+    }
 }
