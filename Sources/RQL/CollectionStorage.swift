@@ -91,6 +91,9 @@ final class ManagedCollectionStorage<Element: _Persistable> {
     /// The number of elements (a map's entries).
     var count: Int {
         if accessor.classInfo.isBacklink[ordinal] { return stored.count }
+        if let count = staging?.stagedElementCount(table: accessor.classIndex, key: objectKey, property: ordinal) {
+            return count
+        }
         guard let row = accessor.currentRow() else { accessor.invalidated() }
         return row.elementCount(ordinal)
     }
@@ -104,9 +107,25 @@ final class ManagedCollectionStorage<Element: _Persistable> {
 
     /// The value stored under map key `key`, or nil.
     func storedValue(forKey key: String) -> RQLCore.Value? {
+        let table = accessor.classIndex
+        if let value = staging?.stagedMapValue(forKey: key, table: table, key: objectKey, property: ordinal) {
+            return value
+        }
         guard let row = accessor.currentRow() else { accessor.invalidated() }
         return row.mapIndex(ordinal, of: key).map { row.element(ordinal, at: $0) }
     }
+
+    /// Inside a write, its transaction, which answers reads of a collection whose new elements it
+    /// stages without merging them (reading through the realm's current version would merge
+    /// them first, and a fill that reads between inserts would merge after each one).
+    private var staging: WriteTransaction? {
+        let context = accessor.context
+        context.verifyThread()
+        guard let session = context.session, !accessor.isDetached else { return nil }
+        return session.transaction
+    }
+
+    private var objectKey: Int64 { accessor.key.rawValue }
 
     func bridge(_ value: RQLCore.Value) -> Element {
         guard let owner = object ?? accessor.object(for: accessor.link),

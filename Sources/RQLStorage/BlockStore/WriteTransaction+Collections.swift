@@ -230,6 +230,37 @@ extension WriteTransaction {
         return tables[t].locate(key: link.key.rawValue) != nil
     }
 
+    // Reads of one staged collection: they see its staged elements without merging them, so
+    // that a fill reading the count or a key between inserts merges nothing (a merge after each
+    // insert moved the elements after it: a scattered fill that read as it went was quadratic).
+    // Each answers nil when nothing of that collection is staged (read the `reader` then).
+
+    /// The number of elements of collection `property` of object `key` of table `t`, staged
+    /// ones included; nil when none of its elements are staged.
+    public func stagedElementCount(table t: Int, key: Int64, property: Int) -> Int? {
+        guard let staged = staged(t, key, property) else { return nil }
+        return elementCount(t, key, property) + staged.entries.count + staged.elements.count
+    }
+
+    /// The value under `mapKey` of map `property` of object `key` of table `t`, staged entries
+    /// included (`.some(nil)`: no such key); nil when none of its entries are staged.
+    public func stagedMapValue(forKey mapKey: String, table t: Int, key: Int64, property: Int) -> Value?? {
+        guard let staged = staged(t, key, property) else { return nil }
+        if let value = staged.entries[UTF8Key(mapKey)] { return .some(value) }
+        guard let (b, row) = tables[t].locate(key: key) else { return .some(nil) }
+        let block = tables[t].blocks[b]
+        let (index, found) = block.position(ofKey: mapKey, row: row, column: property)
+        return .some(found ? block.element(row: row, column: property, at: index) : nil)
+    }
+
+    /// The staged elements of collection `property` of object `key` of table `t`, if any.
+    private func staged(_ t: Int, _ key: Int64, _ property: Int) -> StagedCollection? {
+        guard isActive, let staged, staged.table == t, staged.key == key, staged.property == property else {
+            return nil
+        }
+        return staged
+    }
+
     /// The staged elements, if they are `target`'s.
     private func staged(_ target: CollectionTarget) -> StagedCollection? {
         guard let staged, staged.table == target.table, staged.key == target.key, staged.property == target.index
