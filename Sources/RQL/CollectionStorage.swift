@@ -174,7 +174,9 @@ final class ManagedCollectionStorage<Element: _Persistable> {
         let writer = _RQLWriter(context: accessor.context, session: session, update: .error)
         // Asked of the transaction, not of a version: a version made between two writes shares
         // the transaction's blocks, so that the next write would have to copy what it changes.
-        guard !accessor.isDetached, session.contains(accessor.link) else {
+        // Elements that are no objects add nothing to the realm: the operation itself finds the
+        // object's row, and fails with the same error code when it is gone.
+        guard !accessor.isDetached, !mayHoldObjects || session.contains(accessor.link) else {
             writer.fail(.invalidObject, "Object has been deleted or invalidated: \(accessor.link)")
             return
         }
