@@ -199,11 +199,12 @@ extension WriteTransaction {
 
     // MARK: Staging
 
-    /// Whether new elements of the target's property are staged rather than spliced into the block one by
-    /// one: sets and maps, whose elements are kept sorted, so that each insert among them moved
-    /// every element after it (a scattered fill of n elements was O(n²)). Not for embedded
-    /// objects (created in place), nor for sets whose elements `Value`'s hashing would tell
-    /// apart where their ordering does not (mixed, decimal and floating-point numbers).
+    /// Whether new elements of the target's property are staged rather than spliced into the
+    /// block one by one: sets and maps, whose elements are kept sorted, so that each insert
+    /// among them moved every element after it (a scattered fill of n elements was O(n²)). Not
+    /// for embedded objects (created in place), nor for sets whose elements `Value`'s hashing
+    /// would tell apart where their ordering does not (mixed, decimal and floating-point
+    /// numbers).
     private func stages(_ target: CollectionTarget) -> Bool {
         let property = target.property
         switch property.collection {
