@@ -91,6 +91,9 @@ final class ManagedCollectionStorage<Element: _Persistable> {
     /// The number of elements (a map's entries).
     var count: Int {
         if accessor.classInfo.isBacklink[ordinal] { return stored.count }
+        if let count = staging?.stagedElementCount(table: accessor.classIndex, key: objectKey, property: ordinal) {
+            return count
+        }
         guard let row = accessor.currentRow() else { accessor.invalidated() }
         return row.elementCount(ordinal)
     }
@@ -104,9 +107,25 @@ final class ManagedCollectionStorage<Element: _Persistable> {
 
     /// The value stored under map key `key`, or nil.
     func storedValue(forKey key: String) -> RQLCore.Value? {
+        let table = accessor.classIndex
+        if let value = staging?.stagedMapValue(forKey: key, table: table, key: objectKey, property: ordinal) {
+            return value
+        }
         guard let row = accessor.currentRow() else { accessor.invalidated() }
         return row.mapIndex(ordinal, of: key).map { row.element(ordinal, at: $0) }
     }
+
+    /// Inside a write, its transaction, which answers reads of a collection whose new elements it
+    /// stages without merging them (reading through the realm's current version would merge
+    /// them first, and a fill that reads between inserts would merge after each one).
+    private var staging: WriteTransaction? {
+        let context = accessor.context
+        context.verifyThread()
+        guard let session = context.session, !accessor.isDetached else { return nil }
+        return session.transaction
+    }
+
+    private var objectKey: Int64 { accessor.key.rawValue }
 
     func bridge(_ value: RQLCore.Value) -> Element {
         guard let owner = object ?? accessor.object(for: accessor.link),
@@ -155,7 +174,9 @@ final class ManagedCollectionStorage<Element: _Persistable> {
         let writer = _RQLWriter(context: accessor.context, session: session, update: .error)
         // Asked of the transaction, not of a version: a version made between two writes shares
         // the transaction's blocks, so that the next write would have to copy what it changes.
-        guard !accessor.isDetached, session.contains(accessor.link) else {
+        // Elements that are no objects add nothing to the realm: the operation itself finds the
+        // object's row, and fails with the same error code when it is gone.
+        guard !accessor.isDetached, !mayHoldObjects || session.contains(accessor.link) else {
             writer.fail(.invalidObject, "Object has been deleted or invalidated: \(accessor.link)")
             return
         }

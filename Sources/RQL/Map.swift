@@ -14,8 +14,8 @@ import RQLStorage
 /// dog.favoriteParksByCity["Chicago"] = nil      // removes the key
 /// ```
 public final class Map<Key: _MapKey, Value: RealmCollectionValue> {
-    /// Unmanaged entries sorted by key; a managed map reads its realm instead.
-    private var entries: [(key: Key, value: Value)] = []
+    /// An unmanaged map's entries; a managed map reads its realm instead.
+    private var entries = UnmanagedMapEntries<Key, Value>()
     private var managed: ManagedCollectionStorage<Value>?
 
     /// An empty, unmanaged map.
@@ -41,7 +41,7 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue> {
     public var isInvalidated: Bool { managed?.accessor.isInvalidated ?? false }
 
     private var current: [(key: Key, value: Value)] {
-        guard let managed else { return entries }
+        guard let managed else { return entries.sorted() }
         let keys = managed.storedKeys
         return zip(keys, managed.stored).compactMap { key, value in
             (key as? Key).map { ($0, managed.bridge(value)) }
@@ -78,8 +78,7 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue> {
     public subscript(key: Key) -> Value? {
         get {
             if let managed { return managed.storedValue(forKey: "\(key)").map(managed.bridge) }
-            let position = insertionPoint(of: key)
-            return position < entries.count && entries[position].key == key ? entries[position].value : nil
+            return entries[key]
         }
         set {
             if let newValue {
@@ -103,12 +102,7 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue> {
             }
             return
         }
-        let position = insertionPoint(of: key)
-        if position < entries.count, entries[position].key == key {
-            entries[position].value = value
-        } else {
-            entries.insert((key, value), at: position)
-        }
+        entries.updateValue(value, forKey: key)
     }
 
     /// Removes `key` and its value, if present.
@@ -123,7 +117,7 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue> {
             }
             return
         }
-        entries.removeAll { $0.key == key }
+        entries.removeValue(forKey: key)
     }
 
     /// Removes every entry.
@@ -181,16 +175,6 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue> {
     /// for (key, value) in rex.nicknames.asKeyValueSequence() { print(key, value) }
     /// ```
     public func asKeyValueSequence() -> [(key: Key, value: Value)] { current }
-
-    private func insertionPoint(of key: Key) -> Int {
-        var low = 0
-        var high = entries.count
-        while low < high {
-            let middle = (low + high) / 2
-            if entries[middle].key < key { low = middle + 1 } else { high = middle }
-        }
-        return low
-    }
 }
 
 /// One entry of a `Map`, as iteration yields it.
@@ -297,13 +281,13 @@ extension Map: _Persistable {
     public func _rqlPromote(owner: ObjectBase, ordinal: Int) -> Bool {
         guard let accessor = owner._rqlAccessor else { return false }
         managed = ManagedCollectionStorage(object: owner, accessor: accessor, ordinal: ordinal)
-        entries = []
+        entries = UnmanagedMapEntries()
         return true
     }
 
     public func _rqlUnmanagedCopy() -> Map<Key, Value> {
         let copy = Map()
-        copy.entries = current
+        copy.entries = UnmanagedMapEntries(current)
         return copy
     }
 }

@@ -17,7 +17,10 @@ public final class _RQLWriter {
     let session: WriteSession
     /// How objects with a primary key that already exists are treated.
     let update: Realm.UpdatePolicy
-    /// How many `embeddedValues` calls are under way (the level of embedded object being read).
+    /// The embedded objects whose values are being read (`embeddedValues`), with their level
+    /// below their owner; nil when none are.
+    private var embeddedQueue: [(object: ObjectBase, level: Int)]?
+    /// The level of the embedded object whose values are being read.
     private var embeddedLevel = 0
 
     init(context: RealmContext, session: WriteSession, update: Realm.UpdatePolicy) {
@@ -46,29 +49,77 @@ public final class _RQLWriter {
     /// A link to `object` (added first when unmanaged), or an embedded object's values.
     func store(_ object: ObjectBase) -> RQLCore.Value {
         if type(of: object)._rqlIsEmbedded { return embeddedValues(object) }
+        // An added object's own embedded objects are read apart from those being read now.
+        let (queue, level) = (embeddedQueue, embeddedLevel)
+        embeddedQueue = nil
+        defer { (embeddedQueue, embeddedLevel) = (queue, level) }
         guard let link = add(object) else { return .null }
         return .link(link)
     }
 
     /// An embedded object's property values by name (nested embedded objects as values too).
-    /// Nesting past the store's bound is recorded as an error here, before it recurses deeper
-    /// (one nested call per level of the user's objects).
+    ///
+    /// Read level by level from a work list rather than by one nested call per level of the
+    /// user's objects: an embedded object met while another one's values are read is queued and
+    /// stands for now as a placeholder (`placeholder(_:)`), replaced by its values once every
+    /// level is read. Nesting past the store's bound is recorded as an error.
     func embeddedValues(_ object: ObjectBase) -> RQLCore.Value {
-        embeddedLevel += 1
-        defer { embeddedLevel -= 1 }
-        guard embeddedLevel <= WriteTransaction.maximumEmbeddedDepth else {
-            fail(
-                .invalidValue,
-                "Embedded objects nest more than \(WriteTransaction.maximumEmbeddedDepth) levels below their owner"
-            )
-            return .null
+        if embeddedQueue != nil {
+            embeddedQueue?.append((object, embeddedLevel + 1))
+            return Self.placeholder((embeddedQueue?.count ?? 0) - 1)
         }
-        let info = object._rqlClassInfo
-        var pairs: [(String, RQLCore.Value)] = []
-        for (ordinal, property) in info.properties.enumerated() where !property.schemaType.isBacklink {
-            pairs.append((property.name, storedValue(of: object, ordinal: ordinal, info: info)))
+        embeddedQueue = [(object, 1)]
+        defer {
+            embeddedQueue = nil
+            embeddedLevel = 0
         }
-        return .map(MixedMap(pairs))
+        var values: [[(String, RQLCore.Value)]] = []
+        while let count = embeddedQueue?.count, values.count < count {
+            // Read without copying the queue, which the values read below may append to.
+            guard let (next, level) = embeddedQueue?[values.count] else { break }
+            guard level <= WriteTransaction.maximumEmbeddedDepth else {
+                fail(
+                    .invalidValue,
+                    "Embedded objects nest more than \(WriteTransaction.maximumEmbeddedDepth) levels below their owner"
+                )
+                return .null
+            }
+            embeddedLevel = level
+            let info = next._rqlClassInfo
+            var pairs: [(String, RQLCore.Value)] = []
+            for (ordinal, property) in info.properties.enumerated() where !property.schemaType.isBacklink {
+                pairs.append((property.name, storedValue(of: next, ordinal: ordinal, info: info)))
+            }
+            values.append(pairs)
+        }
+        // An object's embedded objects come after it in the queue: the last ones hold no
+        // placeholders, and each earlier one's are replaced by values already complete.
+        var complete = [RQLCore.Value](repeating: .null, count: values.count)
+        for i in values.indices.reversed() {
+            complete[i] = .map(MixedMap(values[i].map { ($0.0, Self.replacingPlaceholders($0.1, complete)) }))
+        }
+        return complete[0]
+    }
+
+    /// Stands for queued embedded object `index` in the values of the one that holds it: a link
+    /// to no class (no class has an empty name).
+    private static func placeholder(_ index: Int) -> RQLCore.Value {
+        .link(ObjectLink(className: "", key: RowKey(Int64(index))))
+    }
+
+    /// `value` (a property of an embedded object: one embedded object, or a list or map of
+    /// them) with each placeholder replaced by its object's values.
+    private static func replacingPlaceholders(_ value: RQLCore.Value, _ complete: [RQLCore.Value]) -> RQLCore.Value {
+        switch value {
+        case .link(let link) where link.className.isEmpty:
+            return complete[Int(link.key.rawValue)]
+        case .list(let items) where items.contains(where: \.isPlaceholder):
+            return .list(items.map { replacingPlaceholders($0, complete) })
+        case .map(let map) where map.values.contains(where: \.isPlaceholder):
+            return .map(MixedMap(map.entries.map { ($0.key, replacingPlaceholders($0.value, complete)) }))
+        default:
+            return value
+        }
     }
 
     /// Property `ordinal` of `object` (managed or not) as a stored value.
@@ -352,29 +403,33 @@ public final class _RQLWriter {
     }
 
     /// Binds each unmanaged embedded object in `value` (an object, or a list or map of them) to
-    /// the stored link at the same place in `stored`.
+    /// the stored link at the same place in `stored`, and so on down their own embedded objects
+    /// (a work list, not one nested call per level).
     func bindEmbedded(_ value: Any, to stored: RQLCore.Value) {
-        switch (ObjectBase.unwrapped(value), stored) {
-        case (let child as ObjectBase, .link(let link)):
-            guard child._rqlAccessor == nil, let info = context.classInfo(named: link.className) else { return }
-            bind(child, info: info, key: link.key, created: true)
-            for ordinal in info.properties.indices where info.properties[ordinal].target?._rqlIsEmbedded == true {
-                if let pending = pendingValues[ObjectIdentifier(child)]?[ordinal],
-                    let nested = session.value(of: link, property: ordinal)
-                {
-                    bindEmbedded(pending, to: nested)
+        var pending: [(value: Any, stored: RQLCore.Value)] = [(value, stored)]
+        while let (value, stored) = pending.popLast() {
+            switch (ObjectBase.unwrapped(value), stored) {
+            case (let child as ObjectBase, .link(let link)):
+                guard child._rqlAccessor == nil, let info = context.classInfo(named: link.className) else { continue }
+                bind(child, info: info, key: link.key, created: true)
+                for ordinal in info.properties.indices where info.properties[ordinal].target?._rqlIsEmbedded == true {
+                    if let value = pendingValues[ObjectIdentifier(child)]?[ordinal],
+                        let nested = session.value(of: link, property: ordinal)
+                    {
+                        pending.append((value, nested))
+                    }
                 }
+                pendingValues[ObjectIdentifier(child)] = nil
+            case (let collection as any _RQLEmbeddedElements, .list(let links)):
+                for (element, link) in zip(collection._rqlElements, links) { pending.append((element, link)) }
+            case (let collection as any _RQLEmbeddedElements, .map(let map)):
+                let byKey = Dictionary(zip(map.keys, map.values), uniquingKeysWith: { first, _ in first })
+                for (key, element) in collection._rqlKeyedElements {
+                    if let link = byKey[key] { pending.append((element, link)) }
+                }
+            default:
+                break
             }
-            pendingValues[ObjectIdentifier(child)] = nil
-        case (let collection as any _RQLEmbeddedElements, .list(let links)):
-            for (element, link) in zip(collection._rqlElements, links) { bindEmbedded(element, to: link) }
-        case (let collection as any _RQLEmbeddedElements, .map(let map)):
-            let byKey = Dictionary(zip(map.keys, map.values), uniquingKeysWith: { first, _ in first })
-            for (key, element) in collection._rqlKeyedElements {
-                if let link = byKey[key] { bindEmbedded(element, to: link) }
-            }
-        default:
-            break
         }
     }
 
@@ -432,5 +487,13 @@ extension Realm {
         case all = 2
         /// Only the properties whose values differ are set.
         case modified = 3
+    }
+}
+
+extension RQLCore.Value {
+    /// Whether this is a placeholder for a queued embedded object (`_RQLWriter.embeddedValues`).
+    fileprivate var isPlaceholder: Bool {
+        if case .link(let link) = self { return link.className.isEmpty }
+        return false
     }
 }

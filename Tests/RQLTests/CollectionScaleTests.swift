@@ -115,6 +115,77 @@ struct CollectionScaleTests {
         let keys = holder.counts.keys
         #expect(zip(keys, keys.dropFirst()).allSatisfy { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
     }
+
+    /// The elements the storage moved to fill a new holder's map with `n` keys in a scattered
+    /// order, reading the key, the value and the count around every insert.
+    func movedByFillReading(_ n: Int, in realm: Realm) throws -> (moved: Int, readsAgreed: Bool) {
+        let holder = ScaleHolder()
+        var moved = 0
+        var agreed = true
+        try realm.write {
+            realm.add(holder)
+            let counts = holder.counts
+            for i in 0..<n {
+                let key = "k" + String((i &* 7_919) % n).leftPadded(to: 7)
+                agreed = agreed && counts[key] == nil
+                counts[key] = i
+                agreed = agreed && counts[key] == i && counts.count == i + 1
+            }
+            moved = realm.context.session?.transaction.elementsMoved ?? -1
+        }
+        agreed = agreed && holder.counts.count == n && holder.counts["k0007919"] == 1
+        return (moved, agreed)
+    }
+
+    @Test("a scattered map fill reading between every insert merges its staged keys once")
+    func fillReadingBetweenInserts() throws {
+        let realm = try realm()
+        // Each read used to merge the staged keys into the block, moving the keys after the new
+        // one: about n²/4 moves for n scattered keys. Reads now consult the staged keys, and the
+        // commit merges them once (n moves).
+        let small = try movedByFillReading(10_000, in: realm)
+        let large = try movedByFillReading(100_000, in: realm)
+        #expect(small.readsAgreed && large.readsAgreed)
+        #expect(large.moved <= 2 * 100_000, "\(large.moved) elements moved for 100,000 keys")
+        #expect(Double(large.moved) / Double(max(small.moved, 1)) < 12, "\(small.moved) → \(large.moved)")
+    }
+
+    @Test("an unmanaged map fills linearly in scattered order and keeps keys in UTF-8 byte order")
+    func unmanagedMapInserts() throws {
+        let growth = ratio(10_000) { n in
+            let map = Map<String, Int>()
+            for i in 0..<n { map["k\((i &* 7_919) % n)"] = i }
+            #expect(map.count == n)
+            #expect(map["k7919"] == 1)
+            let keys = map.keys
+            #expect(zip(keys, keys.dropFirst()).allSatisfy { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
+        }
+        #expect(growth < Self.ratioLimit, "10x the inserts took \(growth)x the time")
+    }
+
+    @Test("unmanaged and managed maps order and tell apart keys by their bytes alike")
+    func unmanagedMapOrder() throws {
+        // Swift's `<` and `==` compare canonically equivalent strings as equal: "\u{E9}" (é) and
+        // "e\u{301}" (e and a combining accent) would be one key, and "\u{E9}" would come before
+        // "e\u{301}z". In byte order "e…" comes first, and the two spellings are two keys.
+        let keys = ["z", "\u{E9}", "e\u{301}z", "e\u{301}", "Z", "a"]
+        let unmanaged = Map<String, Int>()
+        for (i, key) in keys.enumerated() { unmanaged[key] = i }
+        let realm = try realm()
+        let holder = ScaleHolder()
+        try realm.write {
+            realm.add(holder)
+            for (i, key) in keys.enumerated() { holder.counts[key] = i }
+        }
+        let byteOrder = keys.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
+        #expect(unmanaged.count == keys.count && holder.counts.count == keys.count)
+        #expect(unmanaged.keys.map { Array($0.utf8) } == byteOrder)
+        #expect(holder.counts.keys.map { Array($0.utf8) } == byteOrder)
+        #expect(unmanaged["\u{E9}"] == 1 && unmanaged["e\u{301}"] == 3)
+        unmanaged["\u{E9}"] = nil
+        #expect(unmanaged.keys.map { Array($0.utf8) } == byteOrder.filter { $0 != Array("\u{E9}".utf8) })
+        #expect(unmanaged["e\u{301}"] == 3 && unmanaged["\u{E9}"] == nil)
+    }
 }
 
 extension String {

@@ -93,6 +93,41 @@ struct EmbeddedDepthTests {
         #expect(Self.embeddedRows(realm) == 0)
     }
 
+    /// What the thread of `smallStack` returns.
+    final class Outcome: @unchecked Sendable {
+        // Unchecked: written by the thread before it signals, read after the wait.
+        var levels: Result<[Int], any Error> = .success([])
+    }
+
+    @Test("a chain at the bound is added and copied on a thread with a 256 KB stack")
+    func smallStack() throws {
+        // Giving, planning, creating, copying and binding embedded objects keep work lists: none
+        // of them takes a stack frame per level, so a chain at the bound fits a small stack
+        // (one nested call per level took several frames each, in a debug build about 2 KB).
+        let outcome = Outcome()
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            outcome.levels = Result {
+                let realm = try makeRealm([DepthHolder.self, DepthNode.self], name: "smallStack")
+                let nodes = Self.chain(Self.bound)
+                let holder = DepthHolder(value: ["name": "small stack"])
+                holder.root = nodes[0]
+                let copy = DepthHolder(value: ["name": "copy"])
+                try realm.write {
+                    realm.add(holder)
+                    realm.add(copy)
+                    copy.root = holder.root
+                }
+                return Self.levels(below: copy) + Self.levels(below: holder)
+            }
+            done.signal()
+        }
+        thread.stackSize = 256 * 1024
+        thread.start()
+        done.wait()
+        #expect(try outcome.levels.get() == Array(1...Self.bound) + Array(1...Self.bound))
+    }
+
     @Test("growing a managed chain one level at a time stops with a typed error past the bound")
     func growingOneLevelAtATime() throws {
         let realm = try makeRealm([DepthHolder.self, DepthNode.self])

@@ -6,6 +6,9 @@ import RQLCore
 extension TableData {
     /// Replaces the derived-view caches: they describe the content before this change.
     mutating func touch() {
+        // Caches only this table version fills (uniquely referenced, nothing cached yet) stay:
+        // one write after another would otherwise allocate new ones each time.
+        guard !isKnownUniquelyReferenced(&caches) || !caches.isEmpty else { return }
         caches = TableCaches()
     }
 
@@ -81,13 +84,17 @@ extension TableData {
     }
 
     /// Appends `value` to list `property` of the row with `key`.
-    mutating func appendElement(key: Int64, property: Int, value: Value) {
+    /// Appends `value` to collection `property` of the row with `key`; false (changing
+    /// nothing) when there is no such row.
+    @discardableResult
+    mutating func appendElement(key: Int64, property: Int, value: Value) -> Bool {
+        guard let (b, row) = locate(key: key) else { return false }
         touch()
-        guard let (b, row) = locate(key: key) else { return }
         mutateBlock(b) { block in
             let count = block.elementCount(row: row, column: property)
             block.replaceElements(row: row, column: property, range: count..<count, with: [value], keys: nil)
         }
+        return true
     }
 
     /// Replaces elements `range` of collection `property` of the row with `key`; returns how

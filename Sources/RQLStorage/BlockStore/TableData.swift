@@ -118,6 +118,11 @@ struct TableData: Sendable {
 final class TableCaches: Sendable {
     let columns = Mutex<[Int: Segment]>([:])
     let backlinkColumns = Mutex<[BacklinkColumnKey: BacklinkColumn]>([:])
+
+    /// Whether nothing is cached yet.
+    var isEmpty: Bool {
+        columns.withLock { $0.isEmpty } && backlinkColumns.withLock { $0.isEmpty }
+    }
 }
 
 struct BacklinkColumnKey: Hashable, Sendable {

@@ -10,11 +10,15 @@ extension WriteTransaction {
     /// try transaction.append(.link(rex), to: "dogs", of: ann)
     /// ```
     public func append(_ value: Value, to property: String, of object: ObjectLink) throws(WriteError) {
-        let target = try collection(object, property, .list)
+        // The row is looked up once, by the append itself, which also counts its elements (a
+        // loop of appends is the common way to fill a list). Embedded elements are created by
+        // their planning, so the object is known to exist first.
+        let embedded = lastCollection?.isEmbedded ?? true
+        let target = try collection(object, property, .list, knownToExist: !embedded)
         let element = materializeElement(try plannedElement(value, target))
-        // One look-up of the row, which also counts its elements (a loop of appends is the
-        // common way to fill a list).
-        tables[target.table].appendElement(key: target.key, property: target.index, value: element)
+        guard tables[target.table].appendElement(key: target.key, property: target.index, value: element) else {
+            throw .unknownObject(className: object.className, key: object.key)
+        }
         addBacklinks(from: target.table, key: target.key, property: target.index, value: element)
         changes.modify(object.className, RowKey(target.key), target.property.name)
         writeCount += 1
@@ -32,7 +36,7 @@ extension WriteTransaction {
     public func remove(at index: Int, from property: String, of object: ObjectLink) throws(WriteError) {
         let target = try collection(object, property, .list)
         try checkIndex(index, in: target, count: elementCount(target), inserting: false)
-        if isEmbeddedTarget(target.property), case .link(let child) = element(target, at: index) {
+        if target.isEmbedded, case .link(let child) = element(target, at: index) {
             try delete(child)
         } else {
             spliceElements(target.table, target.key, target.index, index..<index + 1, [], keys: nil)
@@ -59,7 +63,7 @@ extension WriteTransaction {
         let target = try collection(object, property, .list)
         try checkIndex(index, in: target, count: elementCount(target), inserting: false)
         let planned = try plannedElement(value, target)
-        if isEmbeddedTarget(target.property), case .link(let child) = element(target, at: index) {
+        if target.isEmbedded, case .link(let child) = element(target, at: index) {
             // Deleting the old child takes it out of the list; the new one goes in its place.
             try delete(child)
             spliceElements(
@@ -99,7 +103,7 @@ extension WriteTransaction {
     public func insert(_ value: Value, intoSet property: String, of object: ObjectLink) throws(WriteError) -> Bool {
         let target = try stagingTarget(object, property, .set)
         try checkElement(value, of: target.property, in: object.className, key: object.key)
-        if stages(target.property) {
+        if stages(target) {
             if staged(target)?.elements.contains(value) == true || position(ofElement: value, target).1 {
                 return false
             }
@@ -135,13 +139,10 @@ extension WriteTransaction {
     ) throws(WriteError) {
         let target = try stagingTarget(object, property, .map)
         try checkMapKey(mapKey, target.property, object.className, object.key)
-        let planned = try plan(
-            .map(MixedMap([(mapKey, value)])),
-            for: target.property,
-            in: object.className,
-            key: object.key
-        )
-        if stages(target.property), case .value(.map(let checked)) = planned, let element = checked.values.first {
+        if stages(target) {
+            // Not embedded: the value is written as it is, once checked.
+            try checkElement(value, of: target.property, in: object.className, key: object.key)
+            let element = value
             let key = UTF8Key(mapKey)
             if let current = staged(target), let old = current.entries[key] {
                 current.entries[key] = element
@@ -159,9 +160,15 @@ extension WriteTransaction {
             spliceElements(target.table, target.key, target.index, position..<position + 1, [element], keys: [mapKey])
             return
         }
+        let planned = try plan(
+            .map(MixedMap([(mapKey, value)])),
+            for: target.property,
+            in: object.className,
+            key: object.key
+        )
         mergeStaged()
         var (position, found) = position(ofKey: mapKey, target)
-        if found, isEmbeddedTarget(target.property), case .link(let child) = element(target, at: position) {
+        if found, target.isEmbedded, case .link(let child) = element(target, at: position) {
             try delete(child)
             (position, found) = self.position(ofKey: mapKey, target)
         }
@@ -182,7 +189,7 @@ extension WriteTransaction {
         let target = try collection(object, property, .map)
         var (position, found) = position(ofKey: mapKey, target)
         guard found else { return false }
-        if isEmbeddedTarget(target.property), case .link(let child) = element(target, at: position) {
+        if target.isEmbedded, case .link(let child) = element(target, at: position) {
             try delete(child)
             (position, found) = self.position(ofKey: mapKey, target)
         }
@@ -192,15 +199,17 @@ extension WriteTransaction {
 
     // MARK: Staging
 
-    /// Whether new elements of `property` are staged rather than spliced into the block one by
-    /// one: sets and maps, whose elements are kept sorted, so that each insert among them moved
-    /// every element after it (a scattered fill of n elements was O(n²)). Not for embedded
-    /// objects (created in place), nor for sets whose elements `Value`'s hashing would tell
-    /// apart where their ordering does not (mixed, decimal and floating-point numbers).
-    func stages(_ property: Property) -> Bool {
+    /// Whether new elements of the target's property are staged rather than spliced into the
+    /// block one by one: sets and maps, whose elements are kept sorted, so that each insert
+    /// among them moved every element after it (a scattered fill of n elements was O(n²)). Not
+    /// for embedded objects (created in place), nor for sets whose elements `Value`'s hashing
+    /// would tell apart where their ordering does not (mixed, decimal and floating-point
+    /// numbers).
+    private func stages(_ target: CollectionTarget) -> Bool {
+        let property = target.property
         switch property.collection {
         case .map:
-            return !isEmbeddedTarget(property)
+            return !target.isEmbedded
         case .set:
             switch property.type {
             case .mixed, .decimal128, .float, .double: return false
@@ -230,6 +239,37 @@ extension WriteTransaction {
         return tables[t].locate(key: link.key.rawValue) != nil
     }
 
+    // Reads of one staged collection: they see its staged elements without merging them, so
+    // that a fill reading the count or a key between inserts merges nothing (a merge after each
+    // insert moved the elements after it: a scattered fill that read as it went was quadratic).
+    // Each answers nil when nothing of that collection is staged (read the `reader` then).
+
+    /// The number of elements of collection `property` of object `key` of table `t`, staged
+    /// ones included; nil when none of its elements are staged.
+    public func stagedElementCount(table t: Int, key: Int64, property: Int) -> Int? {
+        guard let staged = staged(t, key, property) else { return nil }
+        return elementCount(t, key, property) + staged.entries.count + staged.elements.count
+    }
+
+    /// The value under `mapKey` of map `property` of object `key` of table `t`, staged entries
+    /// included (`.some(nil)`: no such key); nil when none of its entries are staged.
+    public func stagedMapValue(forKey mapKey: String, table t: Int, key: Int64, property: Int) -> Value?? {
+        guard let staged = staged(t, key, property) else { return nil }
+        if let value = staged.entries[UTF8Key(mapKey)] { return .some(value) }
+        guard let (b, row) = tables[t].locate(key: key) else { return .some(nil) }
+        let block = tables[t].blocks[b]
+        let (index, found) = block.position(ofKey: mapKey, row: row, column: property)
+        return .some(found ? block.element(row: row, column: property, at: index) : nil)
+    }
+
+    /// The staged elements of collection `property` of object `key` of table `t`, if any.
+    private func staged(_ t: Int, _ key: Int64, _ property: Int) -> StagedCollection? {
+        guard isActive, let staged, staged.table == t, staged.key == key, staged.property == property else {
+            return nil
+        }
+        return staged
+    }
+
     /// The staged elements, if they are `target`'s.
     private func staged(_ target: CollectionTarget) -> StagedCollection? {
         guard let staged, staged.table == target.table, staged.key == target.key, staged.property == target.index
@@ -249,7 +289,7 @@ extension WriteTransaction {
     /// What a splice records for a written element, done when it is staged.
     private func stagedWrite(_ target: CollectionTarget, added value: Value) {
         addBacklinks(from: target.table, key: target.key, property: target.index, value: value)
-        changes.modify(className(target.table), RowKey(target.key), target.property.name)
+        changes.modify(target.object.className, RowKey(target.key), target.property.name)
         writeCount += 1
     }
 
@@ -289,7 +329,9 @@ extension WriteTransaction {
             return
         }
         let oldKeys = (0..<count).map { block.mapKey(row: row, column: property, at: $0) }
-        let added = staged.entries.map { ($0.key.text, $0.value) }.sorted { compareUTF8($0.0, $1.0) < 0 }
+        // Sorted as `MixedMap` sorts (by each key's first eight bytes as one integer first):
+        // the staged keys are distinct, so none is dropped.
+        let added = MixedMap(staged.entries.map { ($0.key.text, $0.value) }).entries.map { ($0.key, $0.value) }
         var keys: [String] = []
         keys.reserveCapacity(merged.capacity)
         var i = 0
@@ -350,19 +392,24 @@ extension WriteTransaction {
         let index: Int
         let property: Property
         let object: ObjectLink
+        /// Whether the property's elements are embedded objects (`isEmbeddedTarget`, found once).
+        let isEmbedded: Bool
     }
 
     /// The collection property `name` of an existing object. The property found last is kept
     /// (until the schema changes): a loop writing one collection finds its class and property
-    /// by name once.
+    /// by name once. `knownToExist`: the caller finds the object's row itself before it changes
+    /// anything (and throws `unknownObject` when there is none), so the kept property's target
+    /// is returned without looking it up here.
     private func collection(
         _ object: ObjectLink,
         _ name: String,
-        _ kind: CollectionKind
+        _ kind: CollectionKind,
+        knownToExist: Bool = false
     ) throws(WriteError) -> CollectionTarget {
         if let last = lastCollection, last.object.className == object.className, last.property.name == name {
             try checkOpen()
-            guard tables[last.table].locate(key: object.key.rawValue) != nil else {
+            guard knownToExist || tables[last.table].locate(key: object.key.rawValue) != nil else {
                 throw .unknownObject(className: object.className, key: object.key)
             }
             guard last.property.collection == kind else {
@@ -373,7 +420,8 @@ extension WriteTransaction {
                 key: object.key.rawValue,
                 index: last.index,
                 property: last.property,
-                object: object
+                object: object,
+                isEmbedded: last.isEmbedded
             )
         }
         let (t, key) = try locate(object)
@@ -381,7 +429,14 @@ extension WriteTransaction {
         guard property.collection == kind else {
             throw .wrongCollection(className: object.className, property: name, expected: kind)
         }
-        let target = CollectionTarget(table: t, key: key, index: index, property: property, object: object)
+        let target = CollectionTarget(
+            table: t,
+            key: key,
+            index: index,
+            property: property,
+            object: object,
+            isEmbedded: isEmbeddedTarget(property)
+        )
         lastCollection = target
         return target
     }
@@ -440,7 +495,7 @@ extension WriteTransaction {
     /// One list element, validated (an embedded one planned for creation). Other elements are
     /// checked alone, without the one-element list a plan of the property takes.
     private func plannedElement(_ value: Value, _ target: CollectionTarget) throws(WriteError) -> PlannedValue {
-        guard isEmbeddedTarget(target.property) else {
+        guard target.isEmbedded else {
             try checkElement(value, of: target.property, in: target.object.className, key: target.object.key)
             return .value(value)
         }

@@ -1,80 +1,11 @@
 import RQLCore
 
-/// A value checked against its property and ready to write. Embedded objects are given by their
-/// property values (a `.map`) and created when the plan is applied, with their owner.
-indirect enum PlannedValue {
-    /// Written as it is (links point at existing objects).
-    case value(Value)
-    /// A to-one embedded object to create, or null.
-    case embedded(EmbeddedPlan?)
-    /// The elements of a `list<Embedded>`, each created.
-    case embeddedList([EmbeddedPlan])
-    /// The entries of a `map<Embedded?>`, in key order; null entries stay null.
-    case embeddedMap([(key: String, plan: EmbeddedPlan?)])
-}
-
-/// A new embedded object: its table and one planned value per property.
-struct EmbeddedPlan {
-    let table: Int
-    let values: [PlannedValue]
-}
-
 extension WriteTransaction {
     /// How deep embedded objects may nest below their top-level owner (the owner's children are
-    /// level 1). A chain of embedded objects is given and copied as values nested one level per
-    /// object, and planning and creating them recurses once per level; the bound keeps that
-    /// recursion small. It is MongoDB's limit on nested documents, which embedded objects become
-    /// when synced.
+    /// level 1). It is MongoDB's limit on nested documents, which embedded objects become when
+    /// synced; a chain of embedded objects is given and copied as values nested one level per
+    /// object, and the bound keeps those values small.
     public static let maximumEmbeddedDepth = 100
-
-    /// Checks `given` (property name → value) for a new object of table `t`, filling the
-    /// properties not given with their defaults. `depth`: the new object's level below its
-    /// top-level owner (0 for a top-level object).
-    func planObject(
-        _ t: Int,
-        _ given: [(String, Value)],
-        key: RowKey?,
-        depth: Int = 0
-    ) throws(WriteError) -> [PlannedValue] {
-        let objectSchema = tables[t].objectSchema
-        var planned: [PlannedValue?] = Array(repeating: nil, count: objectSchema.properties.count)
-        for (name, value) in given {
-            let (index, property) = try writableProperty(t, name)
-            planned[index] = try plan(value, for: property, in: objectSchema.name, key: key, depth: depth)
-        }
-        var result: [PlannedValue] = []
-        result.reserveCapacity(planned.count)
-        for (index, property) in objectSchema.properties.enumerated() {
-            if let value = planned[index] {
-                result.append(value)
-            } else if property.isBacklink {
-                result.append(.value(.null))
-            } else {
-                result.append(
-                    try plan(property.defaultValue, for: property, in: objectSchema.name, key: key, depth: depth)
-                )
-            }
-        }
-        return result
-    }
-
-    /// Checks `value` for `property` of an object of `className` (`key` names it in errors).
-    /// `depth`: the object's level below its top-level owner, found from its owners when not
-    /// given (an existing object).
-    func plan(
-        _ value: Value,
-        for property: Property,
-        in className: String,
-        key: RowKey?,
-        depth: Int? = nil
-    ) throws(WriteError) -> PlannedValue {
-        guard !property.isBacklink else { throw .computedProperty(className: className, property: property.name) }
-        if isEmbeddedTarget(property), case .object(let target) = property.type {
-            let depth = depth ?? embeddedDepth(className, key)
-            return try planEmbedded(value, target: target, for: property, in: className, key: key, depth: depth)
-        }
-        return .value(try checked(value, for: property, in: className, key: key))
-    }
 
     /// A value of a non-embedded property, checked and normalised (sets sorted and unique).
     func checked(_ value: Value, for property: Property, in className: String, key: RowKey?) throws(WriteError) -> Value
@@ -189,76 +120,6 @@ extension WriteTransaction {
         }
     }
 
-    /// Embedded objects are given by value: `.map` of property values (`.null` for none).
-    private func planEmbedded(
-        _ value: Value,
-        target: String,
-        for property: Property,
-        in className: String,
-        key: RowKey?,
-        depth: Int
-    ) throws(WriteError) -> PlannedValue {
-        let targetTable = try tableIndex(target)
-        // The new objects' level below their top-level owner.
-        let depth = depth + 1
-        guard depth <= Self.maximumEmbeddedDepth || value.isNull else {
-            throw .typeMismatch(
-                className: className,
-                property: property.name,
-                key: key,
-                expected: "embedded objects nested at most \(Self.maximumEmbeddedDepth) levels below their owner",
-                found: "one at level \(depth)"
-            )
-        }
-        switch property.collection {
-        case .single:
-            if value.isNull { return .embedded(nil) }
-            return .embedded(try embeddedObject(value, targetTable, property, className, key, depth))
-        case .list, .set:
-            guard case .list(let items) = value else { throw mismatch(property, className, key, value) }
-            var plans: [EmbeddedPlan] = []
-            for item in items {
-                if item.isNull { throw .nullNotAllowed(className: className, property: property.name, key: key) }
-                plans.append(try embeddedObject(item, targetTable, property, className, key, depth))
-            }
-            return .embeddedList(plans)
-        case .map:
-            guard case .map(let map) = value else { throw mismatch(property, className, key, value) }
-            var entries: [(key: String, plan: EmbeddedPlan?)] = []
-            for entry in map {
-                try checkMapKey(entry.key, property, className, key)
-                if entry.value.isNull {
-                    entries.append((entry.key, nil))
-                } else {
-                    let plan = try embeddedObject(entry.value, targetTable, property, className, key, depth)
-                    entries.append((entry.key, plan))
-                }
-            }
-            return .embeddedMap(entries)
-        }
-    }
-
-    private func embeddedObject(
-        _ value: Value,
-        _ targetTable: Int,
-        _ property: Property,
-        _ className: String,
-        _ key: RowKey?,
-        _ depth: Int
-    ) throws(WriteError) -> EmbeddedPlan {
-        switch value {
-        case .map(let values):
-            return EmbeddedPlan(
-                table: targetTable,
-                values: try planObject(targetTable, values.map { ($0.key, $0.value) }, key: nil, depth: depth)
-            )
-        case .link(let link):
-            throw .linkToEmbeddedObject(className: className, property: property.name, key: key, target: link)
-        default:
-            throw mismatch(property, className, key, value)
-        }
-    }
-
     /// The level of object `key` of `className` below its top-level owner: 0 for a top-level
     /// object, else one more than its owner's (each embedded object has one owner). Walks up at
     /// most `maximumEmbeddedDepth + 1` owners.
@@ -286,30 +147,5 @@ extension WriteTransaction {
             expected: expected,
             found: value.kind.description
         )
-    }
-
-    /// Creates the embedded objects of `planned` (children first) and returns the values to
-    /// store, links to the new children in place of their plans.
-    func materialize(_ planned: PlannedValue) -> Value {
-        switch planned {
-        case .value(let value):
-            return value
-        case .embedded(let plan):
-            return plan.map { .link(create($0.table, $0.values)) } ?? .null
-        case .embeddedList(let plans):
-            return .list(plans.map { .link(create($0.table, $0.values)) })
-        case .embeddedMap(let entries):
-            return .map(MixedMap(entries.map { ($0.key, $0.plan.map { .link(create($0.table, $0.values)) } ?? .null) }))
-        }
-    }
-
-    /// Creates an object of table `t` from its validated values and returns a link to it.
-    func create(_ t: Int, _ planned: [PlannedValue]) -> ObjectLink {
-        let values = planned.map(materialize)
-        let key = tables[t].append(values)
-        for (index, value) in values.enumerated() { addBacklinks(from: t, key: key, property: index, value: value) }
-        let link = ObjectLink(className: className(t), key: RowKey(key))
-        changes.insert(link.className, link.key)
-        return link
     }
 }

@@ -94,6 +94,16 @@ struct CollectionFillTests {
         try t.setValue(.int(1), forKey: "a", inMap: "counts", of: owner)
         try t.setValue(.int(30), forKey: "c", inMap: "counts", of: owner)  // a staged key again
         try t.setValue(.int(20), forKey: "b", inMap: "counts", of: owner)  // a key in the block
+        // Reads of the staged map see the staged keys without merging them; other collections
+        // have nothing staged (nil: read the reader).
+        let ownerKey = owner.key.rawValue
+        #expect(t.stagedElementCount(table: 0, key: ownerKey, property: 0) == 3)
+        #expect(t.stagedMapValue(forKey: "a", table: 0, key: ownerKey, property: 0) == .some(.int(1)))
+        #expect(t.stagedMapValue(forKey: "b", table: 0, key: ownerKey, property: 0) == .some(.int(20)))
+        #expect(t.stagedMapValue(forKey: "c", table: 0, key: ownerKey, property: 0) == .some(.int(30)))
+        #expect(t.stagedMapValue(forKey: "z", table: 0, key: ownerKey, property: 0) == .some(nil))
+        #expect(t.stagedElementCount(table: 0, key: ownerKey, property: 1) == nil)
+        #expect(t.elementCount(0, ownerKey, 0) == 1, "the staged keys were merged by a read")
         func counts() throws -> Value { try #require(t.reader.table(named: "Owner")).value(at: 0, property: 0) }
         #expect(try counts() == .map(MixedMap([("a", .int(1)), ("b", .int(20)), ("c", .int(30))])))
         try t.setValue(.int(4), forKey: "d", inMap: "counts", of: owner)
