@@ -23,9 +23,7 @@ enum ImportCommand: Command {
         refused (exit 1); with --accept-older-version the objects are committed on top of the
         intact version before it, which replaces the unreadable one for good.
 
-        Options:
-        \(StoreFileSource.acceptOlderVersionHelp)
-          -h, --help          Show this help.
+        \(StoreFileSource.optionsHelp)
 
         """
     static let valuedOptions: Set<String> = []

@@ -36,6 +36,13 @@ enum StoreFileSource {
                               (a warning names both) instead of failing with exit 1.
         """
 
+    /// The options section of the store commands' help: `--accept-older-version` and `--help`.
+    static let optionsHelp = """
+        Options:
+        \(acceptOlderVersionHelp)
+          -h, --help          Show this help.
+        """
+
     /// Opens the store file at `path`; a damaged file is the data's fault (exit 1), a file that
     /// cannot be opened the command line's (exit 2). A store whose newest version could not be
     /// read is refused unless the command line has `--accept-older-version`.
