@@ -34,14 +34,7 @@ extension Generator {
                 options: comparison.options,
                 pathFirst: pathFirst
             )
-            return Gathered(
-                links: [],
-                column: 0,
-                load: .walk(PathWalk(hops: hops, end: end, reduction: reduction)),
-                op: .greater,
-                constant: .int(0),
-                options: []
-            )
+            return Gathered.walk(PathWalk(hops: hops, end: end, reduction: reduction))
         }
         reduction = .quantifiedList(
             path: pathSide.quantifier ?? .any,
@@ -51,14 +44,7 @@ extension Generator {
             options: comparison.options,
             pathFirst: pathFirst
         )
-        return Gathered(
-            links: [],
-            column: 0,
-            load: .walk(PathWalk(hops: hops, end: end, reduction: reduction)),
-            op: .greater,
-            constant: .int(0),
-            options: []
-        )
+        return Gathered.walk(PathWalk(hops: hops, end: end, reduction: reduction))
     }
 
     /// The register form of one value compared with a constant list under the list's quantifier

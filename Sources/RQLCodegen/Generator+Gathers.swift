@@ -64,6 +64,29 @@ extension Generator {
             self.load = load
             self.test = .compare(op, constant, options)
         }
+
+        /// A walk, which loads 1 for a row where its reduction holds and 0 elsewhere.
+        static func walk(_ walk: PathWalk) -> Gathered {
+            Gathered(links: [], column: 0, load: .walk(walk), op: .greater, constant: .int(0), options: [])
+        }
+
+        /// The elements of the collection reached that pass `test`, counted: above 0 for ANY, 0
+        /// for ALL (whose test is negated: none fails) and NONE (none passes).
+        static func counting(
+            _ test: ElementTest,
+            links: [LinkHop],
+            column: Int32,
+            quantifier: Quantifier
+        ) -> Gathered {
+            Gathered(
+                links: links,
+                column: column,
+                load: .matching(test),
+                op: quantifier == .any ? .greater : .equal,
+                constant: .int(0),
+                options: []
+            )
+        }
     }
 
     /// The register form of `comparison`, or nil when it has another shape.
@@ -135,14 +158,7 @@ extension Generator {
                     negated: quantifier == .all,
                     targetColumn: target
                 )
-                return Gathered(
-                    links: links,
-                    column: column,
-                    load: .matching(test),
-                    op: quantifier == .any ? .greater : .equal,
-                    constant: .int(0),
-                    options: []
-                )
+                return Gathered.counting(test, links: links, column: column, quantifier: quantifier)
             }
             guard let (links, column, property) = linkPath(path, endingInLink: !path.isMultiValued, subscripts: true)
             else { return nil }
@@ -164,14 +180,7 @@ extension Generator {
             else { return nil }
             let quantifier = operand.quantifier ?? .any
             let test = ElementTest(op, value, options: options, negated: quantifier == .all)
-            return Gathered(
-                links: links,
-                column: column,
-                load: .matching(test),
-                op: quantifier == .any ? .greater : .equal,
-                constant: .int(0),
-                options: []
-            )
+            return Gathered.counting(test, links: links, column: column, quantifier: quantifier)
         case .count(let path) where quantified && operand.isMultiValued:
             // `ANY strings.length > 3`: the size of each element of a collection of values.
             guard path.steps.last == .all, path.steps.count >= 2 else { return nil }
@@ -181,14 +190,7 @@ extension Generator {
             else { return nil }
             let quantifier = operand.quantifier ?? .any
             let test = ElementTest(op, value, options: options, negated: quantifier == .all, ofSize: true)
-            return Gathered(
-                links: links,
-                column: column,
-                load: .matching(test),
-                op: quantifier == .any ? .greater : .equal,
-                constant: .int(0),
-                options: []
-            )
+            return Gathered.counting(test, links: links, column: column, quantifier: quantifier)
         case .count(let path):
             // Lists and sets of links count their links, as values are counted.
             guard operand.quantifier == nil, !operand.isMultiValued,

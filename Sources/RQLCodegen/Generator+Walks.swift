@@ -99,14 +99,7 @@ extension Generator {
             operand.quantifier ?? .any,
             ElementTest(op, value, options: options)
         )
-        return Gathered(
-            links: [],
-            column: 0,
-            load: .walk(PathWalk(hops: hops, end: end, reduction: reduction)),
-            op: .greater,
-            constant: .int(0),
-            options: []
-        )
+        return Gathered.walk(PathWalk(hops: hops, end: end, reduction: reduction))
     }
 
     /// `strings[*].@size` of a collection of values (not of links, which counts the links).

@@ -57,7 +57,8 @@ extension DatasetLoader {
         do {
             return try transaction.commit().snapshot
         } catch {
-            // A store in memory cannot fail to commit.
+            // `commit` throws `.transactionEnded` or `.file`: this transaction was begun above
+            // and `load` ends none, and this store has no file. `WriteError` cannot say that.
             fatalError("an in-memory commit failed: \(error)")
         }
     }

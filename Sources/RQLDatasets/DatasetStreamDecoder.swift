@@ -152,7 +152,7 @@ final class DatasetStreamDecoder: DatasetGraphDecoding {
             let location = DatasetLocation(className: className, position: position, property: name)
             if index == keyIndex {
                 let (key, json) = try readKey(property, &parser, at: location, path: path)
-                try register(key, json(), of: c, at: location)
+                try register(key, json, of: c, at: location)
                 row[index] = key
                 sawKey = true
             } else {
@@ -165,40 +165,24 @@ final class DatasetStreamDecoder: DatasetGraphDecoding {
         return row
     }
 
-    /// A primary key's value, and its JSON for a message: an integer or a string from its token.
+    /// A primary key's value, and its JSON for a message.
     private func readKey(
         _ property: Property,
         _ parser: inout JSONParser,
         at location: DatasetLocation,
         path: [JSONPathComponent]
     ) throws(DatasetError) -> (Value, () -> JSONValue) {
-        do {
-            switch property.type {
-            case .int:
-                switch try parser.readNumber() {
-                case .integer(let value)?: return (.int(value), { .number(JSONNumber(text: String(value))) })
-                case .other(let number)?:
-                    let json = JSONValue.number(number)
-                    return (
-                        try decodeSingle(json, property.type, optional: property.isOptional, at: location), { json }
-                    )
-                case nil: break
-                }
-            case .string:
-                if let text = try parser.readString() { return (.string(text), { .string(text) }) }
-            default:
-                break
-            }
-        } catch let error as JSONSyntaxError {
-            throw .syntax(error.inside(path + [.index(location.position), .key(location.property)]))
-        } catch let error as DatasetError {
-            throw error
-        } catch {
-            fatalError("unexpected error \(error)")
+        switch try scalar(property, &parser, at: location, path: path) {
+        case .int(let value)?: return (.int(value), { .number(JSONNumber(text: String(value))) })
+        case .string(let text)?: return (.string(text), { .string(text) })
+        // A key is an int, a string, an ObjectId or a UUID: only the first two have tokens,
+        // and each of them reads as its own type or as null.
+        case .some: return (.null, { .null })
+        case nil:
+            let json = try value(&parser, path + [.index(location.position), .key(location.property)])
+            let key = try decodeSingle(json, property.type, optional: property.isOptional, at: location)
+            return (key, { json })
         }
-        let json = try value(&parser, path + [.index(location.position), .key(location.property)])
-        let key = try decodeSingle(json, property.type, optional: property.isOptional, at: location)
-        return (key, { json })
     }
 
     /// One member's value: plain scalars from their tokens, the rest through a `JSONValue`.
@@ -208,55 +192,76 @@ final class DatasetStreamDecoder: DatasetGraphDecoding {
         at location: DatasetLocation,
         path: [JSONPathComponent]
     ) throws(DatasetError) -> Value {
-        if property.collection == .single {
-            do {
-                switch property.type {
-                case .int, .double, .float, .string, .bool:
-                    if try parser.readNull() {
-                        guard property.isOptional else {
-                            throw wrongType(location, expected: "a non-null \(property.type.keyword)", found: "null")
-                        }
-                        return .null
-                    }
-                default:
-                    break
-                }
-                switch property.type {
-                case .int:
-                    switch try parser.readNumber() {
-                    case .integer(let value)?: return .int(value)
-                    case .other(let number)?: return try decode(.number(number), property, at: location)
-                    case nil: break
-                    }
-                case .double, .float:
-                    switch try parser.readNumber() {
-                    case .integer(let value)?:
-                        return property.type == .double ? .double(Double(value)) : .float(Float(Double(value)))
-                    case .other(let number)?:
-                        if let double = number.finiteDoubleValue {
-                            if property.type == .double { return .double(double) }
-                            if Float(double).isFinite { return .float(Float(double)) }
-                        }
-                        return try decode(.number(number), property, at: location)
-                    case nil: break
-                    }
-                case .string:
-                    if let text = try parser.readString() { return .string(text) }
-                case .bool:
-                    if let flag = try parser.readBool() { return .bool(flag) }
-                default:
-                    break
-                }
-            } catch let error as JSONSyntaxError {
-                throw .syntax(error.inside(path + [.index(location.position), .key(location.property)]))
-            } catch let error as DatasetError {
-                throw error
-            } catch {
-                fatalError("unexpected error \(error)")
-            }
-        }
+        if let value = try scalar(property, &parser, at: location, path: path) { return value }
         let json = try value(&parser, path + [.index(location.position), .key(location.property)])
         return try decode(json, property, at: location)
+    }
+
+    /// A plain scalar's token: what `scalar` reads before it decodes.
+    private enum ScalarToken {
+        case null
+        /// A number, for an `int`, `double` or `float` property.
+        case number(JSONParser.NumberToken)
+        case string(String)
+        case bool(Bool)
+    }
+
+    /// The value of a plain scalar property (`int`, `double`, `float`, `string`, `bool`, optional
+    /// or not) read from its token; nil, with nothing read, for any other property or a token of
+    /// another type (the caller parses the value whole and decoding names what is wrong).
+    private func scalar(
+        _ property: Property,
+        _ parser: inout JSONParser,
+        at location: DatasetLocation,
+        path: [JSONPathComponent]
+    ) throws(DatasetError) -> Value? {
+        guard property.collection == .single else { return nil }
+        let token: ScalarToken?
+        do throws(JSONSyntaxError) {
+            token = try Self.scalarToken(property.type, &parser)
+        } catch {
+            throw .syntax(error.inside(path + [.index(location.position), .key(location.property)]))
+        }
+        switch token {
+        case nil: return nil
+        case .null?:
+            guard property.isOptional else {
+                throw wrongType(location, expected: "a non-null \(property.type.keyword)", found: "null")
+            }
+            return .null
+        case .number(.integer(let value))?:
+            switch property.type {
+            case .double: return .double(Double(value))
+            case .float: return .float(Float(Double(value)))
+            default: return .int(value)
+            }
+        case .number(.other(let number))?:
+            if property.type != .int, let double = number.finiteDoubleValue {
+                if property.type == .double { return .double(double) }
+                if Float(double).isFinite { return .float(Float(double)) }
+            }
+            return try decode(.number(number), property, at: location)
+        case .string(let text)?: return .string(text)
+        case .bool(let flag)?: return .bool(flag)
+        }
+    }
+
+    /// The token of a plain scalar of `type`, or nil (nothing read) for another type or token.
+    private static func scalarToken(
+        _ type: PropertyType,
+        _ parser: inout JSONParser
+    ) throws(JSONSyntaxError) -> ScalarToken? {
+        switch type {
+        case .int, .double, .float, .string, .bool:
+            if try parser.readNull() { return .null }
+        default:
+            return nil
+        }
+        switch type {
+        case .string: return try parser.readString().map(ScalarToken.string)
+        case .bool: return try parser.readBool().map(ScalarToken.bool)
+        default: return try parser.readNumber().map(ScalarToken.number)
+        }
     }
 
     private func value(
@@ -272,16 +277,21 @@ final class DatasetStreamDecoder: DatasetGraphDecoding {
         }
     }
 
-    /// Registers the primary key of the object at `location`, refusing a repeated one.
-    private func register(_ key: Value, _ json: JSONValue, of c: Int, at location: DatasetLocation) throws(DatasetError)
-    {
+    /// Registers the primary key of the object at `location`, refusing a repeated one; `json`
+    /// is how the key was written, for the message.
+    private func register(
+        _ key: Value,
+        _ json: () -> JSONValue,
+        of c: Int,
+        at location: DatasetLocation
+    ) throws(DatasetError) {
         guard primaryKeys[c].insert(key, position: location.position), !appender.existingRowHasPrimaryKey(key, in: c)
         else {
             throw .duplicatePrimaryKey(
                 className: location.className,
                 position: location.position,
                 property: location.property,
-                key: json.serialized()
+                key: json().serialized()
             )
         }
     }

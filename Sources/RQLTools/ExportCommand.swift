@@ -13,9 +13,7 @@ enum ExportCommand: Command {
         JSON dataset format: the schema, then every object. `rqlc import` of the output gives the
         same objects.
 
-        Options:
-        \(StoreFileSource.acceptOlderVersionHelp)
-          -h, --help          Show this help.
+        \(StoreFileSource.optionsHelp)
 
         """
     static let valuedOptions: Set<String> = []

@@ -17,14 +17,13 @@ enum ImportCommand: Command {
         with the text. A missing STORE is created with the dataset's schema once the schema is
         read; an existing one gets the dataset's classes it lacks and then the objects (the
         classes it has must have the same properties). A dataset that fails commits none of its
-        objects (a STORE created for it stays, empty). Prints the new version and the number of objects; on a terminal, an import
-        that takes more than a second shows its progress on standard error meanwhile. A STORE whose newest version cannot be read
-        is refused (exit 1); with --accept-older-version the objects are committed on top of
-        the intact version before it, which replaces the unreadable one for good.
+        objects, and a STORE created for it is removed again. Prints the new version and the
+        number of objects; on a terminal, an import that takes more than a second shows its
+        progress on standard error meanwhile. A STORE whose newest version cannot be read is
+        refused (exit 1); with --accept-older-version the objects are committed on top of the
+        intact version before it, which replaces the unreadable one for good.
 
-        Options:
-        \(StoreFileSource.acceptOlderVersionHelp)
-          -h, --help          Show this help.
+        \(StoreFileSource.optionsHelp)
 
         """
     static let valuedOptions: Set<String> = []
@@ -50,18 +49,19 @@ enum ImportCommand: Command {
         _ context: CommandContext
     ) throws(CommandFailure) {
         let stream = try StoreFileSource.openDatasetStream(dataset, context)
-        let store = try openStore(path, schema: stream.schema, list, context)
-        let transaction = store.beginWrite()
-        let progress = ImportProgress(context)
-        do {
-            try stream.load(into: transaction, progress: progress.update)
-        } catch {
+        try withStore(path, schema: stream.schema, list, context) { store throws(CommandFailure) in
+            let transaction = store.beginWrite()
+            let progress = ImportProgress(context)
+            do throws(DatasetError) {
+                try stream.load(into: transaction, progress: progress.update)
+            } catch {
+                progress.clear()
+                transaction.rollback()
+                throw StoreFileSource.datasetFailure(error, dataset)
+            }
             progress.clear()
-            transaction.rollback()
-            throw StoreFileSource.datasetFailure(error, dataset)
+            try commit(transaction, path, context)
         }
-        progress.clear()
-        try commit(transaction, path, context)
     }
 
     /// Another store file, read in place and copied block by block.
@@ -74,47 +74,64 @@ enum ImportCommand: Command {
         let source = try StoreFileSource.openData(sourcePath, list, context)
         defer { source.keepOpen() }
         let dataset = source.reader
-        let store = try openStore(path, schema: dataset.schema, list, context)
-        let transaction = store.beginWrite()
-        do {
-            for objectSchema in dataset.schema.classes where transaction.schema[objectSchema.name] == nil {
-                try transaction.addClass(objectSchema)
+        try withStore(path, schema: dataset.schema, list, context) { store throws(CommandFailure) in
+            let transaction = store.beginWrite()
+            do throws(WriteError) {
+                for objectSchema in dataset.schema.classes where transaction.schema[objectSchema.name] == nil {
+                    try transaction.addClass(objectSchema)
+                }
+                try transaction.importObjects(from: dataset)
+            } catch {
+                transaction.rollback()
+                // Rows of a damaged source block read as empty values (a repeated primary key):
+                // the damage is the cause to report.
+                try StoreFileSource.checkDamage(dataset)
+                throw importFailure(error, path)
             }
-            try transaction.importObjects(from: dataset)
-        } catch {
-            transaction.rollback()
-            // Rows of a damaged source block read as empty values (a repeated primary key):
-            // the damage is the cause to report.
-            try StoreFileSource.checkDamage(dataset)
-            throw importFailure(error, path)
+            do throws(CommandFailure) {
+                // A source store file's damaged block read as empty rows: they are not its objects.
+                try StoreFileSource.checkDamage(dataset)
+            } catch {
+                transaction.rollback()
+                throw error
+            }
+            try commit(transaction, path, context)
         }
-        do {
-            // A source store file's damaged block read as empty rows: they are not its objects.
-            try StoreFileSource.checkDamage(dataset)
-        } catch {
-            transaction.rollback()
-            throw error
-        }
-        try commit(transaction, path, context)
     }
 
-    /// The store at `path`, created whole with `schema` or opened (another process may create
-    /// it first); an empty file becomes a store.
-    private static func openStore(
+    /// Runs `body` on the store at `path`, created whole with `schema` or opened (another
+    /// process may create it first; an empty file becomes a store). When `body` fails and this
+    /// import created the file, the file goes, with its log and lock file: like `sqlite3`, a
+    /// failed import into a new path leaves nothing there. A file that was there stays, and so
+    /// does a created one another process has opened meanwhile.
+    private static func withStore(
         _ path: String,
         schema: Schema,
         _ list: ArgumentList,
-        _ context: CommandContext
-    ) throws(CommandFailure) -> BlockStore {
-        let store: BlockStore
-        do {
-            store = try BlockStore.open(path: path, creatingWith: schema)
-        } catch {
-            throw StoreFileSource.failure(error)
+        _ context: CommandContext,
+        _ body: (BlockStore) throws(CommandFailure) -> Void
+    ) throws(CommandFailure) {
+        var created = false
+        let store = try StoreFileSource.opened(list, context) { () throws(StoreFileError) in
+            // `create` never replaces a file: it fails with `.exists` when one is there.
+            if !FileManager.default.fileExists(atPath: path) {
+                do throws(StoreFileError) {
+                    let made = try BlockStore.create(path: path, schema: schema)
+                    created = true
+                    return made
+                } catch  where error.problem == .exists {}
+            }
+            return try BlockStore.open(path: path, creatingWith: schema)
         }
-        try StoreFileSource.checkFallback(store.fallback, list, context)
-        store.acceptOlderVersion()
-        return store
+        do throws(CommandFailure) {
+            try body(store)
+        } catch {
+            if created && !store.isOpenElsewhere {
+                // The import's failure is what to report; a file that cannot go stays, an empty store.
+                _ = try? BlockStore.removeFiles(path: path)
+            }
+            throw error
+        }
     }
 
     /// Commits and prints the new version and the number of objects.

@@ -14,9 +14,7 @@ enum InfoCommand: Command {
         the file is compacted) and the commits its commit log holds after the checkpoint. Reads the header, the root and the table directory only, so it
         is quick on any size of file; 'rqlc verify' checks every block.
 
-        Options:
-        \(StoreFileSource.acceptOlderVersionHelp)
-          -h, --help          Show this help.
+        \(StoreFileSource.optionsHelp)
 
         """
     static let valuedOptions: Set<String> = []

@@ -36,6 +36,13 @@ enum StoreFileSource {
                               (a warning names both) instead of failing with exit 1.
         """
 
+    /// The options section of the store commands' help: `--accept-older-version` and `--help`.
+    static let optionsHelp = """
+        Options:
+        \(acceptOlderVersionHelp)
+          -h, --help          Show this help.
+        """
+
     /// Opens the store file at `path`; a damaged file is the data's fault (exit 1), a file that
     /// cannot be opened the command line's (exit 2). A store whose newest version could not be
     /// read is refused unless the command line has `--accept-older-version`.
@@ -45,9 +52,19 @@ enum StoreFileSource {
         _ list: ArgumentList,
         _ context: CommandContext
     ) throws(CommandFailure) -> BlockStore {
+        try opened(list, context) { () throws(StoreFileError) in try BlockStore.open(path: path, readOnly: readOnly) }
+    }
+
+    /// The store `open` opens, its problem as the command's (see `failure`), refused when its
+    /// newest version could not be read unless the command line accepts the older one.
+    static func opened(
+        _ list: ArgumentList,
+        _ context: CommandContext,
+        _ open: () throws(StoreFileError) -> BlockStore
+    ) throws(CommandFailure) -> BlockStore {
         let store: BlockStore
         do {
-            store = try BlockStore.open(path: path, readOnly: readOnly)
+            store = try open()
         } catch {
             throw failure(error)
         }
@@ -132,12 +149,7 @@ enum StoreFileSource {
         _ context: CommandContext,
         onlySchema: Bool
     ) throws(CommandFailure) -> BlockSnapshot {
-        let input: ByteInput
-        do {
-            input = try context.environment.open(path.bytes)
-        } catch {
-            throw .io(error.message)
-        }
+        let input = try openInput(path, context)
         do {
             if onlySchema { return BlockStore(schema: try DatasetLoader.loadSchema(from: input)).snapshot }
             return try DatasetLoader.load(from: input)
@@ -152,16 +164,24 @@ enum StoreFileSource {
         _ path: CommandArgument,
         _ context: CommandContext
     ) throws(CommandFailure) -> DatasetStream {
-        let input: ByteInput
-        do {
-            input = try context.environment.open(path.bytes)
-        } catch {
-            throw .io(error.message)
-        }
+        let input = try openInput(path, context)
         do {
             return try DatasetStream(input)
         } catch {
             throw datasetFailure(error, path)
+        }
+    }
+
+    /// The bytes of `path` through the environment (`-` is standard input); a path that cannot
+    /// be opened is exit 2.
+    private static func openInput(
+        _ path: CommandArgument,
+        _ context: CommandContext
+    ) throws(CommandFailure) -> ByteInput {
+        do {
+            return try context.environment.open(path.bytes)
+        } catch {
+            throw .io(error.message)
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import RQLCore
 import RQLStorage
+import RQLTestSupport
 import Synchronization
 import Testing
 
@@ -44,14 +45,10 @@ struct RealmLogFilesTests {
         try FileManager.default.copyItem(atPath: path, toPath: target)
     }
 
-    static func remove(_ path: String) {
-        for suffix in ["", ".log", ".lock"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-    }
-
     @Test("deleteFiles removes the commit log too; a realm made there again starts empty")
     func deleteFilesRemovesLog() throws {
-        let path = FileRealmTests.temporaryPath("log-delete")
-        defer { Self.remove(path) }
+        let directory = try TemporaryDirectory("realm-log")
+        let path = directory.path("log-delete.realm")
         try Self.fill(path, count: 3)
         #expect(FileManager.default.fileExists(atPath: path + ".log"))
         #expect(try Realm.deleteFiles(for: Self.configuration(path)))
@@ -61,12 +58,9 @@ struct RealmLogFilesTests {
 
     @Test("writeCopy holds the log's commits in one file, with no log beside it")
     func writeCopyHasNoLog() throws {
-        let path = FileRealmTests.temporaryPath("log-copy-source")
-        let copy = FileRealmTests.temporaryPath("log-copy")
-        defer {
-            Self.remove(path)
-            Self.remove(copy)
-        }
+        let directory = try TemporaryDirectory("realm-log")
+        let path = directory.path("log-copy-source.realm")
+        let copy = directory.path("log-copy.realm")
         try Self.fill(path, count: 4)
         try Thread.run {
             try Realm(configuration: Self.configuration(path)).writeCopy(toFile: URL(fileURLWithPath: copy))
@@ -78,12 +72,9 @@ struct RealmLogFilesTests {
 
     @Test("shouldCompactOnLaunch on a file whose log holds commits keeps them and leaves no log")
     func compactOnLaunchWithLog() throws {
-        let source = FileRealmTests.temporaryPath("log-compact-source")
-        let path = FileRealmTests.temporaryPath("log-compact")
-        defer {
-            Self.remove(source)
-            Self.remove(path)
-        }
+        let directory = try TemporaryDirectory("realm-log")
+        let source = directory.path("log-compact-source.realm")
+        let path = directory.path("log-compact.realm")
         try Self.fill(source, count: 5)
         try Self.copyWithLog(source, to: path)
         #expect(try BlockStore.info(path: path).logRecords == 5)
@@ -105,12 +96,9 @@ struct RealmLogFilesTests {
 
     @Test("seedFilePath copies the seed's commit log with it")
     func seedWithLog() throws {
-        let seed = FileRealmTests.temporaryPath("log-seed")
-        let path = FileRealmTests.temporaryPath("log-seeded")
-        defer {
-            Self.remove(seed)
-            Self.remove(path)
-        }
+        let directory = try TemporaryDirectory("realm-log")
+        let seed = directory.path("log-seed.realm")
+        let path = directory.path("log-seeded.realm")
         try Self.fill(seed, count: 3)
         var configuration = Self.configuration(path)
         configuration.seedFilePath = URL(fileURLWithPath: seed)
@@ -122,14 +110,10 @@ struct RealmLogFilesTests {
 
     @Test("a read-only realm reads the log's commits; a damaged log is an error, never an older version")
     func readOnlyWithLog() throws {
-        let source = FileRealmTests.temporaryPath("log-read-only-source")
-        let path = FileRealmTests.temporaryPath("log-read-only")
-        let damaged = FileRealmTests.temporaryPath("log-read-only-damaged")
-        defer {
-            Self.remove(source)
-            Self.remove(path)
-            Self.remove(damaged)
-        }
+        let directory = try TemporaryDirectory("realm-log")
+        let source = directory.path("log-read-only-source.realm")
+        let path = directory.path("log-read-only.realm")
+        let damaged = directory.path("log-read-only-damaged.realm")
         try Self.fill(source, count: 3)
         try Self.copyWithLog(source, to: path)
         #expect(try Self.ids(path, readOnly: true) == [0, 1, 2])
@@ -144,8 +128,8 @@ struct RealmLogFilesTests {
 
     @Test("another process's commit is delivered with its writer's change set, read from the log")
     func changesFromTheLog() throws {
-        let path = FileRealmTests.temporaryPath("log-changes")
-        defer { Self.remove(path) }
+        let directory = try TemporaryDirectory("realm-log")
+        let path = directory.path("log-changes.realm")
         let modifications = try Thread.run {
             let realm = try Realm(configuration: Self.configuration(path))
             try realm.write { realm.create(Entry.self, value: ["id": 1, "text": "same"]) }

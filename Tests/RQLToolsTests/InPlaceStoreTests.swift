@@ -173,8 +173,12 @@ struct InPlaceStoreTests {
         let refused = RQLCommand.run(["import", path, target])
         #expect(refused.exitCode == 1)
         #expect(refused.standardError.contains("block 1 of 'Item'"), "\(refused.standardError)")
-        // Nothing was committed: the target holds no Item.
-        let count = RQLCommand.run(["run", "--data", target, "--class", "Item", "--count", "TRUEPREDICATE"])
-        #expect(count.standardOutput == "0\n", "\(count.standardOutput)\(count.standardError)")
+        // Nothing was committed, and the store the import created is gone again.
+        #expect(!FileManager.default.fileExists(atPath: target))
+        // Into an existing store: nothing is committed there, and the store stays.
+        let refusedCopy = RQLCommand.run(["import", path, copy])
+        #expect(refusedCopy.exitCode == 1)
+        let count = RQLCommand.run(["run", "--data", copy, "--class", "Item", "--count", "TRUEPREDICATE"])
+        #expect(count.standardOutput == "5000\n", "\(count.standardOutput)\(count.standardError)")
     }
 }

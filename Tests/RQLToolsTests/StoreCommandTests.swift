@@ -2,6 +2,7 @@ import Foundation
 import RQLCore
 import RQLDatasets
 import RQLStorage
+import RQLTestSupport
 import Testing
 
 @testable import RQLTools
@@ -10,15 +11,8 @@ import Testing
 /// file answers every query exactly as the JSON does, and exports back to the same JSON.
 @Suite("rqlc: store files")
 struct StoreCommandTests {
-    final class Directory {
-        let url: URL
-        init() throws {
-            url = FileManager.default.temporaryDirectory.appendingPathComponent("rqlc-store-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        }
-        func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-        deinit { try? FileManager.default.removeItem(at: url) }
-    }
+    /// A temporary directory per test, removed afterwards.
+    typealias Directory = TemporaryDirectory
 
     static func vectors() throws -> [JSONValue] {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -43,13 +43,30 @@ struct StreamingImportTests {
                 == "2\n"
         )
         #expect(RQLCommand.run(["info", store]).standardOutput.contains("version: 1\n"))
-        // A new store made for a dataset that then fails stays, empty.
+    }
+
+    @Test("a failed import into a new path leaves no file there; a file that was there stays")
+    func failureRemovesWhatItCreated() throws {
+        let directory = try StoreCommandTests.Directory()
+        let bad = directory.path("bad.json")
+        try #"{\#(Self.schema), "objects": {"Dog": [{"name": "Rex"}, {"name": "x", "best": "nobody"}]}}"#
+            .write(toFile: bad, atomically: false, encoding: .utf8)
         let fresh = directory.path("fresh.rql")
-        #expect(RQLCommand.run(["import", bad, fresh]).exitCode == 1)
-        #expect(
-            RQLCommand.run(["run", "--data", fresh, "--class", "Dog", "--count", "TRUEPREDICATE"]).standardOutput
-                == "0\n"
-        )
+        let failed = RQLCommand.run(["import", bad, fresh])
+        #expect(failed.exitCode == 1)
+        #expect(failed.standardError.contains("no 'Dog' object with key \"nobody\""), "\(failed.standardError)")
+        for leftover in [fresh, fresh + ".lock", fresh + ".log"] {
+            #expect(!FileManager.default.fileExists(atPath: leftover), "\(leftover) is left behind")
+        }
+        // An empty file the user made becomes a store for the import, and stays when it fails.
+        let empty = directory.path("empty.rql")
+        #expect(FileManager.default.createFile(atPath: empty, contents: nil))
+        #expect(RQLCommand.run(["import", bad, empty]).exitCode == 1)
+        #expect(FileManager.default.fileExists(atPath: empty))
+        // The same import into the new path, once the dataset is right, creates the store.
+        try #"{\#(Self.schema), "objects": {"Dog": [{"name": "Rex"}]}}"#
+            .write(toFile: bad, atomically: false, encoding: .utf8)
+        #expect(RQLCommand.run(["import", bad, fresh]).standardOutput.hasSuffix("version 1, 1 objects\n"))
     }
 
     @Test("a dataset from standard input, cut short, is refused with the byte offset where it ends")

@@ -77,7 +77,7 @@ struct RowOrder {
             let other = sorted[middle]
             // Every key in `sorted` is in `table`; a missing one would be a broken invariant.
             guard let otherValues = self.values(of: other, in: table) else {
-                preconditionFailure("sorted keys hold \(other), which the table does not")
+                fatalError("sorted keys hold \(other), which the table does not")
             }
             if compare(otherValues, other, values, key) < 0 { low = middle + 1 } else { high = middle }
         }

@@ -41,7 +41,9 @@ public enum ValueComparison {
         case .beginsWith, .endsWith, .contains, .like:
             return stringOperator(lhs, op, rhs, options: options)
         case .in, .text, .matches:
-            preconditionFailure("\(op.rawValue) is lowered by the binder and has no rule over two values")
+            // The binder lowers these and both verifiers reject a bound comparison or an
+            // instruction that holds one, so reaching here is a compiler bug, not bad input.
+            fatalError("\(op.rawValue) is lowered by the binder and has no rule over two values")
         }
     }
 

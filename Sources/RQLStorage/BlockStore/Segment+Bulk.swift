@@ -31,15 +31,7 @@ extension Segment {
             let start = bytesView.offsets[rows.lowerBound]
             let payload = Array(bytesView.bytes[start..<bytesView.offsets[rows.upperBound]])
             let lengths = rows.map { bytesView.offsets[$0 + 1] - bytesView.offsets[$0] }
-            let nulls = s.nulls == nil ? [] : rows.map { bytesView.nulls.isNull($0) }
-            s.replace(
-                count..<count,
-                payload: payload,
-                lengths: lengths,
-                nulls: nulls,
-                count: count,
-                limit: TableBlock.capacity
-            )
+            s.append(payload: payload, lengths: lengths, rows: rows, count: count) { bytesView.nulls.isNull($0) }
             self = .bytes(s)
             return true
         case .mixed, .collection, .backlinks:
@@ -80,16 +72,8 @@ extension Segment {
                 if let string = v[row] { payload.append(contentsOf: string.utf8) }
                 lengths.append(payload.count - before)
             }
-            let nulls = s.nulls == nil ? [] : rows.map { v[$0] == nil }
             self = .backlinks
-            s.replace(
-                count..<count,
-                payload: payload,
-                lengths: lengths,
-                nulls: nulls,
-                count: count,
-                limit: TableBlock.capacity
-            )
+            s.append(payload: payload, lengths: lengths, rows: rows, count: count) { v[$0] == nil }
             self = .bytes(s)
             return true
         case .mixed, .collection, .backlinks:
@@ -148,5 +132,28 @@ extension ColumnView {
         case .string, .data, .mixed, .collection:
             return nil
         }
+    }
+}
+
+extension BytesSegment {
+    /// Appends the items of source rows `rows` after the `count` items, given as their bytes back
+    /// to back and their lengths; `isNull` says which source rows are null and is asked only when
+    /// the segment keeps nulls.
+    mutating func append(
+        payload: [UInt8],
+        lengths: [Int],
+        rows: Range<Int>,
+        count: Int,
+        isNull: (Int) -> Bool
+    ) {
+        let nulls = self.nulls == nil ? [] : rows.map(isNull)
+        replace(
+            count..<count,
+            payload: payload,
+            lengths: lengths,
+            nulls: nulls,
+            count: count,
+            limit: TableBlock.capacity
+        )
     }
 }

@@ -213,27 +213,11 @@ struct BytesSegment: Sendable {
         let start = offset(range.lowerBound)
         let end = offset(range.upperBound)
         let total = offset(count)
-        let delta = payload.count - (end - start)
         let target = bytes.splice(start..<end, insertCount: payload.count, used: total)
         if !payload.isEmpty {
             payload.withUnsafeBytes { target.copyMemory(from: $0.baseAddress!, byteCount: payload.count) }
         }
-        let entries = offsets.splice(
-            (range.lowerBound + 1) * 8..<(range.upperBound + 1) * 8,
-            insertCount: lengths.count * 8,
-            used: (count + 1) * 8,
-            limit: byteLimit(limit, 8, plus: 8)
-        )
-        var next = start
-        for (j, length) in lengths.enumerated() {
-            next += length
-            entries.storeBytes(of: next, toByteOffset: j * 8, as: Int.self)
-        }
-        let newCount = count - range.count + lengths.count
-        if delta != 0 {
-            let all = offsets.pointer.bindMemory(to: Int.self, capacity: newCount + 1)
-            for i in (range.lowerBound + lengths.count + 1)..<(newCount + 1) { all[i] += delta }
-        }
+        offsets.replaceOffsets(range, lengths: lengths, count: count, limit: limit)
         if nulls != nil { NullBits.splice(&nulls!, count: count, range: range, newNulls: newNulls) }
     }
 }
@@ -350,23 +334,7 @@ struct CollectionSegment: Sendable {
         let end = offset(range.upperBound)
         let total = offset(count)
         spliceElements(start..<end, with: flat, keys: flatKeys, total: total)
-        let entries = offsets.splice(
-            (range.lowerBound + 1) * 8..<(range.upperBound + 1) * 8,
-            insertCount: lengths.count * 8,
-            used: (count + 1) * 8,
-            limit: byteLimit(limit, 8, plus: 8)
-        )
-        var next = start
-        for (j, length) in lengths.enumerated() {
-            next += length
-            entries.storeBytes(of: next, toByteOffset: j * 8, as: Int.self)
-        }
-        let delta = flat.count - (end - start)
-        let newCount = count - range.count + lengths.count
-        if delta != 0 {
-            let all = offsets.pointer.bindMemory(to: Int.self, capacity: newCount + 1)
-            for i in (range.lowerBound + lengths.count + 1)..<(newCount + 1) { all[i] += delta }
-        }
+        offsets.replaceOffsets(range, lengths: lengths, count: count, limit: limit)
     }
 
     /// Elements `range` of row `row` (indices within the row) become `values` / `keys`.
@@ -397,6 +365,34 @@ struct CollectionSegment: Sendable {
         elements.replace(range, with: values, count: total, limit: .max)
         if keys != nil {
             keys!.replace(range, with: newKeys.map { .string($0) }, count: total, limit: .max)
+        }
+    }
+}
+
+extension ByteArray {
+    /// In a table of `count + 1` offsets (`Int`s: item `i` spans `[i] ..< [i + 1]` of a payload
+    /// that the caller has already spliced), items `range` become items of `lengths`, the first
+    /// starting where `range` started, and the items after move by the change in length.
+    /// `limit` caps the capacity a copy reserves, in items.
+    mutating func replaceOffsets(_ range: Range<Int>, lengths: [Int], count: Int, limit: Int) {
+        let start = load(range.lowerBound, as: Int.self)
+        let end = load(range.upperBound, as: Int.self)
+        let entries = splice(
+            (range.lowerBound + 1) * 8..<(range.upperBound + 1) * 8,
+            insertCount: lengths.count * 8,
+            used: (count + 1) * 8,
+            limit: byteLimit(limit, 8, plus: 8)
+        )
+        var next = start
+        for (j, length) in lengths.enumerated() {
+            next += length
+            entries.storeBytes(of: next, toByteOffset: j * 8, as: Int.self)
+        }
+        let delta = next - end
+        let newCount = count - range.count + lengths.count
+        if delta != 0 {
+            let all = pointer.bindMemory(to: Int.self, capacity: newCount + 1)
+            for i in (range.lowerBound + lengths.count + 1)..<(newCount + 1) { all[i] += delta }
         }
     }
 }

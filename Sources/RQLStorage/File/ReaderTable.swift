@@ -37,7 +37,7 @@ final class ReaderTable: @unchecked Sendable {
     /// lock file cannot be opened read-write or every slot is taken: the store's readers are then
     /// shown to writers by a `ReaderMark` alone (another user's file, a read-only directory).
     init?(storePath: String, publishing version: UInt64) {
-        path = Self.resolved(storePath) + ".lock"
+        path = Self.path(forStore: storePath)
         let fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard fd >= 0 else { return nil }
         var info = stat()
@@ -62,6 +62,9 @@ final class ReaderTable: @unchecked Sendable {
     }
 
     /// `path` with symbolic links resolved, or as given when it does not exist yet.
+    /// The lock file of the store file at `storePath`.
+    static func path(forStore storePath: String) -> String { resolved(storePath) + ".lock" }
+
     private static func resolved(_ path: String) -> String {
         guard let real = realpath(path, nil) else { return path }
         defer { free(real) }

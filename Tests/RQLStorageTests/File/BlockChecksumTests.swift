@@ -1,7 +1,7 @@
 import Foundation
 import RQLCore
-import RQLDatasets
 import RQLEngine
+import RQLTestSupport
 import Testing
 
 @testable import RQLStorage
@@ -17,32 +17,9 @@ struct BlockChecksumTests {
     /// A store of `rows` Items written by one large commit (over the presync threshold), then a
     /// small one; `large` makes the large commit the last.
     static func makeFile(_ path: String, large last: Bool = false) throws {
-        let store = try BlockStore.create(
-            path: path,
-            schema: try DatasetLoader.loadSchema(json: StoreCrashTests.schemaJSON)
-        )
-        try store.write { t in
-            for id in 0..<rows {
-                _ = try t.insert(
-                    "Item",
-                    [
-                        "id": .int(Int64(id)), "text": .string("item \(id) of the large commit"),
-                        "history": .list([.int(Int64(id))]),
-                    ]
-                )
-            }
-        }
+        let store = try StoreCrashTests.createFile(path)
+        try StoreCrashTests.insertItems(0..<rows, into: store) { "item \($0) of the large commit" }
         if !last { try store.write { t in _ = try t.insert("Counter", ["value": .int(1)]) } }
-    }
-
-    /// Flips one bit at `offset` of the file at `path`.
-    static func flip(_ path: String, at offset: UInt64) throws {
-        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
-        defer { try? handle.close() }
-        try handle.seek(toOffset: offset)
-        let byte = try #require(try handle.read(upToCount: 1)?.first)
-        try handle.seek(toOffset: offset)
-        handle.write(Data([byte ^ 0x10]))
     }
 
     /// The offset of the text of the row at `position` (whose text is `text`) in its block.
@@ -66,7 +43,7 @@ struct BlockChecksumTests {
         let directory = try TemporaryDirectory("checksum")
         let path = directory.path("string.rql")
         try Self.makeFile(path)
-        try Self.flip(path, at: try Self.textOffset(path, position: 12_345, text: "item 12345 of"))
+        try FileBytes.flip(path, at: try Self.textOffset(path, position: 12_345, text: "item 12345 of"))
         let store = try BlockStore.open(path: path)
         #expect(store.fallback == nil)
         let snapshot = store.snapshot
@@ -93,7 +70,7 @@ struct BlockChecksumTests {
         }
         #expect(!tree.root.isLeaf)
         let leaf = try #require(tree.root.children.dropFirst(tree.root.children.count / 2).first?.place)
-        try Self.flip(path, at: leaf.offset + leaf.length / 2)
+        try FileBytes.flip(path, at: leaf.offset + leaf.length / 2)
         let store = try BlockStore.open(path: path, readOnly: true)
         let items = try #require(store.snapshot.table(named: "Item"))
         #expect(store.snapshot.fileDamage == nil)
@@ -114,7 +91,7 @@ struct BlockChecksumTests {
         let store = try BlockStore.open(path: path, readOnly: true)
         let slot = try #require(store.file?.newestSlot)
         #expect(slot.pagesSynced && slot.version == 1)
-        try Self.flip(path, at: slot.rootOffset + slot.rootLength / 3)
+        try FileBytes.flip(path, at: slot.rootOffset + slot.rootLength / 3)
         let reopened = try BlockStore.open(path: path, readOnly: true)
         #expect(reopened.snapshot.version == 0)
         guard case .newestVersionUnreadable(1, 0, .dataChecksum(1))? = reopened.fallback?.problem else {
@@ -128,7 +105,7 @@ struct BlockChecksumTests {
         let directory = try TemporaryDirectory("checksum")
         let path = directory.path("large-block.rql")
         try Self.makeFile(path, large: true)
-        try Self.flip(path, at: try Self.textOffset(path, position: 20_000, text: "item 20000 of"))
+        try FileBytes.flip(path, at: try Self.textOffset(path, position: 20_000, text: "item 20000 of"))
         let store = try BlockStore.open(path: path, readOnly: true)
         #expect(store.fallback == nil && store.snapshot.version == 1)
         let items = try #require(store.snapshot.table(named: "Item"))
@@ -142,7 +119,7 @@ struct BlockChecksumTests {
         let directory = try TemporaryDirectory("checksum")
         let path = directory.path("column.rql")
         try Self.makeFile(path)
-        try Self.flip(path, at: try Self.textOffset(path, position: 12_345, text: "item 12345 of"))
+        try FileBytes.flip(path, at: try Self.textOffset(path, position: 12_345, text: "item 12345 of"))
         let snapshot = try BlockStore.open(path: path, readOnly: true).snapshot
         let engine = QueryEngine()
         // The id column and the row keys of the damaged block are sound parts: read and checked.
@@ -174,7 +151,7 @@ struct BlockChecksumTests {
             let path = directory.path("\(label).rql")
             try Self.makeFile(path)
             let place = try #require(try BlockStore.open(path: path, readOnly: true).snapshot.tables[0].blocks[2].place)
-            try Self.flip(path, at: place.offset + offsetInBlock)
+            try FileBytes.flip(path, at: place.offset + offsetInBlock)
             let snapshot = try BlockStore.open(path: path, readOnly: true).snapshot
             let items = try #require(snapshot.table(named: "Item"))
             #expect(snapshot.fileDamage == nil)

@@ -1,6 +1,7 @@
 import Foundation
 import RQLCore
 import RQLEngine
+import RQLTestSupport
 import Testing
 
 @testable import RQLStorage
@@ -15,10 +16,7 @@ struct DamageRecordTests {
         let path = directory.path("damaged.rql")
         try LazyOpenTests.makeFile(path)
         let first = try #require(try BlockStore.open(path: path, readOnly: true).snapshot.tables[0].blocks[0].place)
-        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
-        try handle.seek(toOffset: first.offset + 8)
-        handle.write(Data(repeating: 0, count: 8))
-        try handle.close()
+        try FileBytes.overwrite(path, at: first.offset + 8, with: [UInt8](repeating: 0, count: 8))
         return path
     }
 

@@ -19,19 +19,9 @@ struct FreePagesTests {
     /// A store of `rows` Items (one block) at version 1, whose commits are checkpoints (the
     /// log off): these tests are about the pages checkpoints write, free and reuse.
     static func makeStore(_ path: String) throws -> BlockStore {
-        let store = try BlockStore.create(
-            path: path,
-            schema: try DatasetLoader.loadSchema(json: StoreCrashTests.schemaJSON)
-        )
+        let store = try StoreCrashTests.createFile(path)
         store.logsCommits = false
-        try store.write { t in
-            for id in 0..<rows {
-                _ = try t.insert(
-                    "Item",
-                    ["id": .int(Int64(id)), "text": .string("item \(id % 10)"), "history": .list([.int(Int64(id))])]
-                )
-            }
-        }
+        try StoreCrashTests.insertItems(0..<rows, into: store) { "item \($0 % 10)" }
         return store
     }
 

@@ -21,6 +21,23 @@ struct StoreCrashTests {
         }}
         """#
 
+    /// A new store file of this schema at `path`.
+    static func createFile(_ path: String) throws -> BlockStore {
+        try BlockStore.create(path: path, schema: try DatasetLoader.loadSchema(json: schemaJSON))
+    }
+
+    /// Inserts an Item for each of `ids` (its text `text(id)`, its history `[id]`) in one commit.
+    static func insertItems(_ ids: Range<Int>, into store: BlockStore, text: (Int) -> String) throws {
+        try store.write { t in
+            for id in ids {
+                _ = try t.insert(
+                    "Item",
+                    ["id": .int(Int64(id)), "text": .string(text(id)), "history": .list([.int(Int64(id))])]
+                )
+            }
+        }
+    }
+
     /// The helper executable built next to this test binary.
     static var helper: URL {
         let executable =

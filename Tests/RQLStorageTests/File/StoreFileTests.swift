@@ -1,23 +1,14 @@
 import Foundation
 import RQLCore
+import RQLTestSupport
 import Synchronization
 import Testing
 
 @testable import RQLStorage
 
-/// A temporary directory per test, removed afterwards.
-final class TemporaryDirectory {
-    let url: URL
-
-    init(_ name: String = "store") throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("rql-\(name)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-}
+/// A temporary directory per test, removed afterwards (shared with the other test targets),
+/// by the name this target's files use without importing it.
+typealias TemporaryDirectory = RQLTestSupport.TemporaryDirectory
 
 @Suite("Store file: round trips, versions, errors")
 struct StoreFileTests {
