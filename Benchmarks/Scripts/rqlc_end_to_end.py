@@ -17,6 +17,14 @@ same load). `--static-swift-stdlib` links the Swift runtime and Foundation into 
 dynamically linked, the loader's symbol look-ups for them are most of a process start (see
 `Results/2026-12-06-rqlc-file-speed.md`).
 
+Q1-Q12 are also printed beside the library's execute time of the same query in the same run
+(`rql-bench --filter vm/Q --json`: the VM on an in-memory store of the same rows, producing the
+row keys, Q9 the count; `--rql-bench`, built with `swift build -c release --package-path
+Benchmarks --product rql-bench`; `--no-library` skips it) and the ratio `(rqlc - start) /
+execute`, against issue 17's target `rqlc <= 2 x execute + start`. rqlc writes every matching
+key (`--format keys`, to /dev/null): the library's run produces the same keys, so both sides do
+the same work except printing; Q9 counts on both sides.
+
 Commands: `rqlc --version` (process start), `rqlc run --data STORE --class Person --count
 "age > 90"`, Q1-Q12 (`--format keys` to /dev/null; Q9 `--count`), `rqlc info`, `rqlc export`
 (to /dev/null), `rqlc import` (a fresh store each run), and `sqlite3 FILE "SELECT count(*) ...
@@ -86,6 +94,26 @@ def timed(label, command, runs, prepare=None):
             "peak_rss_mb": max(peaks) / 1e6, "runs": runs}
 
 
+def library_execute_ms(options):
+    """The library's median execute time of each of Q1-Q12 in milliseconds, from `rql-bench
+    --filter vm/Q --json` (the store without indexes), or {} when the runner is not built."""
+    bench = os.path.abspath(options.rql_bench)
+    if not os.path.exists(bench):
+        print(f"no {bench}: the library's execute times are left out (build it with `swift build -c release "
+              "--package-path Benchmarks --product rql-bench`)", file=sys.stderr)
+        return {}
+    command = [bench, "--json", "--filter", "vm/Q", "--rows", str(options.rows)]
+    if options.only:
+        command[3] = f"vm/{options.only}" if options.only.startswith("Q") else "vm/Q"
+    output = subprocess.run(command, stdout=subprocess.PIPE, check=True).stdout.decode()
+    times = {}
+    for line in output.splitlines():
+        entry = json.loads(line)
+        if entry.get("suite") == "vm" and not entry.get("indexed"):
+            times[entry["query"]] = entry["execute_ns"] / 1e6
+    return times
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rqlc", default=".build/release/rqlc")
@@ -98,6 +126,9 @@ def main():
     parser.add_argument("--import-baseline", help="another rqlc binary whose import is timed in the same run, "
                         "for a before/after on the same load")
     parser.add_argument("--json", action="store_true", help="one JSON object a line")
+    parser.add_argument("--rql-bench", default=os.path.join(HERE, "..", ".build", "release", "rql-bench"),
+                        help="the benchmark runner whose vm/ suite gives the library's execute times")
+    parser.add_argument("--no-library", action="store_true", help="do not run the library's vm/ suite")
     options = parser.parse_args()
     rqlc = os.path.abspath(options.rqlc)
     work = options.work or tempfile.mkdtemp(prefix="rqlc-e2e-")
@@ -133,8 +164,11 @@ def main():
                                  options.import_runs, prepare=fresh_scratch))
             fresh_scratch()
     checks = options.rows == 1_000_000
-    if wanted("start"):
+    start_ms = None
+    needs_library = not options.no_library and any(wanted(name) for name, _, _ in QUERIES)
+    if wanted("start") or needs_library:
         results.append(timed("rqlc --version (process start)", [rqlc, "--version"], options.runs))
+        start_ms = results[-1]["median_ms"]
     count = [rqlc, "run", "--data", store, "--class", "Person", "--count", "age > 90"]
     if wanted("count"):
         _, _, output = measure(count, stdout=subprocess.PIPE)
@@ -153,7 +187,14 @@ def main():
             sys.exit(f"{name}: {found} results, the contract says {expected}")
         if checks and name == "Q10" and [int(line) for line in lines] != Q10_IDS:
             sys.exit(f"Q10: ids {lines}, the contract says {Q10_IDS}")
-        results.append(timed(f"rqlc run {name}", command, options.runs))
+        results.append(dict(timed(f"rqlc run {name}", command, options.runs), query=name))
+    library = library_execute_ms(options) if needs_library else {}
+    for result in results:
+        query = result.get("query")
+        if query in library and start_ms is not None:
+            result["library_execute_ms"] = library[query]
+            result["ratio"] = (result["median_ms"] - start_ms) / library[query]
+            result["target_met"] = result["median_ms"] <= 2 * library[query] + start_ms
     if wanted("info"):
         results.append(timed("rqlc info", [rqlc, "info", store], options.runs))
     if wanted("export"):
@@ -184,10 +225,18 @@ def main():
             print(json.dumps(dict(result, rows=options.rows, load=load[0])))
         return
     print(f"rows: {options.rows}; store: {os.path.getsize(store)} bytes; load average {load[0]:.1f} {load[1]:.1f}")
-    print(f"{'command':<44} {'median ms':>10} {'min ms':>9} {'peak RSS MB':>12}")
+    print(f"{'command':<44} {'median ms':>10} {'min ms':>9} {'peak RSS MB':>12} {'library ms':>11} "
+          f"{'ratio':>6} {'≤ 2x + start':>12}")
     for result in results:
-        print(f"{result['label']:<44} {result['median_ms']:>10.1f} {result['min_ms']:>9.1f} "
-              f"{result['peak_rss_mb']:>12.1f}")
+        line = (f"{result['label']:<44} {result['median_ms']:>10.1f} {result['min_ms']:>9.1f} "
+                f"{result['peak_rss_mb']:>12.1f}")
+        if "library_execute_ms" in result:
+            line += (f" {result['library_execute_ms']:>11.2f} {result['ratio']:>6.1f} "
+                     f"{'yes' if result['target_met'] else 'no':>12}")
+        print(line)
+    if any("library_execute_ms" in result for result in results):
+        print("library ms: the VM's execute time (rql-bench vm/, in memory, median); ratio: (rqlc - start) / "
+              "library")
 
 
 if __name__ == "__main__":

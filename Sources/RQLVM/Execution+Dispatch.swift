@@ -115,11 +115,10 @@ extension Execution {
                 let rows = registers.ready(r)
                 if !fusedTopDecided { decideFusedTop() }
                 if fusedTop != nil && offerToFusedTop(rows, count, block: block) { return .next }
-                let start = block.positions.lowerBound
                 let limited = instruction.p5 == 1
                 let room = limited ? max(0, Int(instruction.p3) - resultCount) : count
                 let taken = min(count, room)
-                appendRows(rows, taken, start: start, rowKeys: block.rowKeys)
+                appendRows(rows, taken, block: block)
                 if limited && resultCount >= Int(instruction.p3) { return .jump(Int(instruction.p2)) }
                 return .next
             }

@@ -37,14 +37,15 @@ struct FusedTopList<T: FusedTopKey> {
         return descending ? value > values[i] : value < values[i]
     }
 
-    /// Offers a batch's selected rows (in-block offsets `rows[0 ..< count]`).
+    /// Offers a batch's selected rows (in-block offsets `rows[0 ..< count]`) of `block`, whose
+    /// row keys are read only when a row enters the list (a store file reads them on demand).
     mutating func offer(
         _ base: UnsafePointer<T>,
         _ nulls: NullMask,
         _ rows: UnsafeMutablePointer<Int32>,
         _ count: Int,
         start: Int,
-        rowKeys keys: UnsafeBufferPointer<RowKey>
+        block: TableBlock
     ) {
         let hasNulls = nulls.hasNulls
         for j in 0..<count {
@@ -62,12 +63,12 @@ struct FusedTopList<T: FusedTopKey> {
             ranks.insert(rank, at: low)
             values.insert(value, at: low)
             positions.insert(start &+ r, at: low)
-            if let first = keys.baseAddress { rowKeys.insert(first[r], at: low) }
+            rowKeys.insert(block.rowKeys[r], at: low)
             if ranks.count > capacity {
                 ranks.removeLast()
                 values.removeLast()
                 positions.removeLast()
-                if !rowKeys.isEmpty { rowKeys.removeLast() }
+                rowKeys.removeLast()
             }
         }
     }
@@ -126,14 +127,14 @@ extension Execution {
                 let base = view.values.baseAddress
             else { return count == 0 }
             fusedTop = nil  // the list is mutated uniquely, then put back
-            list.offer(base, view.nulls, rows, count, start: start, rowKeys: block.rowKeys)
+            list.offer(base, view.nulls, rows, count, start: start, block: block)
             fusedTop = .int(column: column, list)
         case .double(let column, var list):
             guard column < block.columns.count, case .double(let view) = block.columns[column],
                 let base = view.values.baseAddress
             else { return count == 0 }
             fusedTop = nil
-            list.offer(base, view.nulls, rows, count, start: start, rowKeys: block.rowKeys)
+            list.offer(base, view.nulls, rows, count, start: start, block: block)
             fusedTop = .double(column: column, list)
         }
         return true

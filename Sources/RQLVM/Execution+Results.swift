@@ -18,12 +18,14 @@ extension Execution {
         if result.count > count { result.removeSubrange(count...) }
     }
 
-    /// Appends the row keys of a batch's `count` surviving rows (in-block offsets at `rows`) to
-    /// the result, and their positions when the run keeps them (`keepsPositions`), in bulk: one
-    /// capacity check per batch, not per row.
-    func appendRows(_ rows: UnsafeMutablePointer<Int32>, _ count: Int, start: Int, rowKeys: UnsafeBufferPointer<RowKey>)
-    {
+    /// Appends the row keys of a batch's `count` surviving rows (in-block offsets at `rows`) of
+    /// `block` to the result, and their positions when the run keeps them (`keepsPositions`), in
+    /// bulk: one capacity check per batch, not per row. A block without survivors is left
+    /// unread (a store file reads a block's keys on first use).
+    func appendRows(_ rows: UnsafeMutablePointer<Int32>, _ count: Int, block: TableBlock) {
         guard count > 0 else { return }
+        let start = block.positions.lowerBound
+        let rowKeys = block.rowKeys
         let offsets = UnsafeBufferPointer(start: rows, count: count)
         // Appended through locals: each access to a class's stored array is checked for
         // exclusivity, which would cost more than the append itself. Grown with zeros (a

@@ -141,9 +141,10 @@ extension Execution {
         let rows = registers.ready(r)
         guard let table else { return }
         let className = table.objectSchema.name
+        let keys = block.rowKeys
         for j in 0..<registers.counts[r] {
             let row = Int(rows[j])
-            out[row] = .link(ObjectLink(className: className, key: block.rowKeys[row]))
+            out[row] = .link(ObjectLink(className: className, key: keys[row]))
         }
     }
 

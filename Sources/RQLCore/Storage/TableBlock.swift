@@ -25,8 +25,12 @@ public struct TableBlock: @unchecked Sendable {
 
     /// The table positions of the block's rows: row `i` of the block is position `positions.lowerBound + i`.
     public let positions: Range<Int>
-    /// The stable key of each row, ascending.
-    public let rowKeys: UnsafeBufferPointer<RowKey>
+    /// The stable key of each row, ascending. A store may read them only when they are asked
+    /// for (a store file checks and maps them on first use), so a reader that needs no keys (a
+    /// count) never pays for them: read them once a block, not once a row.
+    public var rowKeys: UnsafeBufferPointer<RowKey> { keys.rowKeys }
+    /// Where `rowKeys` comes from.
+    private let keys: any RowKeySource
     /// One view per property, numbered like `ObjectSchema.properties`. A block opened for some
     /// columns only (`TableReader.withBlock(_:columns:_:)`) ends after the last opened one, and
     /// holds `TableBlock.unopened` (no rows) at the others: read only the columns you asked for.
@@ -40,14 +44,21 @@ public struct TableBlock: @unchecked Sendable {
         )
     )
 
-    public init(positions: Range<Int>, rowKeys: UnsafeBufferPointer<RowKey>, columns: [ColumnView]) {
+    public init(positions: Range<Int>, rowKeys: any RowKeySource, columns: [ColumnView]) {
         self.positions = positions
-        self.rowKeys = rowKeys
+        keys = rowKeys
         self.columns = columns
     }
 
     /// The number of rows in the block.
     public var count: Int { positions.count }
+}
+
+/// What hands a `TableBlock` its row keys when a reader asks for them: the store's block
+/// itself, which may read them only then.
+public protocol RowKeySource: AnyObject, Sendable {
+    /// The block's row keys, ascending; valid as long as the block's views are.
+    var rowKeys: UnsafeBufferPointer<RowKey> { get }
 }
 
 extension TableReader {

@@ -72,10 +72,7 @@ final class Block: @unchecked Sendable {
     /// that keep the table usable, and the damage goes where throwing readers find it.
     init(lazy count: Int, firstKey: Int64, parts: BlockParts) {
         self.count = count
-        guard case .fixed(let keys) = Segment.empty(.fixed(.int, optional: false)) else {
-            fatalError("an int shape makes a fixed segment")
-        }
-        storedKeys = keys
+        storedKeys = Segment.empty(.fixed(.int, optional: false)).rowKeys
         storedColumns = []
         self.parts = parts
         isLoaded = Atomic(false)
@@ -121,10 +118,11 @@ final class Block: @unchecked Sendable {
 
     /// An empty block for properties of `shapes`.
     convenience init(shapes: [SegmentShape]) {
-        guard case .fixed(let keys) = Segment.empty(.fixed(.int, optional: false)) else {
-            fatalError("an int shape makes a fixed segment")
-        }
-        self.init(count: 0, keys: keys, columns: shapes.map(Segment.empty))
+        self.init(
+            count: 0,
+            keys: Segment.empty(.fixed(.int, optional: false)).rowKeys,
+            columns: shapes.map(Segment.empty)
+        )
     }
 
     /// A copy to change. A block read from a file is copied out of the mapping whole (`packed()`):
@@ -143,21 +141,28 @@ final class Block: @unchecked Sendable {
     var firstKey: Int64 { knownFirstKey ?? key(at: 0) }
     var lastKey: Int64 { key(at: count - 1) }
 
+    /// The row keys as a buffer: fetched once for a search, since each `keys` access of a stub
+    /// goes through its part's slot (a segment copy and its reference counting).
+    private var keyBuffer: UnsafeBufferPointer<Int64> { keys.values.buffer(count: count, as: Int64.self) }
+
     /// The first row whose key is at least `key`.
-    func lowerBound(_ key: Int64) -> Int {
+    func lowerBound(_ key: Int64) -> Int { Self.lowerBound(key, in: keyBuffer) }
+
+    private static func lowerBound(_ key: Int64, in keys: UnsafeBufferPointer<Int64>) -> Int {
         var low = 0
-        var high = count
+        var high = keys.count
         while low < high {
             let mid = (low + high) >> 1
-            if self.key(at: mid) < key { low = mid + 1 } else { high = mid }
+            if keys[mid] < key { low = mid + 1 } else { high = mid }
         }
         return low
     }
 
     /// The row holding `key`, or `nil`.
     func row(of key: Int64) -> Int? {
-        let i = lowerBound(key)
-        return i < count && self.key(at: i) == key ? i : nil
+        let keys = keyBuffer
+        let i = Self.lowerBound(key, in: keys)
+        return i < keys.count && keys[i] == key ? i : nil
     }
 
     func value(at row: Int, column: Int) -> Value { self.column(column).value(at: row) }
@@ -230,6 +235,19 @@ final class Block: @unchecked Sendable {
     }
 }
 
+extension Block: RowKeySource {
+    /// The row keys as a `TableBlock` reads them: a stub reads (and checks) its keys part only now.
+    var rowKeys: UnsafeBufferPointer<RowKey> { keys.values.buffer(count: count, as: RowKey.self) }
+}
+
+extension Segment {
+    /// This segment as a block's row keys, which every reader builds as a fixed segment of ints.
+    var rowKeys: FixedSegment {
+        guard case .fixed(let keys) = self else { fatalError("a block's keys part reads as a fixed segment") }
+        return keys
+    }
+}
+
 /// The parts of a stub block, the row keys and each column, each read once on first use by
 /// `read` (part 0 the keys, part `c + 1` column `c`), from any thread.
 final class BlockParts: Sendable {
@@ -246,12 +264,7 @@ final class BlockParts: Sendable {
         slots = (0...columnCount).map { _ in PartSlot() }
     }
 
-    var keys: FixedSegment {
-        guard case .fixed(let keys) = slots[0].segment({ read(0) }) else {
-            fatalError("a block's keys part reads as a fixed segment")
-        }
-        return keys
-    }
+    var keys: FixedSegment { slots[0].segment { read(0) }.rowKeys }
 
     func column(_ c: Int) -> Segment { slots[c + 1].segment { read(c + 1) } }
 

@@ -76,7 +76,7 @@ public struct BlockTable: TableReader {
             try body(
                 TableBlock(
                     positions: positions,
-                    rowKeys: block.keys.values.buffer(count: block.count, as: RowKey.self),
+                    rowKeys: block,
                     columns: columns
                 )
             )

@@ -147,9 +147,7 @@ enum BlockCoding {
         try checkCount(count, context)
         let layout = try Layout(bytes, parts: shapes.count + 1, checksum: checksum, context: context)
         let storage = mappedStorage(layout.data, mapping: mapping)
-        guard case .fixed(let keys) = try part(0, of: layout, storage, count: count, shapes: shapes, context) else {
-            fatalError("a block's keys part reads as a fixed segment")
-        }
+        let keys = try part(0, of: layout, storage, count: count, shapes: shapes, context).rowKeys
         var columns: [Segment] = []
         for c in shapes.indices {
             columns.append(try part(c + 1, of: layout, storage, count: count, shapes: shapes, context))
@@ -191,11 +189,9 @@ enum BlockCoding {
             let segment: Segment
             if part == 0 {
                 let keys = try reader.fixed(.int, optional: false, count: count)
-                for i in 1..<count where keys.values.load(i - 1, as: Int64.self) >= keys.values.load(i, as: Int64.self)
-                {
-                    throw ArrayReader.Failure("row keys are not ascending at row \(i)")
+                if let problem = keyProblem(keys.values.buffer(count: count, as: Int64.self)) {
+                    throw ArrayReader.Failure(problem)
                 }
-                guard keys.values.load(0, as: Int64.self) >= 0 else { throw ArrayReader.Failure("negative row key") }
                 segment = .fixed(keys)
             } else {
                 segment = try reader.segment(shapes[part - 1], count: count)
@@ -211,6 +207,25 @@ enum BlockCoding {
                 reason: "\(name(ofPart: part, context)): \(error.reason)"
             )
         }
+    }
+
+    /// What is wrong with a block's row keys, or nil when they ascend from 0 up. One pass without
+    /// branches (it vectorises): every key and every step less one (`next - previous - 1`) is
+    /// non-negative exactly when the keys are non-negative and strictly ascending, and no step
+    /// overflows while the keys are non-negative; where it fails is searched for only then.
+    static func keyProblem(_ keys: UnsafeBufferPointer<Int64>) -> String? {
+        guard let first = keys.first else { return nil }
+        var signs = first
+        var i = 1
+        while i < keys.count {
+            signs |= keys[i] | (keys[i] &- keys[i &- 1] &- 1)
+            i &+= 1
+        }
+        guard signs < 0 else { return nil }
+        if let row = (1..<keys.count).first(where: { keys[$0] <= keys[$0 - 1] }) {
+            return "row keys are not ascending at row \(row)"
+        }
+        return "negative row key"
     }
 
     /// A block of a file opened for reading: a stub whose parts are each checked on first use
@@ -235,6 +250,9 @@ enum BlockCoding {
                 try checkCount(count, context)
                 let layout = try Layout(raw, parts: shapes.count + 1, checksum: checksum, context: context)
                 let storage = mappedStorage(layout.data, mapping: mapping)
+                mapping.willRead(
+                    UnsafeRawBufferPointer(rebasing: layout.data[layout.start(of: index)..<layout.ends[index]])
+                )
                 let segment = try part(index, of: layout, storage, count: count, shapes: shapes, context)
                 if index == 0, case .fixed(let keys) = segment, keys.values.load(0, as: Int64.self) != firstKey {
                     throw .blockOffsets(

@@ -29,6 +29,10 @@ final class FileMapping: @unchecked Sendable {
             throw StoreFileError(path: path, problem: .io(operation: "mmap", reason: String(cString: strerror(errno))))
         }
         base = UnsafeRawPointer(pointer)
+        // Readers touch a few parts of each block, scattered over the file: the kernel's
+        // read-around of a fault (the device's read-ahead, megabytes) would read and map the
+        // parts between them too. Each part asks for its own pages instead (`willRead`).
+        _ = madvise(pointer, size, MADV_RANDOM)
     }
 
     deinit {
@@ -36,6 +40,19 @@ final class FileMapping: @unchecked Sendable {
     }
 
     var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: size) }
+
+    /// The system's page size, to which `madvise` ranges are aligned.
+    private static let systemPageSize = max(Int(sysconf(Int32(_SC_PAGESIZE))), 1)
+
+    /// Tells the kernel that `bytes` (inside the mapping) are about to be read: their pages are
+    /// read ahead in one request, rather than a page at a time as faults find them.
+    func willRead(_ bytes: UnsafeRawBufferPointer) {
+        guard let start = bytes.baseAddress, !bytes.isEmpty else { return }
+        let page = Self.systemPageSize
+        let first = Int(bitPattern: start) / page * page
+        let end = Int(bitPattern: start) + bytes.count
+        _ = madvise(UnsafeMutableRawPointer(bitPattern: first), end - first, MADV_WILLNEED)
+    }
 
     /// Bytes `range` of the file, checked against the mapping.
     func bytes(
