@@ -37,6 +37,7 @@ enum ImportCommand: Command {
         } else {
             try importDataset(list.positionals[0], into: path, list, context)
         }
+        dropCachedPages(path)
     }
 
     /// A JSON dataset, streamed into the store's transaction as it is read: the schema first
@@ -150,6 +151,18 @@ enum ImportCommand: Command {
         try context.output.write(
             "\(TerminalText.escaped(path)): version \(result.snapshot.version), \(result.snapshot.objectCount) objects\n"
         )
+    }
+
+    /// The import wrote the whole store through the page cache, which keeps it in large folios: a
+    /// query run right after maps a whole folio around each page it reads (a count over one column
+    /// of a 1M-object import: 69 MB resident, against 26 MB once the cache is dropped). The commit
+    /// has synced the pages and the store is closed (the kernel keeps pages a mapping holds), so the
+    /// kernel may drop them; later reads page in what they touch.
+    private static func dropCachedPages(_ path: String) {
+        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        _ = posix_fadvise(descriptor, 0, 0, POSIX_FADV_DONTNEED)
     }
 
     private static func importFailure(_ error: WriteError, _ path: String) -> CommandFailure {
