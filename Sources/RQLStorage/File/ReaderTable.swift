@@ -37,7 +37,7 @@ final class ReaderTable: @unchecked Sendable {
     /// lock file cannot be opened read-write or every slot is taken: the store's readers are then
     /// shown to writers by a `ReaderMark` alone (another user's file, a read-only directory).
     init?(storePath: String, publishing version: UInt64) {
-        path = Self.resolved(storePath) + ".lock"
+        path = FileSystem.resolved(storePath) + ".lock"
         let fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard fd >= 0 else { return nil }
         var info = stat()
@@ -59,13 +59,6 @@ final class ReaderTable: @unchecked Sendable {
         slot = claimed
         identity = ReaderMark.identity(FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)))
         publish(version)
-    }
-
-    /// `path` with symbolic links resolved, or as given when it does not exist yet.
-    private static func resolved(_ path: String) -> String {
-        guard let real = realpath(path, nil) else { return path }
-        defer { free(real) }
-        return String(cString: real)
     }
 
     private static func offset(_ slot: Int) -> Int64 { Int64(slot * slotSize) }
