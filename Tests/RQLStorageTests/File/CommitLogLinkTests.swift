@@ -160,6 +160,32 @@ struct CommitLogLinkTests {
         #expect(try BlockStore.open(path: copy, readOnly: true).snapshot.tables.count > 0)
     }
 
+    @Test("a crash after the log was made (empty) or before its reset (an older generation) opens at the checkpoint")
+    func crashBeforeTheLogFollows() throws {
+        let directory = try TemporaryDirectory("log-crash")
+        let path = directory.path("a.rql")
+        // Version 0 names a log that holds nothing yet: what a crash right after creating it leaves.
+        do { _ = try CommitLogTests.makeStore(path) }
+        #expect(CommitLogTests.size(path + ".log") == 0)
+        #expect(try BlockStore.open(path: path, readOnly: true).fallback == nil)
+        // The log as it was before a checkpoint's reset: records the checkpoint covers, of the
+        // generation before the one its slot names.
+        let store = try CommitLogTests.makeStore(directory.path("b.rql"))
+        for _ in 0..<3 { try CommitLogTests.commit(store) }
+        let before = try Data(contentsOf: URL(fileURLWithPath: directory.path("b.rql.log")))
+        #expect(try store.checkpoint())
+        try before.write(to: URL(fileURLWithPath: directory.path("b.rql.log")))
+        let reopened = try BlockStore.open(path: directory.path("b.rql"))
+        #expect(reopened.fallback == nil)
+        #expect(reopened.snapshot.version == 3)
+        try CommitLogTests.commit(reopened)
+        let read = try BlockStore.open(path: directory.path("b.rql"), readOnly: true)
+        #expect(read.snapshot.version == 4)
+        StoreCrashTests.checkCommitted(read.snapshot)
+        #expect(try BlockStore.info(path: directory.path("b.rql")).logRecords == 1)
+        withExtendedLifetime(store) {}
+    }
+
     @Test("a file of format 3 opens, and becomes format 4 when a checkpoint first names its log")
     func formatThreeUpgraded() throws {
         let directory = try TemporaryDirectory("log-format3")
