@@ -24,7 +24,7 @@ extension Realm.Error {
         let message = "Unable to open a realm at path '\(error.path)': \(error.problem.description)"
         switch error.problem {
         case .badMagic, .headerChecksum, .slotChecksum, .newestVersionUnreadable, .truncated, .dataChecksum,
-            .pointerOutOfRange, .blockOffsets, .malformed, .emptyFile:
+            .pointerOutOfRange, .blockOffsets, .malformed, .emptyFile, .commitLogMissing:
             self.init(.invalidDatabase, message)
         case .notRegularFile:
             self.init(.fileAccess, message)

@@ -39,6 +39,11 @@ struct DamagedRealmTests {
         try StoreRegistry.close(path: try #require(written.fileURL).standardizedFileURL.path)
         let url = URL(fileURLWithPath: FileRealmTests.temporaryPath("damaged"))
         try FileManager.default.copyItem(at: try #require(written.fileURL), to: url)
+        // With its log: the checkpoint names it (a file copied alone does not open).
+        try FileManager.default.copyItem(
+            atPath: try #require(written.fileURL).path + ".log",
+            toPath: url.path + ".log"
+        )
         let configuration = Realm.Configuration(fileURL: url, objectTypes: [Note.self, Counter.self])
         let snapshot = try BlockStore.open(path: url.path, readOnly: true).snapshot
         let table = try #require(snapshot.schema.classIndex(named: "Note"))

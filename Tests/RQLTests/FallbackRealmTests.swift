@@ -35,6 +35,11 @@ struct FallbackRealmTests {
         let newest = try BlockStore.open(path: path, readOnly: true).snapshot.version
         let url = URL(fileURLWithPath: FileRealmTests.temporaryPath("fallback-cut"))
         try FileManager.default.copyItem(at: try #require(written.fileURL), to: url)
+        // With its log: the checkpoint names it (a file copied alone does not open).
+        try FileManager.default.copyItem(
+            atPath: try #require(written.fileURL).path + ".log",
+            toPath: url.path + ".log"
+        )
         let size = try #require(try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int)
         #expect(truncate(url.path, off_t(size - 1)) == 0)
         let configuration = Realm.Configuration(fileURL: url, objectTypes: [Note.self])

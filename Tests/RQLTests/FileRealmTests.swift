@@ -120,6 +120,56 @@ struct FileRealmTests {
         #expect(read.output.trimmingCharacters(in: .whitespacesAndNewlines) == Self.expected)
     }
 
+    @Test("a realm one process wrote is read and written through a symbolic link by others, logged commits and all")
+    func symbolicLinkAcrossProcesses() throws {
+        let path = Self.temporaryPath("symlink")
+        let link = Self.temporaryPath("symlink-link")
+        defer {
+            for file in [path, path + ".log", path + ".lock", link] {
+                try? FileManager.default.removeItem(atPath: file)
+            }
+        }
+        let written = try Self.runHelper(["write", path])
+        #expect(written.status == 0, "\(written.output)")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
+        let read = try Self.runHelper(["read", link])
+        #expect(read.output.trimmingCharacters(in: .whitespacesAndNewlines) == Self.expected, "\(read.output)")
+        // This process writes through the link; another reads the store's own path.
+        let configuration = Realm.Configuration(
+            fileURL: URL(fileURLWithPath: link),
+            objectTypes: [Owner.self, Dog.self, Home.self]
+        )
+        try Thread.run {
+            let realm = try Realm(configuration: configuration)
+            #expect(realm.objects(Dog.self).count == 3)
+            try realm.write { realm.add(Dog(value: ["name": "Max", "age": 1])) }
+        }
+        #expect(!FileManager.default.fileExists(atPath: link + ".log"))
+        let again = try Self.runHelper(["read", path])
+        #expect(again.output.contains("owners=2 dogs=4 "), "\(again.output)")
+    }
+
+    @Test("a realm read through a hard link by another process is an error naming the missing log, never older data")
+    func hardLinkAcrossProcesses() throws {
+        let path = Self.temporaryPath("hardlink")
+        let link = Self.temporaryPath("hardlink-link")
+        defer {
+            for file in [path, path + ".log", path + ".lock", link, link + ".lock"] {
+                try? FileManager.default.removeItem(atPath: file)
+            }
+        }
+        let written = try Self.runHelper(["write", path])
+        #expect(written.status == 0, "\(written.output)")
+        try FileManager.default.linkItem(atPath: path, toPath: link)
+        let read = try Self.runHelper(["read", link])
+        #expect(read.status != 0, "\(read.output)")
+        #expect(read.output.contains("'\(link).log' is missing"), "\(read.output)")
+        #expect(read.output.contains("hard link"), "\(read.output)")
+        #expect(!FileManager.default.fileExists(atPath: link + ".log"))
+        let direct = try Self.runHelper(["read", path])
+        #expect(direct.output.trimmingCharacters(in: .whitespacesAndNewlines) == Self.expected, "\(direct.output)")
+    }
+
     // MARK: Schema and schema version
 
     /// `Note` as a later version of the program declares it: `text` now optional, `tags` gone,

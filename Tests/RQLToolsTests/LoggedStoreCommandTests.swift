@@ -42,4 +42,24 @@ struct LoggedStoreCommandTests {
         #expect(RQLCommand.run(["export", copy]).standardOutput == export.standardOutput)
         withExtendedLifetime(writer) {}
     }
+
+    @Test("verify and info on a copy of the store file without its log exit 1 and name the missing log")
+    func copyWithoutLog() throws {
+        let directory = try Directory()
+        let path = try InPlaceStoreTests.itemStore(directory, rows: 100)
+        let writer = try BlockStore.open(path: path)
+        try writer.write { t in _ = try t.insert("Item", ["id": .int(100), "text": .string("logged"), "size": .int(1)])
+        }
+        #expect(try BlockStore.info(path: path).logRecords >= 1)
+        let copy = directory.path("copy.rql")
+        try FileManager.default.copyItem(atPath: path, toPath: copy)
+        for command in ["verify", "info"] {
+            let result = RQLCommand.run([command, copy])
+            #expect(result.exitCode == 1, "\(command): \(result.standardOutput)")
+            #expect(result.standardOutput.isEmpty || !result.standardOutput.contains("version:"), "\(command)")
+            #expect(result.standardError.contains("'\(copy).log' is missing"), "\(command): \(result.standardError)")
+            #expect(result.standardError.contains("copied without 'copy.rql.log'"), "\(command)")
+        }
+        withExtendedLifetime(writer) {}
+    }
 }

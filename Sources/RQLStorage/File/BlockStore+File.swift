@@ -321,7 +321,8 @@ extension BlockStore {
     /// written into it; the copy has no log of its own.
     public func compact(to path: String) throws(StoreFileError) {
         let source = snapshot
-        let target = try BlockStore.create(path: path, schema: source.schema)
+        let (created, version0) = try StoreFile.create(path: path, schema: source.schema, logs: false)
+        let target = BlockStore(file: created, snapshot: version0)
         guard let file = target.file else { return }
         file.state.withLock { $0.makesLog = false }
         let copy = BlockSnapshot(schema: source.schema, version: 1, tables: source.tables)

@@ -11,7 +11,9 @@ import Glibc
 /// generation in the same file.
 ///
 /// A companion file rather than a region of the store: an append syncs the log's bytes alone
-/// (never the checkpoint's dirty pages), and the store file's format is unchanged.
+/// (never the checkpoint's dirty pages). The checkpoint's header slot names the generation of
+/// the records after it (`HeaderSlot.logGeneration`): a store whose newest slot names one and
+/// that finds no log of its own is an error (`.commitLogMissing`), never an older version.
 ///
 /// ```
 /// header (64 bytes): "RQLCLOG\0", u32 format (1), u32 0, u64 generation, u64 checkpoint
@@ -237,38 +239,53 @@ struct CommitLog {
 
     // MARK: The file
 
-    static func path(forStore storePath: String) -> String { storePath + ".log" }
+    /// The log of the store file at `storePath`: beside the file a symbolic link names, as the
+    /// reader table is (`FileHeader` says how a store reached through a hard link or copied
+    /// without its log is told apart from one with no commits since its checkpoint).
+    static func path(forStore storePath: String) -> String { FileSystem.resolved(storePath) + ".log" }
 
-    /// The log file's descriptor, or nil when there is none (and `create` is false). A log
-    /// created here is made durable in its directory before it is used.
-    static func openFile(storePath: String, readOnly: Bool, create: Bool) throws(StoreFileError) -> Int32? {
-        let path = path(forStore: storePath)
+    /// The largest log generation: a header slot holds it in the 62 bits above its flags.
+    static let maxGeneration: UInt64 = (1 << 62) - 1
+
+    /// The log file at `path` (`path(forStore:)`) open, or nil when there is none (and `create`
+    /// is false). A log created here is made durable in its directory before it is used.
+    static func openFile(path: String, readOnly: Bool, create: Bool) throws(StoreFileError) -> Int32? {
         let descriptor = Glibc.open(path, (readOnly ? O_RDONLY : O_RDWR) | O_CLOEXEC)
         if descriptor >= 0 { return descriptor }
         guard errno == ENOENT else { throw FileSystem.failure(path, "open") }
         guard create, !readOnly else { return nil }
         let created = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard created >= 0 else { throw FileSystem.failure(path, "open") }
-        let directory = (path as NSString).deletingLastPathComponent
-        let directoryDescriptor = Glibc.open(directory.isEmpty ? "." : directory, O_RDONLY | O_CLOEXEC)
-        if directoryDescriptor >= 0 {
-            defer { close(directoryDescriptor) }
-            guard fsync(directoryDescriptor) == 0 else { throw FileSystem.failure(directory, "fsync") }
+        do {
+            try syncDirectory(of: path)
+        } catch {
+            close(created)
+            throw error
         }
         return created
     }
 
-    /// Starts a generation after `checkpoint`, synced. The file keeps its size and its bytes:
-    /// the records behind the new header are of a generation no scan of this one reads.
+    /// Makes the log's directory entry durable: before a header slot names the log, so that a
+    /// crash never leaves a slot naming a log that is not there.
+    static func syncDirectory(of path: String) throws(StoreFileError) {
+        let directory = (path as NSString).deletingLastPathComponent
+        let descriptor = Glibc.open(directory.isEmpty ? "." : directory, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw FileSystem.failure(directory, "fsync") }
+    }
+
+    /// Starts `generation` (the one `checkpoint`'s slot names, or a fresh one when it names
+    /// none) after `checkpoint`, synced. The file keeps its size and its bytes: the records
+    /// behind the new header are of a generation no scan of this one reads.
     static func reset(
         _ descriptor: Int32,
-        storePath: String,
+        path: String,
         checkpoint: HeaderSlot,
         store: UInt64
     ) throws(StoreFileError) -> Header {
-        let path = path(forStore: storePath)
         let header = Header(
-            generation: UInt64.random(in: 1 ... .max),
+            generation: checkpoint.logGeneration != 0 ? checkpoint.logGeneration : UInt64.random(in: 1...maxGeneration),
             checkpoint: checkpoint.version,
             checkpointChecksum: checkpoint.dataChecksum,
             store: store

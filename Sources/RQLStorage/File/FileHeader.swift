@@ -3,7 +3,8 @@
 ///
 /// ```
 /// 0    "RQLSTOR\0"            8 bytes
-/// 8    format version         u32 (3: a checksum per column and the commit log; 2 had one
+/// 8    format version         u32 (4: slots name their commit log's generation; 3, read and
+///                             written, becomes 4 when a slot first names one; 2 had one
 ///                             checksum per block and no log, and is refused)
 /// 12   page size              u32 (4096)
 /// 16   store id               u64, random, made with the file (0 in files of earlier builds);
@@ -12,6 +13,18 @@
 /// 128  slot 1                 64 bytes
 /// 4096 pages: blocks, index nodes and roots, written by commits into free runs or appended
 /// ```
+///
+/// A slot: u64 version, root offset, root length, written length, file end, data checksum,
+/// flags (bits 0-1) and log generation (bits 2-63), checksum of the 56 bytes before it.
+///
+/// A checkpoint of a store that logs names in its slot the generation of the commit log records
+/// after it (`CommitLog`), once the log file exists in its directory. Open and refresh then
+/// require that log: found through the store's resolved path, so a symbolic link finds it,
+/// but a hard link under another name or a copy of the store file alone does not, and that is
+/// `.commitLogMissing` rather than the checkpoint read as the newest version. An empty log
+/// (created, then a crash before its header was written) holds no records, and a log of an
+/// older generation (a crash between the slot and the log's reset) holds none newer than the
+/// checkpoint.
 ///
 /// A commit writes its blocks, nodes and root into free runs (`FreeList`) or after the space in
 /// use, then writes the slot the newest version does not occupy (version `v` goes to slot
@@ -28,7 +41,7 @@ struct FileHeader {
     static let magic: [UInt8] = Array("RQLSTOR\0".utf8)
     /// The one place the format version is said: files of any other version are refused
     /// (`unsupportedFormat`).
-    static let formatVersion: UInt32 = 3
+    static let formatVersion: UInt32 = 4
     /// The oldest format this build opens: a file of 2 has whole-block checksums, which this
     /// build does not read.
     static let oldestReadableFormat: UInt32 = 3
@@ -88,6 +101,10 @@ struct HeaderSlot: Equatable {
     /// The commit synced its pages before writing the slot, and `dataChecksum` covers its root
     /// alone (flag 2). Flag 0, and flag 1 of earlier builds, cover everything the commit wrote.
     var pagesSynced: Bool
+    /// The commit log generation whose records follow this checkpoint (at most
+    /// `CommitLog.maxGeneration`), or 0: no log is named (a store that does not log, a file of
+    /// format 3).
+    var logGeneration: UInt64 = 0
 
     func encoded() -> [UInt8] {
         var writer = ByteWriter()
@@ -97,7 +114,7 @@ struct HeaderSlot: Equatable {
         writer.u64(writtenLength)
         writer.u64(fileEnd)
         writer.u64(dataChecksum)
-        writer.u64(pagesSynced ? 2 : 0)
+        writer.u64(logGeneration << 2 | (pagesSynced ? 2 : 0))
         writer.u64(FileChecksum.of(writer.bytes))
         return writer.bytes
     }
@@ -112,7 +129,7 @@ struct HeaderSlot: Equatable {
             let fileEnd = try? reader.u64(),
             let dataChecksum = try? reader.u64(), let flags = try? reader.u64(), let checksum = try? reader.u64(),
             checksum == FileChecksum.of(UnsafeRawBufferPointer(rebasing: bytes[0..<56])),
-            flags <= 2
+            flags & 3 <= 2
         else { return nil }
         return HeaderSlot(
             version: version,
@@ -121,7 +138,8 @@ struct HeaderSlot: Equatable {
             writtenLength: writtenLength,
             fileEnd: fileEnd,
             dataChecksum: dataChecksum,
-            pagesSynced: flags == 2
+            pagesSynced: flags & 3 == 2,
+            logGeneration: flags >> 2
         )
     }
 

@@ -69,6 +69,15 @@ final class FileMapping: @unchecked Sendable {
 
 /// Thin, throwing wrappers of the system calls the store file uses.
 enum FileSystem {
+    /// `path` with symbolic links resolved, or as given when it does not exist yet: where the
+    /// files beside a store (its reader table, its commit log) are found, so that every path to
+    /// one store through symbolic links finds the same ones.
+    static func resolved(_ path: String) -> String {
+        guard let real = realpath(path, nil) else { return path }
+        defer { free(real) }
+        return String(cString: real)
+    }
+
     static func failure(_ path: String, _ operation: String, code: Int32 = errno) -> StoreFileError {
         StoreFileError(path: path, problem: .io(operation: operation, reason: String(cString: strerror(code))))
     }

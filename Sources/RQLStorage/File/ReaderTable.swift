@@ -61,15 +61,8 @@ final class ReaderTable: @unchecked Sendable {
         publish(version)
     }
 
-    /// `path` with symbolic links resolved, or as given when it does not exist yet.
-    /// The lock file of the store file at `storePath`.
-    static func path(forStore storePath: String) -> String { resolved(storePath) + ".lock" }
-
-    private static func resolved(_ path: String) -> String {
-        guard let real = realpath(path, nil) else { return path }
-        defer { free(real) }
-        return String(cString: real)
-    }
+    /// The lock file of the store file at `storePath` (symbolic links resolved).
+    static func path(forStore storePath: String) -> String { FileSystem.resolved(storePath) + ".lock" }
 
     private static func offset(_ slot: Int) -> Int64 { Int64(slot * slotSize) }
 

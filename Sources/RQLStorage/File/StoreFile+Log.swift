@@ -29,6 +29,9 @@ struct FileState {
     var storeID: UInt64?
     /// The format version in the file's header, once read.
     var format: UInt32?
+    /// Whether this process made the log's directory entry durable, as a checkpoint does before
+    /// its slot first names the log.
+    var logDirectorySynced = false
     /// The newest version on disk, as read since this process took the writer lock (which
     /// keeps other writers out until `unlock`): a commit on it need not read the disk again.
     var newestWhileLocked: UInt64?
@@ -73,25 +76,32 @@ struct NewestRead {
 
 extension StoreFile {
     private func logError(_ operation: String) -> StoreFileError {
-        FileSystem.failure(CommitLog.path(forStore: path), operation)
+        FileSystem.failure(logPath, operation)
     }
 
     /// The log's descriptor, opened on first use; nil when there is none. A store open for
     /// writing makes an empty log when there is none (an empty log reads as none), so that
     /// commits and refreshes do not look for a missing file again and again; with `create` a
-    /// log that cannot be made is an error.
-    private func logDescriptor(create: Bool) throws(StoreFileError) -> Int32? {
+    /// log that cannot be made is an error. When the newest checkpoint names a log `generation`,
+    /// a missing log is `.commitLogMissing`: an empty one made here would hide the commits of
+    /// the log this path does not find.
+    private func logDescriptor(create: Bool, named generation: UInt64 = 0) throws(StoreFileError) -> Int32? {
         let known = state.withLock { $0.logDescriptor }
         if known >= 0 { return known }
         let found: Int32?
-        if create || isReadOnly || !state.withLock({ $0.makesLog }) {
-            found = try CommitLog.openFile(storePath: path, readOnly: isReadOnly, create: create)
+        if generation != 0 {
+            found = try CommitLog.openFile(path: logPath, readOnly: isReadOnly, create: false)
+            guard found != nil else {
+                throw error(.commitLogMissing(log: logPath, generation: generation, foreign: false))
+            }
+        } else if create || isReadOnly || !state.withLock({ $0.makesLog }) {
+            found = try CommitLog.openFile(path: logPath, readOnly: isReadOnly, create: create)
         } else {
             // A directory this process may not write to: no log until a commit needs one.
-            if let made = try? CommitLog.openFile(storePath: path, readOnly: false, create: true) {
+            if let made = try? CommitLog.openFile(path: logPath, readOnly: false, create: true) {
                 found = made
             } else {
-                found = try CommitLog.openFile(storePath: path, readOnly: false, create: false)
+                found = try CommitLog.openFile(path: logPath, readOnly: false, create: false)
             }
         }
         guard let opened = found else { return nil }
@@ -108,8 +118,7 @@ extension StoreFile {
     /// Reads the log's records after `slot`'s checkpoint, from `position` when it is of the
     /// same log generation.
     func readLog(after slot: HeaderSlot, from position: LogPosition?) throws(StoreFileError) -> LogRead {
-        guard let descriptor = try logDescriptor(create: false) else { return .none }
-        let logPath = CommitLog.path(forStore: path)
+        guard let descriptor = try logDescriptor(create: false, named: slot.logGeneration) else { return .none }
         let size = try FileSystem.size(descriptor, logPath)
         var headerBytes = try FileSystem.read(descriptor, count: CommitLog.headerSize, at: 0, logPath)
         if CommitLog.Header.decode(headerBytes) == nil, size > UInt64(CommitLog.headerSize) {
@@ -129,7 +138,11 @@ extension StoreFile {
         }
         if header.store != (try storeID()) {
             // A log left beside this path by another store file (this one was made since, or its
-            // id was damaged): its records are not this file's.
+            // id was damaged, or this is a copy beside another store's log): its records are not
+            // this file's, and those of the log the checkpoint names are elsewhere.
+            if slot.logGeneration != 0 {
+                throw error(.commitLogMissing(log: logPath, generation: slot.logGeneration, foreign: true))
+            }
             return size <= UInt64(CommitLog.headerSize)
                 ? .none : .damaged(offset: 0, reason: "the commit log belongs to another store file")
         }
@@ -308,7 +321,10 @@ extension StoreFile {
             )
         else { return nil }
         guard let descriptor = try logDescriptor(create: true) else { return nil }
-        let logPath = CommitLog.path(forStore: path)
+        // A checkpoint that names no log (a new store, a compacted copy, a file of format 3):
+        // this commit is a checkpoint naming one, so that no record is written that a copy of
+        // the store file alone, or a hard link to it, would silently not see.
+        guard slot.logGeneration != 0 else { return nil }
         var position: LogPosition
         if let known, known.header.checkpoint == slot.version {
             position = known
@@ -317,7 +333,7 @@ extension StoreFile {
             guard base.version == slot.version else {
                 throw error(.conflict(expected: base.version, found: known?.version ?? slot.version))
             }
-            let header = try CommitLog.reset(descriptor, storePath: path, checkpoint: slot, store: try storeID())
+            let header = try CommitLog.reset(descriptor, path: logPath, checkpoint: slot, store: try storeID())
             position = LogPosition(header: header, end: UInt64(CommitLog.headerSize), version: slot.version)
         }
         guard position.version == base.version else {
@@ -355,25 +371,47 @@ extension StoreFile {
 
     /// Writes `snapshot` as a checkpoint: its blocks copy-on-write and its root, published
     /// through the header slot the newest checkpoint does not occupy, then starts a new log
-    /// generation after it (the records before are all in the checkpoint). Call with the lock held.
+    /// generation after it (the records before are all in the checkpoint), the one the slot
+    /// names when the store logs. Call with the lock held.
     func checkpoint(_ snapshot: BlockSnapshot, spill: BlockSpill? = nil) throws(StoreFileError) -> BlockSnapshot {
-        let (current, index, hasLog) = state.withLock { ($0.slot, $0.slotIndex, $0.logApplied != nil) }
+        let (current, index, hasLog, names) = state.withLock {
+            ($0.slot, $0.slotIndex, $0.logApplied != nil, $0.logging && $0.makesLog)
+        }
         let slotIndex = 1 - (index ?? slotIndexOnDisk(of: current))
         let pin = pins.pin(snapshot.version)
         let base = state.withLock { $0.checkpoint }
+        let log = try logDescriptor(create: false)
+        var generation: UInt64 = 0
+        if names, log != nil {
+            generation = UInt64.random(in: 1...CommitLog.maxGeneration)
+            try prepareToNameLog()
+        }
         // Pages synced before the slot: a checkpoint cut short is then never a reported fallback.
-        try write(snapshot, base: base, slotIndex: slotIndex, presync: hasLog, spill: spill)
+        try write(snapshot, base: base, slotIndex: slotIndex, presync: hasLog, spill: spill, logGeneration: generation)
         // An empty log (a store that never logged) reads as none: nothing to empty.
-        if let descriptor = try logDescriptor(create: false),
-            hasLog ? true : try FileSystem.size(descriptor, CommitLog.path(forStore: path)) > 0
-        {
+        if let log, hasLog ? true : try FileSystem.size(log, logPath) > 0 {
             let slot = state.withLock { $0.slot }
-            let header = try CommitLog.reset(descriptor, storePath: path, checkpoint: slot, store: try storeID())
+            let header = try CommitLog.reset(log, path: logPath, checkpoint: slot, store: try storeID())
             state.withLock {
                 $0.logApplied = LogPosition(header: header, end: UInt64(CommitLog.headerSize), version: slot.version)
             }
         }
         return snapshot.pinned(pin)
+    }
+
+    /// What must be on disk before a slot first names the log: the log's directory entry, and
+    /// format 4 in a file of format 3 (whose readers would refuse the slot). The format is
+    /// written in the header page the slot is in, so the slot's sync writes both.
+    private func prepareToNameLog() throws(StoreFileError) {
+        if !state.withLock({ $0.logDirectorySynced }) {
+            try CommitLog.syncDirectory(of: logPath)
+            state.withLock { $0.logDirectorySynced = true }
+        }
+        guard try formatVersion() < FileHeader.formatVersion else { return }
+        var writer = ByteWriter()
+        writer.u32(FileHeader.formatVersion)
+        try FileSystem.write(descriptor, writer.bytes, at: UInt64(FileHeader.formatVersionOffset), path)
+        state.withLock { $0.format = FileHeader.formatVersion }
     }
 
     /// The store file's id (`FileHeader.storeIDOffset`), read once.
@@ -399,9 +437,8 @@ extension StoreFile {
     /// Empties a log left beside a file just made at `path` by another store file (deleted
     /// without its log): its records are not this file's, and would read as damage.
     func discardForeignLog() throws(StoreFileError) {
-        guard let descriptor = try CommitLog.openFile(storePath: path, readOnly: false, create: false) else { return }
+        guard let descriptor = try CommitLog.openFile(path: logPath, readOnly: false, create: false) else { return }
         defer { close(descriptor) }
-        let logPath = CommitLog.path(forStore: path)
         let bytes = try FileSystem.read(descriptor, count: CommitLog.headerSize, at: 0, logPath)
         if let header = CommitLog.Header.decode(bytes), header.store == (try storeID()) { return }
         guard try FileSystem.size(descriptor, logPath) > 0 else { return }

@@ -15,7 +15,13 @@ import Glibc
 extension StoreFile {
     /// Creates a new file holding version 0 of an empty store of `schema` and returns it open;
     /// throws `.exists` when there is a file at `path` (made meanwhile or not), leaving it alone.
-    static func create(path: String, schema: Schema) throws(StoreFileError) -> (StoreFile, BlockSnapshot) {
+    /// `logs`: the store will log its commits, so its log is made before the file and version
+    /// 0's slot names it (a compacted copy does not log, and stays one file).
+    static func create(
+        path: String,
+        schema: Schema,
+        logs: Bool = true
+    ) throws(StoreFileError) -> (StoreFile, BlockSnapshot) {
         let temporary = path + ".creating-\(getpid())-\(UInt32.random(in: 0 ... .max))"
         let descriptor: Int32
         do {
@@ -26,7 +32,14 @@ extension StoreFile {
         }
         defer { unlink(temporary) }
         let file = try StoreFile(path: path, descriptor: descriptor, isReadOnly: false)
-        let snapshot = try file.initialise(schema: schema)
+        var generation: UInt64 = 0
+        // A log that cannot be made (a directory this process may not write to): none is named,
+        // and the first logged commit is a checkpoint naming one.
+        if logs, let log = try? CommitLog.openFile(path: file.logPath, readOnly: false, create: true) {
+            close(log)
+            generation = UInt64.random(in: 1...CommitLog.maxGeneration)
+        }
+        let snapshot = try file.initialise(schema: schema, logGeneration: generation)
         guard link(temporary, path) == 0 else {
             if errno == EEXIST { throw StoreFileError(path: path, problem: .exists) }
             throw FileSystem.failure(path, "link")
@@ -125,12 +138,12 @@ extension StoreFile {
     /// Writes version 0, an empty store of `schema`, into this empty file: the header page, the
     /// commit and its slot, synced, then the magic, synced, so the file is a store only once it
     /// is a whole one. Call on a file no other process writes (new, or under the lock).
-    fileprivate func initialise(schema: Schema) throws(StoreFileError) -> BlockSnapshot {
+    fileprivate func initialise(schema: Schema, logGeneration: UInt64 = 0) throws(StoreFileError) -> BlockSnapshot {
         var prologue = FileHeader.prologue()
         withUnsafeBytes(of: UInt64.random(in: 1 ... .max).littleEndian) { prologue.append(contentsOf: $0) }
         try FileSystem.write(descriptor, [UInt8](repeating: 0, count: FileHeader.pageSize), at: 0, path)
         let snapshot = BlockSnapshot(schema: schema)
-        try write(snapshot, base: nil, slotIndex: 0)
+        try write(snapshot, base: nil, slotIndex: 0, logGeneration: logGeneration)
         try FileSystem.write(descriptor, prologue, at: 0, path)
         try FileSystem.sync(descriptor, path)
         return snapshot.pinned(pins.pin(0))

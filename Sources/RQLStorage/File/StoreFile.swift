@@ -19,6 +19,8 @@ import Glibc
 // lock) and the file, which commits write only under the store's write lock.
 final class StoreFile: @unchecked Sendable {
     let path: String
+    /// The commit log's path: beside the file `path` resolves to (`CommitLog.path(forStore:)`).
+    let logPath: String
     let id: UInt64
     let isReadOnly: Bool
     let descriptor: Int32
@@ -37,6 +39,7 @@ final class StoreFile: @unchecked Sendable {
     /// taken: a reader no writer can see could be handed pages a commit reuses.
     init(path: String, descriptor: Int32, isReadOnly: Bool) throws(StoreFileError) {
         self.path = path
+        logPath = CommitLog.path(forStore: path)
         self.descriptor = descriptor
         self.isReadOnly = isReadOnly
         id = Self.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
@@ -340,7 +343,8 @@ final class StoreFile: @unchecked Sendable {
         base: BlockSnapshot?,
         slotIndex: Int,
         presync forced: Bool = false,
-        spill: BlockSpill? = nil
+        spill: BlockSpill? = nil,
+        logGeneration: UInt64 = 0
     ) throws(StoreFileError) {
         let previous: HeaderSlot
         let freeList: FreeList
@@ -375,7 +379,8 @@ final class StoreFile: @unchecked Sendable {
             writtenLength: writer.writtenLength,
             fileEnd: writer.freeList.fileEnd,
             dataChecksum: checksum,
-            pagesSynced: presync
+            pagesSynced: presync,
+            logGeneration: logGeneration
         )
         try writer.flush()
         if presync { try FileSystem.sync(descriptor, path) }

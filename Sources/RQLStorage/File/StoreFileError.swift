@@ -44,6 +44,11 @@ public struct StoreFileError: Error, Hashable, Sendable, CustomStringConvertible
         case readOnly
         /// Another process committed a version this writer did not start from.
         case conflict(expected: UInt64, found: UInt64)
+        /// The newest checkpoint names a commit log (`generation`) and the log at `log` is
+        /// missing (`foreign` false) or belongs to another store file: the store was opened
+        /// through a hard link under another name, or copied without its `.log`, so the
+        /// commits after the checkpoint cannot be read.
+        case commitLogMissing(log: String, generation: UInt64, foreign: Bool)
     }
 
     /// The file's path as given.
@@ -87,6 +92,12 @@ extension StoreFileError.Problem: CustomStringConvertible {
         case .readOnly: "opened read-only"
         case .conflict(let expected, let found):
             "another process committed version \(found); this write started from \(expected)"
+        case .commitLogMissing(let log, let generation, let foreign):
+            "its checkpoint is followed by commit log generation \(generation), and '\(log)' "
+                + (foreign ? "belongs to another store file" : "is missing")
+                + ": the commits since the checkpoint cannot be read (was the store opened through a hard link"
+                + " under another name, or copied without '\(log.split(separator: "/").last.map(String.init) ?? log)'? open it by its"
+                + " own name or a symbolic link, copy both files, or use a compacted copy)"
         }
     }
 }

@@ -103,15 +103,16 @@ struct CommitLogDefaultTests {
     func logMadeOnceForWriters() throws {
         let directory = try TemporaryDirectory("log-made")
         let path = directory.path("a.rql")
-        do { _ = try Self.create(path) }
-        try? FileManager.default.removeItem(atPath: path + ".log")
+        // A compacted copy: one file, whose slot names no log.
+        do { try Self.create(directory.path("source.rql")).compact(to: path) }
+        #expect(!FileManager.default.fileExists(atPath: path + ".log"))
         let store = try BlockStore.open(path: path)
         store.logsCommits = false
         // Made by the open's read, so no commit or refresh looks for a missing file.
         #expect(FileManager.default.fileExists(atPath: path + ".log"))
-        try CommitLogTests.commit(store)
+        try CommitLogLinkTests.insert(store)
         // Each commit is a checkpoint; an empty log is left alone (no write, no sync).
-        #expect(store.snapshot.version == 1)
+        #expect(store.snapshot.version == 2)
         #expect(CommitLogTests.size(path + ".log") == 0)
         // A read-only open makes nothing.
         try FileManager.default.removeItem(atPath: path + ".log")

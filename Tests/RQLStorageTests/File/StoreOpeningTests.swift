@@ -104,9 +104,10 @@ struct StoreOpeningTests {
         #expect(throws: StoreFileError(path: path, problem: .exists)) {
             _ = try BlockStore.create(path: path, schema: Self.schema)
         }
-        // Creating leaves no temporary file behind.
+        // Creating leaves no temporary file behind; the log is made with the file (its first
+        // slot names it).
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted()
-        #expect(names == ["new.rql", "new.rql.lock"])
+        #expect(names == ["new.rql", "new.rql.lock", "new.rql.log"])
     }
 
     @Test("a symbolic link loop is named as one")
