@@ -28,24 +28,16 @@ extension Realm {
     public static func deleteFiles(for configuration: Configuration) throws -> Bool {
         guard case .file(let path) = configuration.storeKey else { return false }
         try StoreRegistry.close(path: path)
-        let manager = FileManager.default
-        guard manager.fileExists(atPath: path) else {
-            try? manager.removeItem(atPath: path + ".log")
-            try? manager.removeItem(atPath: path + ".lock")
-            return false
-        }
-        if let other = try? BlockStore.open(path: path, readOnly: true), other.isOpenElsewhere {
+        if FileManager.default.fileExists(atPath: path),
+            let other = try? BlockStore.open(path: path, readOnly: true), other.isOpenElsewhere
+        {
             throw Realm.Error(.fileAccess, "Cannot delete the realm at '\(path)': another process has it open")
         }
         do {
-            try manager.removeItem(atPath: path)
-            // After the file: a log without its file is never read as another file's.
-            try? manager.removeItem(atPath: path + ".log")
-            try? manager.removeItem(atPath: path + ".lock")
+            return try BlockStore.removeFiles(path: path)
         } catch {
-            throw Realm.Error(.fileAccess, "Cannot delete the realm at '\(path)': \(error.localizedDescription)")
+            throw Realm.Error(.fileAccess, "Cannot delete the realm at '\(path)': \(error.problem.description)")
         }
-        return true
     }
 
     /// Writes a compacted copy of the realm's newest version to a new file at `fileURL` (which

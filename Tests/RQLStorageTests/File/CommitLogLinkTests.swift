@@ -82,6 +82,28 @@ struct CommitLogLinkTests {
         withExtendedLifetime((writer, linked)) {}
     }
 
+    @Test("removing a store through a symbolic link removes the link only; through its path, the store, log and lock")
+    func removeThroughLink() throws {
+        let directory = try TemporaryDirectory("log-remove-link")
+        let path = directory.path("a.rql")
+        let link = directory.path("c.rql")
+        let writer = try Self.loggedStore(path, commits: 3)
+        #expect(symlink(path, link) == 0)
+        _ = try BlockStore.open(path: link, readOnly: true)
+        withExtendedLifetime(writer) {}
+        #expect(try BlockStore.removeFiles(path: link))
+        #expect(!FileManager.default.fileExists(atPath: link))
+        // The store keeps its log: every logged commit still reads.
+        let reader = try BlockStore.open(path: path, readOnly: true)
+        #expect(reader.snapshot.version == 3)
+        StoreCrashTests.checkCommitted(reader.snapshot)
+        #expect(try BlockStore.removeFiles(path: path))
+        for file in [path, path + ".log", path + ".lock"] {
+            #expect(!FileManager.default.fileExists(atPath: file), "\(file) is left")
+        }
+        #expect(try !BlockStore.removeFiles(path: path))
+    }
+
     @Test("a hard link under another name is .commitLogMissing, read-only and read-write, and makes no log")
     func hardLink() throws {
         let directory = try TemporaryDirectory("log-hardlink")
