@@ -357,31 +357,30 @@ extension WriteTransaction {
     /// Splices each staged element into its place, found by binary search.
     private func spliceStaged(_ staged: StagedCollection, _ t: Int, _ key: Int64, _ property: Int) {
         for value in staged.elements {
-            guard let (b, row) = tables[t].locate(key: key) else { return }
-            let block = tables[t].blocks[b]
-            let position = block.position(ofElement: value, row: row, column: property).index
-            elementsMoved += block.elementCount(row: row, column: property) - position + 1
-            tables[t].replaceElements(
-                key: key,
-                property: property,
-                range: position..<position,
-                with: [value],
-                keys: nil
-            )
+            guard splice(value, mapKey: nil, t, key, property) else { return }
         }
         for (mapKey, value) in staged.entries {
-            guard let (b, row) = tables[t].locate(key: key) else { return }
-            let block = tables[t].blocks[b]
-            let position = block.position(ofKey: mapKey.text, row: row, column: property).index
-            elementsMoved += block.elementCount(row: row, column: property) - position + 1
-            tables[t].replaceElements(
-                key: key,
-                property: property,
-                range: position..<position,
-                with: [value],
-                keys: [mapKey.text]
-            )
+            guard splice(value, mapKey: mapKey.text, t, key, property) else { return }
         }
+    }
+
+    /// Inserts one set element (`mapKey` nil) or map entry at its place in the collection of row
+    /// `key`; false when the row is gone.
+    private func splice(_ value: Value, mapKey: String?, _ t: Int, _ key: Int64, _ property: Int) -> Bool {
+        guard let (b, row) = tables[t].locate(key: key) else { return false }
+        let block = tables[t].blocks[b]
+        let position =
+            mapKey.map { block.position(ofKey: $0, row: row, column: property).index }
+            ?? block.position(ofElement: value, row: row, column: property).index
+        elementsMoved += block.elementCount(row: row, column: property) - position + 1
+        tables[t].replaceElements(
+            key: key,
+            property: property,
+            range: position..<position,
+            with: [value],
+            keys: mapKey.map { [$0] }
+        )
+        return true
     }
 
     // MARK: Helpers
