@@ -505,36 +505,14 @@ struct CommitLogCrashTests {
             try FileManager.default.copyItem(atPath: template + ".store", toPath: path)
             try FileManager.default.copyItem(atPath: template + ".store.log", toPath: path + ".log")
             let first = try BlockStore.open(path: path, readOnly: true).snapshot.version
-            let process = Process()
-            process.executableURL = StoreCrashTests.helper
-            process.arguments = ["log", path, "1000000", "\(1 << 30)"]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            try process.run()
-            var output = Data()
-            if kill % 3 == 0 {
-                usleep(UInt32(random.next(30_000)))
-            } else {
-                while !output.contains(UInt8(ascii: "\n")) {
-                    let chunk = pipe.fileHandleForReading.availableData
-                    if chunk.isEmpty { break }
-                    output.append(chunk)
-                }
-                usleep(UInt32(random.next(5_000)))
-            }
-            Glibc.kill(process.processIdentifier, SIGKILL)
-            output.append(pipe.fileHandleForReading.readDataToEndOfFile())
-            process.waitUntilExit()
-            let acknowledged =
-                String(decoding: output, as: UTF8.self).split(separator: "\n").compactMap { UInt64($0) }.last ?? first
+            let delay = kill % 3 == 0 ? random.next(30_000) : random.next(5_000)
+            let printed = try Self.killWriter(
+                arguments: ["log", path, "1000000", "\(1 << 30)"],
+                afterFirstCommit: kill % 3 != 0,
+                delay: delay
+            )
             if CommitLogTests.size(path + ".log") > allocated { grown += 1 }
-            let info = try BlockStore.verify(path: path)
-            let store = try BlockStore.open(path: path, readOnly: true)
-            #expect(store.fallback == nil, "kill \(kill)")
-            #expect(info.version == store.snapshot.version)
-            #expect(store.snapshot.version >= acknowledged, "kill \(kill)")
-            #expect(store.snapshot.version <= acknowledged + 1, "kill \(kill)")
-            StoreCrashTests.checkCommitted(store.snapshot)
+            _ = try Self.expectRecovered(path, acknowledged: printed.last ?? first, kill: kill)
             try? FileManager.default.removeItem(atPath: path)
             try? FileManager.default.removeItem(atPath: path + ".log")
         }
@@ -550,42 +528,58 @@ struct CommitLogCrashTests {
         var acknowledged: UInt64 = 0
         var midway = 0
         for kill in 0..<200 {
-            let process = Process()
-            process.executableURL = StoreCrashTests.helper
-            process.arguments = ["log", path, "1000000", "\(2048 + random.next(6000))"]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            try process.run()
-            var output = Data()
+            let threshold = 2048 + random.next(6000)
             // Wait for a first commit line, then kill a random moment later (odd kills), or
             // kill at a random moment from the start (opening, replay, the first commit).
-            if kill.isMultiple(of: 2) {
-                usleep(UInt32(random.next(20_000)))
-            } else {
-                while !output.contains(UInt8(ascii: "\n")) {
-                    let chunk = pipe.fileHandleForReading.availableData
-                    if chunk.isEmpty { break }
-                    output.append(chunk)
-                }
-                usleep(UInt32(random.next(8_000)))
-            }
-            Glibc.kill(process.processIdentifier, SIGKILL)
-            output.append(pipe.fileHandleForReading.readDataToEndOfFile())
-            process.waitUntilExit()
-            let printed = String(decoding: output, as: UTF8.self).split(separator: "\n").compactMap { UInt64($0) }
+            let delay = kill.isMultiple(of: 2) ? random.next(20_000) : random.next(8_000)
+            let printed = try Self.killWriter(
+                arguments: ["log", path, "1000000", "\(threshold)"],
+                afterFirstCommit: !kill.isMultiple(of: 2),
+                delay: delay
+            )
             if let last = printed.last {
                 acknowledged = last
                 midway += 1
             }
-            let info = try BlockStore.verify(path: path)
-            let store = try BlockStore.open(path: path, readOnly: true)
-            #expect(store.fallback == nil, "kill \(kill)")
-            #expect(info.version == store.snapshot.version)
-            #expect(store.snapshot.version >= acknowledged, "kill \(kill)")
-            #expect(store.snapshot.version <= acknowledged + 1, "kill \(kill)")
-            StoreCrashTests.checkCommitted(store.snapshot)
-            acknowledged = store.snapshot.version
+            acknowledged = try Self.expectRecovered(path, acknowledged: acknowledged, kill: kill)
         }
         #expect(midway > 50, "too few kills landed while the writer was committing")
+    }
+
+    /// Runs the crash helper with `arguments` and kills it `delay` microseconds after it starts
+    /// (or, `afterFirstCommit`, after it prints its first commit); the versions it printed.
+    static func killWriter(arguments: [String], afterFirstCommit: Bool, delay: Int) throws -> [UInt64] {
+        let process = Process()
+        process.executableURL = StoreCrashTests.helper
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        var output = Data()
+        if afterFirstCommit {
+            while !output.contains(UInt8(ascii: "\n")) {
+                let chunk = pipe.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                output.append(chunk)
+            }
+        }
+        usleep(UInt32(delay))
+        Glibc.kill(process.processIdentifier, SIGKILL)
+        output.append(pipe.fileHandleForReading.readDataToEndOfFile())
+        process.waitUntilExit()
+        return String(decoding: output, as: UTF8.self).split(separator: "\n").compactMap { UInt64($0) }
+    }
+
+    /// Checks that the killed writer's store verifies, opens without a fallback at the last
+    /// acknowledged version or the one after it, and holds whole commits; its version.
+    static func expectRecovered(_ path: String, acknowledged: UInt64, kill: Int) throws -> UInt64 {
+        let info = try BlockStore.verify(path: path)
+        let store = try BlockStore.open(path: path, readOnly: true)
+        #expect(store.fallback == nil, "kill \(kill)")
+        #expect(info.version == store.snapshot.version)
+        #expect(store.snapshot.version >= acknowledged, "kill \(kill)")
+        #expect(store.snapshot.version <= acknowledged + 1, "kill \(kill)")
+        StoreCrashTests.checkCommitted(store.snapshot)
+        return store.snapshot.version
     }
 }
