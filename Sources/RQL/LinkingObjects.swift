@@ -120,9 +120,7 @@ extension LinkingObjects: CustomStringConvertible, DescribedCollection {
     /// and the first 100 objects).
     public var description: String { describe(depth: ObjectDescription.maximumDepth) }
 
-    func describe(depth: Int) -> String {
-        ObjectDescription.describe(collection: "LinkingObjects<\(Element.className())>", all: Array(self), depth: depth)
-    }
+    func describe(depth: Int) -> String { describeElements("LinkingObjects<\(Element.className())>", depth: depth) }
 }
 
 extension LinkingObjects: _QueryCollection {}

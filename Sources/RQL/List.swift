@@ -262,10 +262,7 @@ extension List: CustomStringConvertible, DescribedCollection {
     /// first 100 elements).
     public var description: String { describe(depth: ObjectDescription.maximumDepth) }
 
-    func describe(depth: Int) -> String {
-        let shown = (0..<Swift.min(count, ObjectDescription.maximumElements)).map { self[$0] as Any }
-        return ObjectDescription.describe(collection: "List<\(Element.self)>", count: count, shown: shown, depth: depth)
-    }
+    func describe(depth: Int) -> String { describeElements("List<\(Element.self)>", depth: depth) }
 }
 
 extension List: _QueryCollection {}
@@ -339,14 +336,7 @@ extension List: _RQLEmbeddedElements {
 
 extension List: Encodable where Element: Encodable {
     public func encode(to encoder: Encoder) throws {
-        var container = encoder.unkeyedContainer()
-        for element in self {
-            if let object = element as? ObjectBase {
-                try object._rqlEncode(to: container.superEncoder())
-            } else {
-                try container.encode(element)
-            }
-        }
+        try encodeElements(to: encoder)
     }
 }
 

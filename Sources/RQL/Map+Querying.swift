@@ -155,7 +155,7 @@ extension Map where Value.PersistedType: MinMaxType {
     /// scores.totals.min()   // Map<String, Int>
     /// ```
     public func min() -> Value? {
-        PlainValues.aggregate(values, ValueAggregation.minimum)
+        PlainValues.aggregate(values, .min, as: Value.self)
     }
 
     /// The greatest value (nulls ignored), or nil when there is none.
@@ -164,7 +164,7 @@ extension Map where Value.PersistedType: MinMaxType {
     /// rex.scoresByGame.max()
     /// ```
     public func max() -> Value? {
-        PlainValues.aggregate(values, ValueAggregation.maximum)
+        PlainValues.aggregate(values, .max, as: Value.self)
     }
 }
 
@@ -175,7 +175,7 @@ extension Map where Value.PersistedType: AddableType {
     /// rex.scoresByGame.sum()
     /// ```
     public func sum() -> Value {
-        PlainValues.aggregate(values, { ValueAggregation.sum($0) }) ?? Value._rlmDefaultValue()
+        PlainValues.aggregate(values, .sum, as: Value.self) ?? Value._rlmDefaultValue()
     }
 
     /// The mean of the values, or nil when there are none.
@@ -184,11 +184,7 @@ extension Map where Value.PersistedType: AddableType {
     /// let mean: Double? = rex.scoresByGame.average()
     /// ```
     public func average<T: _Persistable>() -> T? {
-        AggregateConversion.convert(
-            ValueAggregation.average(PlainValues.values(of: values)),
-            to: T.self,
-            owner: PlainValues.owner
-        )
+        PlainValues.aggregate(values, .average, as: T.self)
     }
 }
 

@@ -175,9 +175,7 @@ extension MutableSet: CustomStringConvertible, DescribedCollection {
     /// first 100 elements).
     public var description: String { describe(depth: ObjectDescription.maximumDepth) }
 
-    func describe(depth: Int) -> String {
-        ObjectDescription.describe(collection: "MutableSet<\(Element.self)>", all: Array(self), depth: depth)
-    }
+    func describe(depth: Int) -> String { describeElements("MutableSet<\(Element.self)>", depth: depth) }
 }
 
 extension MutableSet: _QueryCollection {}
@@ -238,14 +236,7 @@ extension MutableSet: _Persistable {
 
 extension MutableSet: Encodable where Element: Encodable {
     public func encode(to encoder: Encoder) throws {
-        var container = encoder.unkeyedContainer()
-        for element in self {
-            if let object = element as? ObjectBase {
-                try object._rqlEncode(to: container.superEncoder())
-            } else {
-                try container.encode(element)
-            }
-        }
+        try encodeElements(to: encoder)
     }
 }
 

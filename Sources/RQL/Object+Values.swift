@@ -259,12 +259,6 @@ enum ObjectDescription {
         return body(name, lines, skipped: count - shown.count)
     }
 
-    /// A collection of `elements`, its first ones shown.
-    static func describe(collection name: String, all elements: [Any], depth: Int) -> String {
-        let shown = Array(elements.prefix(maximumElements))
-        return describe(collection: name, count: elements.count, shown: shown, depth: depth)
-    }
-
     /// A map of `count` entries of which `shown` are its first ones, in key order.
     static func describe(map name: String, count: Int, shown: [(String, Any)], depth: Int) -> String {
         guard depth > 0 else { return depthExceeded }

@@ -248,6 +248,31 @@ extension RealmCollection where Element: ObjectBase {
     }
 }
 
+extension RealmCollection where Element: Encodable {
+    /// The elements as an unkeyed container, what `List`, `MutableSet` and `Results` encode:
+    /// a managed object property by property (`ObjectBase._rqlEncode(to:)`), any other element
+    /// through its own conformance.
+    func encodeElements(to encoder: Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        for element in self {
+            if let object = element as? ObjectBase {
+                try object._rqlEncode(to: container.superEncoder())
+            } else {
+                try container.encode(element)
+            }
+        }
+    }
+}
+
+extension RealmCollection {
+    /// The description of the collection called `name`: its count and its first elements'
+    /// descriptions, bounded as `Object.description` is (nesting depth, and the first 100).
+    func describeElements(_ name: String, depth: Int) -> String {
+        let shown = prefix(ObjectDescription.maximumElements).map { $0 as Any }
+        return ObjectDescription.describe(collection: name, count: count, shown: shown, depth: depth)
+    }
+}
+
 // MARK: Collections of plain values
 
 extension RealmCollection where Element.PersistedType: MinMaxType {
@@ -257,7 +282,7 @@ extension RealmCollection where Element.PersistedType: MinMaxType {
     /// dog.scores.min()   // List<Int>
     /// ```
     public func min() -> Element? {
-        PlainValues.aggregate(self, ValueAggregation.minimum)
+        PlainValues.aggregate(self, .min, as: Element.self)
     }
 
     /// The greatest element (nulls ignored), or nil when there is none.
@@ -266,7 +291,7 @@ extension RealmCollection where Element.PersistedType: MinMaxType {
     /// rex.scores.max()  // the largest score
     /// ```
     public func max() -> Element? {
-        PlainValues.aggregate(self, ValueAggregation.maximum)
+        PlainValues.aggregate(self, .max, as: Element.self)
     }
 }
 
@@ -277,7 +302,7 @@ extension RealmCollection where Element.PersistedType: AddableType {
     /// rex.scores.sum()
     /// ```
     public func sum() -> Element {
-        PlainValues.aggregate(self, { ValueAggregation.sum($0) }) ?? Element._rlmDefaultValue()
+        PlainValues.aggregate(self, .sum, as: Element.self) ?? Element._rlmDefaultValue()
     }
 
     /// The mean of the elements, or nil when there are none.
@@ -286,11 +311,7 @@ extension RealmCollection where Element.PersistedType: AddableType {
     /// let mean: Double? = dog.scores.average()
     /// ```
     public func average<T: _Persistable>() -> T? {
-        AggregateConversion.convert(
-            ValueAggregation.average(PlainValues.values(of: self)),
-            to: T.self,
-            owner: PlainValues.owner
-        )
+        PlainValues.aggregate(self, .average, as: T.self)
     }
 }
 
@@ -308,9 +329,17 @@ enum PlainValues {
         }
     }
 
-    static func aggregate<C: Collection>(_ collection: C, _ function: ([RQLCore.Value]) -> RQLCore.Value) -> C.Element?
-    where C.Element: _Persistable {
-        AggregateConversion.convert(function(values(of: collection)), to: C.Element.self, owner: owner)
+    /// Whether elements of `type` are mixed values, whose numbers an aggregate adds as decimals.
+    static func areMixed<Element>(_ type: Element.Type) -> Bool { type == AnyRealmValue.self }
+
+    /// `method` over the collection's elements, as `T`.
+    static func aggregate<C: Collection, T: _Persistable>(
+        _ collection: C,
+        _ method: AggregateMethod,
+        as type: T.Type
+    ) -> T? where C.Element: _Persistable {
+        let result = method.apply(to: values(of: collection), overMixed: areMixed(C.Element.self))
+        return AggregateConversion.convert(result, to: T.self, owner: owner)
     }
 }
 

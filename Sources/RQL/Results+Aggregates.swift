@@ -3,8 +3,9 @@ import RQLCore
 import RQLStorage
 
 // Aggregates over one property of every result, with realm-core's rules (`ValueAggregation`:
-// nulls ignored; min/max/average nil when there is nothing to aggregate, sum 0), and key-value
-// coding over every result.
+// nulls ignored; min/max/average nil when there is nothing to aggregate, sum 0; a mixed
+// property's numbers added as decimals, as the query language's `@sum` adds them), and
+// key-value coding over every result.
 
 extension Results {
     /// The least value of `property` among the results, or nil when there are none.
@@ -13,12 +14,12 @@ extension Results {
     /// let youngest: Int? = dogs.min(ofProperty: "age")
     /// ```
     public func min<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
-        aggregate(property, .min, as: T.self, ValueAggregation.minimum)
+        aggregate(property, .min, as: T.self)
     }
 
     /// The greatest value of `property` among the results, or nil when there are none.
     public func max<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
-        aggregate(property, .max, as: T.self, ValueAggregation.maximum)
+        aggregate(property, .max, as: T.self)
     }
 
     /// The sum of `property` over the results (zero when there are none).
@@ -27,7 +28,7 @@ extension Results {
     /// let totalAge: Int = dogs.sum(ofProperty: "age")
     /// ```
     public func sum<T: _Persistable>(ofProperty property: String) -> T where T.PersistedType: AddableType {
-        aggregate(property, .sum, as: T.self, { ValueAggregation.sum($0) }) ?? T._rlmDefaultValue()
+        aggregate(property, .sum, as: T.self) ?? T._rlmDefaultValue()
     }
 
     /// The mean of `property` over the results, or nil when there are none.
@@ -36,19 +37,23 @@ extension Results {
     /// let averageAge: Double? = dogs.average(ofProperty: "age")
     /// ```
     public func average<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: AddableType {
-        aggregate(property, .average, as: T.self, { ValueAggregation.average($0) })
+        aggregate(property, .average, as: T.self)
     }
 
-    /// The values of `property` of every result, through the store; the program stops for a
-    /// property the class does not have or one `method` cannot aggregate, as in Realm Swift.
-    private func propertyValues(_ property: String, _ method: AggregateMethod) -> [RQLCore.Value] {
+    /// The values of `property` of every result, through the store, and whether the property is
+    /// mixed; the program stops for a property the class does not have or one `method` cannot
+    /// aggregate, as in Realm Swift.
+    private func propertyValues(
+        _ property: String,
+        _ method: AggregateMethod
+    ) -> (values: [RQLCore.Value], isMixed: Bool) {
         if case .values(let table, _, _) = source {
             // Realm Swift aggregates plain values as `min(ofProperty: "self")`.
             guard property == PlainValueTable.propertyName else {
                 realmStop("Invalid property name '\(property)' for a collection of \(table.className)")
             }
             let keys = evaluate().keys
-            return keys.map { state.elements[Int($0.rawValue)] }
+            return (keys.map { state.elements[Int($0.rawValue)] }, PlainValues.areMixed(Element.self))
         }
         guard let ordinal = classInfo.propertyIndex(named: property) else {
             realmStop("Invalid property name '\(property)' for class '\(classInfo.className)'")
@@ -66,27 +71,23 @@ extension Results {
                     + "'\(classInfo.className).\(property)'."
             )
         }
+        let isMixed = core.type == .mixed
         let (version, keys) = evaluate()
         guard let classIndex = version.classIndex(named: classInfo.className),
             var cursor = version.cursor(classIndex: classIndex)
-        else { return [] }
+        else { return ([], isMixed) }
         var values: [RQLCore.Value] = []
         values.reserveCapacity(keys.count)
         for key in keys {
             if let row = cursor.row(of: key) { values.append(row.value(ordinal)) }
         }
-        return values
+        return (values, isMixed)
     }
 
-    private func aggregate<T: _Persistable>(
-        _ property: String,
-        _ method: AggregateMethod,
-        as type: T.Type,
-        _ function: ([RQLCore.Value]) -> RQLCore.Value
-    ) -> T? {
-        let values = propertyValues(property, method)
+    private func aggregate<T: _Persistable>(_ property: String, _ method: AggregateMethod, as type: T.Type) -> T? {
+        let (values, isMixed) = propertyValues(property, method)
         let owner: ObjectBase = if case .values = source { PlainValues.owner } else { classInfo.prototype }
-        return AggregateConversion.convert(function(values), to: T.self, owner: owner)
+        return AggregateConversion.convert(method.apply(to: values, overMixed: isMixed), to: T.self, owner: owner)
     }
 
     // MARK: Key-value coding
@@ -152,6 +153,17 @@ enum AggregateMethod: String, CustomStringConvertible {
     case average
 
     var description: String { rawValue }
+
+    /// The aggregate of `values` (`ValueAggregation`); `overMixed` for a mixed property or
+    /// collection, whose numbers are added as decimals.
+    func apply(to values: [RQLCore.Value], overMixed: Bool) -> RQLCore.Value {
+        switch self {
+        case .min: ValueAggregation.minimum(values)
+        case .max: ValueAggregation.maximum(values)
+        case .sum: ValueAggregation.sum(values, overMixed: overMixed)
+        case .average: ValueAggregation.average(values, overMixed: overMixed)
+        }
+    }
 
     func accepts(_ type: RQLCore.PropertyType) -> Bool {
         switch type {

@@ -420,15 +420,7 @@ extension Results: CustomStringConvertible, DescribedCollection {
     /// as `Object.description` is.
     public var description: String { describe(depth: ObjectDescription.maximumDepth) }
 
-    func describe(depth: Int) -> String {
-        let shown = Array(prefix(ObjectDescription.maximumElements) as Slice<Results>).map { $0 as Any }
-        return ObjectDescription.describe(
-            collection: "Results<\(source.className)>",
-            count: count,
-            shown: shown,
-            depth: depth
-        )
-    }
+    func describe(depth: Int) -> String { describeElements("Results<\(source.className)>", depth: depth) }
 }
 
 extension Results: Equatable {
@@ -447,13 +439,6 @@ extension Results: Equatable {
 extension Results: Encodable where Element: Encodable {
     /// The results as an array of their elements.
     public func encode(to encoder: Encoder) throws {
-        var container = encoder.unkeyedContainer()
-        for element in self {
-            if let object = element as? ObjectBase {
-                try object._rqlEncode(to: container.superEncoder())
-            } else {
-                try container.encode(element)
-            }
-        }
+        try encodeElements(to: encoder)
     }
 }
