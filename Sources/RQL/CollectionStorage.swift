@@ -115,6 +115,18 @@ final class ManagedCollectionStorage<Element: _Persistable> {
         return row.mapIndex(ordinal, of: key).map { row.element(ordinal, at: $0) }
     }
 
+    /// Whether the stored set holds `value`, looked up in place among the row's elements (a set
+    /// is stored ordered by `ValueOrdering`, without duplicates); nil when only the whole set
+    /// answers (linking objects, or elements a write staged and has not merged).
+    func storedSetContains(_ value: RQLCore.Value) -> Bool? {
+        if accessor.classInfo.isBacklink[ordinal] { return nil }
+        if staging?.stagedElementCount(table: accessor.classIndex, key: objectKey, property: ordinal) != nil {
+            return nil
+        }
+        guard let row = accessor.currentRow() else { accessor.invalidated() }
+        return row.setIndex(ordinal, of: value) != nil
+    }
+
     /// Inside a write, its transaction, which answers reads of a collection whose new elements it
     /// stages without merging them (reading through the realm's current version would merge
     /// them first, and a fill that reads between inserts would merge after each one).

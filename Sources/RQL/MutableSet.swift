@@ -13,8 +13,15 @@ import RQLStorage
 /// dog.citiesVisited.isSubset(of: other.citiesVisited)
 /// ```
 public final class MutableSet<Element: RealmCollectionValue> {
-    /// Unmanaged elements in insertion order; a managed set reads its realm instead.
+    /// Unmanaged elements in insertion order (the order Realm Swift shows an unmanaged set in);
+    /// a managed set reads its realm instead.
     private var elements: [Element] = []
+    /// The unmanaged elements again, so that `insert` and `contains` find one in O(1).
+    private var members: Set<Element> = []
+    /// Members that were unmanaged objects when `members` hashed them. An object hashes by its
+    /// identity until it is added to a realm, then by the stored object, so a managed object
+    /// that `members` misses is compared with these one by one.
+    private var unmanagedObjects: [ObjectBase] = []
     private var managed: ManagedCollectionStorage<Element>?
 
     /// An empty, unmanaged set.
@@ -56,7 +63,16 @@ public final class MutableSet<Element: RealmCollectionValue> {
     /// ```swift
     /// rex.tags.contains("old")  // true
     /// ```
-    public func contains(_ object: Element) -> Bool { current.contains(object) }
+    public func contains(_ object: Element) -> Bool {
+        guard let managed else { return holds(object) }
+        // A stored set is ordered and free of duplicates: the element is looked up in place.
+        if case .constant(let value)? = (object as? any _QueryValue)?._rqlQueryConstant,
+            let found = managed.storedSetContains(value)
+        {
+            return found
+        }
+        return current.contains(object)
+    }
 
     /// Whether every element is also in `possibleSuperset`.
     ///
@@ -64,8 +80,7 @@ public final class MutableSet<Element: RealmCollectionValue> {
     /// rex.tags.isSubset(of: fido.tags)
     /// ```
     public func isSubset(of possibleSuperset: MutableSet<Element>) -> Bool {
-        let superset = possibleSuperset.current
-        return current.allSatisfy { superset.contains($0) }
+        current.allSatisfy { possibleSuperset.contains($0) }
     }
 
     /// Whether the sets share an element.
@@ -74,8 +89,7 @@ public final class MutableSet<Element: RealmCollectionValue> {
     /// rex.tags.intersects(fido.tags)
     /// ```
     public func intersects(_ otherSet: MutableSet<Element>) -> Bool {
-        let other = otherSet.current
-        return current.contains { other.contains($0) }
+        current.contains { otherSet.contains($0) }
     }
 
     /// Adds `object` unless it is already there.
@@ -90,7 +104,10 @@ public final class MutableSet<Element: RealmCollectionValue> {
             }
             return
         }
-        if !elements.contains(object) { elements.append(object) }
+        guard !holds(object) else { return }
+        elements.append(object)
+        members.insert(object)
+        if let added = Self.object(in: object), added._rqlAccessor == nil { unmanagedObjects.append(added) }
     }
 
     /// Adds every element of a sequence that is not already there.
@@ -114,7 +131,14 @@ public final class MutableSet<Element: RealmCollectionValue> {
             }
             return
         }
+        guard holds(object) else { return }
         elements.removeAll { $0 == object }
+        if unmanagedObjects.isEmpty {
+            members.remove(object)
+        } else {
+            // `members` may hold the object under the hash it had while unmanaged.
+            adopt(elements)
+        }
     }
 
     /// Removes every element.
@@ -127,7 +151,7 @@ public final class MutableSet<Element: RealmCollectionValue> {
             managed.write(nil) { (t, _, name, link) throws(WriteError) in try t.removeAll(from: name, of: link) }
             return
         }
-        elements.removeAll()
+        adopt([])
     }
 
     /// Keeps only the elements also in `other`.
@@ -136,8 +160,7 @@ public final class MutableSet<Element: RealmCollectionValue> {
     /// try realm.write { rex.tags.formIntersection(fido.tags) }  // only the tags both have
     /// ```
     public func formIntersection(_ other: MutableSet<Element>) {
-        let keep = other.current
-        for element in current where !keep.contains(element) { remove(element) }
+        for element in current where !other.contains(element) { remove(element) }
     }
 
     /// Adds the elements of `other`.
@@ -148,6 +171,38 @@ public final class MutableSet<Element: RealmCollectionValue> {
     public func formUnion(_ other: MutableSet<Element>) {
         insert(objectsIn: other.current)
     }
+
+    /// Whether the unmanaged set holds `element`.
+    private func holds(_ element: Element) -> Bool {
+        if members.contains(element) { return true }
+        guard !unmanagedObjects.isEmpty, let object = Self.object(in: element), object._rqlAccessor != nil else {
+            return false
+        }
+        return unmanagedObjects.contains { $0 == object }
+    }
+
+    /// The unmanaged set's elements become `distinct` (elements no two of which are equal).
+    private func adopt(_ distinct: [Element]) {
+        elements = distinct
+        members = Set(distinct)
+        unmanagedObjects = distinct.compactMap { Self.object(in: $0).flatMap { $0._rqlAccessor == nil ? $0 : nil } }
+    }
+
+    /// The object `element` is or holds, if any (asked only of element types that can hold one).
+    private static func object(in element: Element) -> ObjectBase? {
+        guard mayHoldObjects else { return nil }
+        switch element {
+        case let object as ObjectBase: return object
+        case let mixed as AnyRealmValue:
+            if case .object(let object) = mixed { return object }
+            return nil
+        default: return nil
+        }
+    }
+
+    /// Whether the element type is an object type or a mixed value (a type check, cheaper than
+    /// casting each scalar element).
+    private static var mayHoldObjects: Bool { Element.self is ObjectBase.Type || Element.self == AnyRealmValue.self }
 
     /// Removes the elements that are in `other`.
     ///
@@ -166,7 +221,9 @@ extension MutableSet: RandomAccessCollection {
     /// The element at `position`; the order of a set's elements is not meaningful.
     public subscript(position: Int) -> Element {
         realmPrecondition(position >= 0 && position < count, "Index \(position) is out of bounds")
-        return current[position]
+        // One element read in place: bridging the whole set for each made iterating it quadratic.
+        guard let managed else { return elements[position] }
+        return managed.bridge(managed.storedElement(at: position))
     }
 }
 
@@ -223,13 +280,13 @@ extension MutableSet: _Persistable {
     public func _rqlPromote(owner: ObjectBase, ordinal: Int) -> Bool {
         guard let accessor = owner._rqlAccessor else { return false }
         managed = ManagedCollectionStorage(object: owner, accessor: accessor, ordinal: ordinal)
-        elements = []
+        adopt([])
         return true
     }
 
     public func _rqlUnmanagedCopy() -> MutableSet<Element> {
         let copy = MutableSet()
-        copy.elements = current
+        copy.adopt(current)
         return copy
     }
 }
