@@ -19,8 +19,7 @@ final class Block: @unchecked Sendable {
     /// A stub's parts, each read on first use; nil for a block built in memory or changed.
     private var parts: BlockParts?
     /// Whether `storedKeys` and `storedColumns` hold every part.
-    private let isLoaded: Atomic<Bool>
-    private let loadLock = Mutex<Void>(())
+    private let loading: LoadOnce
     /// A stub's first key, from the root record (so a block list is built without reading it).
     private var knownFirstKey: Int64?
     /// Where this exact block content is stored in a file, if it is: a commit writes only blocks
@@ -30,7 +29,7 @@ final class Block: @unchecked Sendable {
     /// The row keys, as `int` values.
     var keys: FixedSegment {
         _read {
-            if !isLoaded.load(ordering: .acquiring), let parts {
+            if !loading.isDone, let parts {
                 yield parts.keys
             } else {
                 yield storedKeys
@@ -49,13 +48,13 @@ final class Block: @unchecked Sendable {
     /// Column `c`, reading only that part of a stub.
     @inline(__always)
     func column(_ c: Int) -> Segment {
-        if !isLoaded.load(ordering: .acquiring), let parts { return parts.column(c) }
+        if !loading.isDone, let parts { return parts.column(c) }
         return storedColumns[c]
     }
 
     /// The number of columns, without reading a stub.
     var columnCount: Int {
-        if !isLoaded.load(ordering: .acquiring), let parts { return parts.columnCount }
+        if !loading.isDone, let parts { return parts.columnCount }
         return storedColumns.count
     }
 
@@ -63,7 +62,7 @@ final class Block: @unchecked Sendable {
         self.count = count
         storedKeys = keys
         storedColumns = columns
-        isLoaded = Atomic(true)
+        loading = LoadOnce(done: true)
         knownFirstKey = nil
     }
 
@@ -75,7 +74,7 @@ final class Block: @unchecked Sendable {
         storedKeys = Segment.empty(.fixed(.int, optional: false)).rowKeys
         storedColumns = []
         self.parts = parts
-        isLoaded = Atomic(false)
+        loading = LoadOnce(done: false)
         knownFirstKey = firstKey
     }
 
@@ -84,27 +83,25 @@ final class Block: @unchecked Sendable {
     var overlay: BlockOverlay? { parts?.overlay }
 
     /// Whether any part of the block is read (always, for a block built in memory).
-    var isRead: Bool { isLoaded.load(ordering: .acquiring) || parts?.readCount ?? 0 > 0 }
+    var isRead: Bool { loading.isDone || parts?.readCount ?? 0 > 0 }
 
     /// Whether each part is read: the row keys, then each column.
     var partsRead: [Bool] {
-        if isLoaded.load(ordering: .acquiring) { return Array(repeating: true, count: storedColumns.count + 1) }
+        if loading.isDone { return Array(repeating: true, count: storedColumns.count + 1) }
         return parts?.isRead ?? []
     }
 
     @inline(__always)
     private func loadIfNeeded() {
-        if isLoaded.load(ordering: .acquiring) { return }
-        loadSlowly()
+        if !loading.isDone { loadParts() }
     }
 
-    @inline(never)
-    private func loadSlowly() {
-        loadLock.withLock { _ in
-            guard !isLoaded.load(ordering: .acquiring), let parts else { return }
+    private func loadParts() {
+        loading.run {
+            guard let parts else { return false }
             storedKeys = parts.keys
             storedColumns = (0..<parts.columnCount).map { parts.column($0) }
-            isLoaded.store(true, ordering: .releasing)
+            return true
         }
     }
 

@@ -121,8 +121,7 @@ final class BTreeNode<Element: Comparable & Sendable>: @unchecked Sendable {
     var place: FilePlace?
     /// Reads a stub's contents; nil once they are read (or for a node built in memory).
     private var loader: (@Sendable () -> (elements: [Element], children: [BTreeNode], lowerBounds: [Element]))?
-    private let isLoaded: Atomic<Bool>
-    private let loadLock = Mutex<Void>(())
+    private let loading: LoadOnce
 
     var elements: [Element] {
         get {
@@ -177,7 +176,7 @@ final class BTreeNode<Element: Comparable & Sendable>: @unchecked Sendable {
         storedElements = elements
         storedChildren = []
         storedLowerBounds = []
-        isLoaded = Atomic(true)
+        loading = LoadOnce(done: true)
     }
 
     init(children: [BTreeNode]) {
@@ -185,7 +184,7 @@ final class BTreeNode<Element: Comparable & Sendable>: @unchecked Sendable {
         storedElements = []
         storedChildren = children
         storedLowerBounds = children.map { $0.minimum! }
-        isLoaded = Atomic(true)
+        loading = LoadOnce(done: true)
     }
 
     init(isLeaf: Bool, elements: [Element], children: [BTreeNode], lowerBounds: [Element]) {
@@ -193,7 +192,7 @@ final class BTreeNode<Element: Comparable & Sendable>: @unchecked Sendable {
         storedElements = elements
         storedChildren = children
         storedLowerBounds = lowerBounds
-        isLoaded = Atomic(true)
+        loading = LoadOnce(done: true)
     }
 
     /// A stub of a node stored at `place`, whose contents `load` reads on first use. `load`
@@ -210,25 +209,23 @@ final class BTreeNode<Element: Comparable & Sendable>: @unchecked Sendable {
         storedLowerBounds = []
         self.place = place
         loader = load
-        isLoaded = Atomic(false)
+        loading = LoadOnce(done: false)
     }
 
     @inline(__always)
     private func loadIfNeeded() {
-        if isLoaded.load(ordering: .acquiring) { return }
-        loadSlowly()
+        if !loading.isDone { loadContents() }
     }
 
-    @inline(never)
-    private func loadSlowly() {
-        loadLock.withLock { _ in
-            guard !isLoaded.load(ordering: .acquiring), let loader else { return }
+    private func loadContents() {
+        loading.run {
+            guard let loader else { return false }
             let contents = loader()
             storedElements = contents.elements
             storedChildren = contents.children
             storedLowerBounds = contents.lowerBounds
             self.loader = nil
-            isLoaded.store(true, ordering: .releasing)
+            return true
         }
     }
 
