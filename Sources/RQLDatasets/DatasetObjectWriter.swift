@@ -42,8 +42,12 @@ public struct DatasetObjectWriter<Store: StoreReader> {
     public let storedColumns: ColumnSelection
     /// The columns `writeKey` reads: the primary key, or none.
     public let keyColumns: ColumnSelection
-    /// The block found last: `write` looks there first.
-    private var lastBlock = (index: 0, positions: 0..<0)
+    /// The first position of each block (empty until a row is looked for).
+    private var blockStarts: [Int] = []
+    /// The keys (by index) whose positions `stretchPositions` holds: a stretch of a result out
+    /// of table order.
+    private var sortedStretch = 0..<0
+    private var stretchPositions: [Int] = []
 
     @_specialize(exported:true,where Store == BlockSnapshot)
     public init(table: Store.Table, store: Store) {
@@ -75,7 +79,8 @@ public struct DatasetObjectWriter<Store: StoreReader> {
     /// (opened for `columns`) and its row in the block, until `bytes` holds `limit` bytes or
     /// more; returns the index of the first key not written. A key of no row is skipped.
     /// Ascending keys in one block (a result in table order) share one opening of it and are
-    /// found among the block's row keys; a key elsewhere is looked up in the table.
+    /// found among the block's row keys; a key elsewhere is looked up in the table, or, once the
+    /// keys descend (a sorted result), found with the keys near it in one pass over the blocks.
     @_specialize(exported:true,where Store == BlockSnapshot)
     public mutating func write(
         keys: [RowKey],
@@ -87,7 +92,7 @@ public struct DatasetObjectWriter<Store: StoreReader> {
         let table = self.table
         var next = start
         while next < keys.count && bytes.count < limit {
-            guard let position = table.position(of: keys[next]) else {
+            guard let position = position(ofKeyAt: next, in: keys) else {
                 next += 1
                 continue
             }
@@ -117,6 +122,54 @@ public struct DatasetObjectWriter<Store: StoreReader> {
             }
         }
         return next
+    }
+
+    /// The position of `keys[index]`: looked up alone while the keys ascend; in a stretch
+    /// where they do not, from `sortedPositions`.
+    private mutating func position(ofKeyAt index: Int, in keys: [RowKey]) -> Int? {
+        if !sortedStretch.contains(index) {
+            guard index > 0, keys[index].rawValue <= keys[index - 1].rawValue else {
+                return table.position(of: keys[index])
+            }
+            sortedStretch = index..<Swift.min(keys.count, index + Self.stretch)
+            stretchPositions = sortedPositions(of: keys[sortedStretch])
+        }
+        let position = stretchPositions[index - sortedStretch.lowerBound]
+        return position < 0 ? nil : position
+    }
+
+    /// How many keys of a result out of table order are found together.
+    static var stretch: Int { 4096 }
+
+    /// The positions of `keys` (-1 for a key of no row), found in key order: one table look-up
+    /// for each block they fall in, then a walk over the block's row keys.
+    private mutating func sortedPositions(of keys: ArraySlice<RowKey>) -> [Int] {
+        let order = keys.indices.sorted { keys[$0].rawValue < keys[$1].rawValue }
+        var positions = [Int](repeating: -1, count: keys.count)
+        let table = self.table
+        var next = 0
+        while next < order.count {
+            guard let position = table.position(of: keys[order[next]]) else {
+                next += 1
+                continue
+            }
+            next = table.withBlock(block(of: position), columns: .none) { block in
+                let rowKeys = block.rowKeys
+                var current = position - block.positions.lowerBound
+                var index = next
+                while true {
+                    positions[order[index] - keys.startIndex] = block.positions.lowerBound + current
+                    index += 1
+                    guard index < order.count else { return index }
+                    let key = keys[order[index]].rawValue
+                    if key == rowKeys[current].rawValue { continue }
+                    guard key > rowKeys[current].rawValue, let found = Self.row(of: key, in: rowKeys, after: current)
+                    else { return index }
+                    current = found
+                }
+            }
+        }
+        return positions
     }
 
     /// The row of `key` among `rowKeys` (ascending) after `row`, by binary search.
@@ -156,23 +209,19 @@ public struct DatasetObjectWriter<Store: StoreReader> {
         return next
     }
 
-    /// The block holding `position`: the last one found, the one after it, or a binary search
-    /// over the blocks' first positions.
+    /// The block holding `position`: a binary search over where each block starts, read once
+    /// for the table when a row is first looked for.
     private mutating func block(of position: Int) -> Int {
-        if lastBlock.positions.contains(position) { return lastBlock.index }
-        let table = self.table
-        func positions(_ index: Int) -> Range<Int> { table.withBlock(index, columns: .none) { $0.positions } }
-        var low = 0
-        var high = table.blockCount - 1
-        if lastBlock.index + 1 <= high, positions(lastBlock.index + 1).contains(position) {
-            low = lastBlock.index + 1
-            high = low
+        if blockStarts.isEmpty {
+            let table = self.table
+            blockStarts = (0..<table.blockCount).map { table.withBlock($0, columns: .none) { $0.positions.lowerBound } }
         }
+        var low = 0
+        var high = blockStarts.count - 1
         while low < high {
             let middle = (low + high + 1) >> 1
-            if positions(middle).lowerBound <= position { low = middle } else { high = middle - 1 }
+            if blockStarts[middle] <= position { low = middle } else { high = middle - 1 }
         }
-        lastBlock = (low, positions(low))
         return low
     }
 
