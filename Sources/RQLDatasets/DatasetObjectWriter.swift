@@ -35,15 +35,17 @@ public struct DatasetObjectWriter<Store: StoreReader> {
     /// The primary key's property index.
     let keyIndex: Int?
     /// What the writer asks of each property, by property index, read once.
-    let forms: [PropertyForm]
+    private let forms: [PropertyForm]
     /// The table each link property points at, by property index (nil for others).
     let targets: [LinkTarget?]
     /// The columns `writeObject` reads: every stored property.
     public let storedColumns: ColumnSelection
     /// The columns `writeKey` reads: the primary key, or none.
     public let keyColumns: ColumnSelection
-    /// The first position of each block (empty until a row is looked for).
+    /// The first position of each block (empty until `block(of:)` has searched a few times).
     private var blockStarts: [Int] = []
+    /// How many times `block(of:)` has searched.
+    private var searches = 0
     /// The keys (by index) whose positions `stretchPositions` holds: a stretch of a result out
     /// of table order.
     private var sortedStretch = 0..<0
@@ -209,18 +211,24 @@ public struct DatasetObjectWriter<Store: StoreReader> {
         return next
     }
 
-    /// The block holding `position`: a binary search over where each block starts, read once
-    /// for the table when a row is first looked for.
+    /// The block holding `position`: a binary search over where each block starts. The first
+    /// few searches open the blocks they probe; after them, the starts are read once for the
+    /// table (a result of a few keys does not read them all).
     private mutating func block(of position: Int) -> Int {
-        if blockStarts.isEmpty {
-            let table = self.table
+        let table = self.table
+        if blockStarts.isEmpty && searches >= 16 {
             blockStarts = (0..<table.blockCount).map { table.withBlock($0, columns: .none) { $0.positions.lowerBound } }
         }
+        searches += 1
+        let starts = blockStarts
+        func start(_ index: Int) -> Int {
+            starts.isEmpty ? table.withBlock(index, columns: .none) { $0.positions.lowerBound } : starts[index]
+        }
         var low = 0
-        var high = blockStarts.count - 1
+        var high = table.blockCount - 1
         while low < high {
             let middle = (low + high + 1) >> 1
-            if blockStarts[middle] <= position { low = middle } else { high = middle - 1 }
+            if start(middle) <= position { low = middle } else { high = middle - 1 }
         }
         return low
     }
@@ -564,17 +572,6 @@ public struct DatasetObjectWriter<Store: StoreReader> {
         nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }
 
-    /// What the writer asks of a property for each value.
-    struct PropertyForm {
-        let collection: CollectionKind
-        let isMixed: Bool
-
-        init(_ property: Property) {
-            collection = property.collection
-            isMixed = property.type == .mixed
-        }
-    }
-
     /// The class a link property points at, and how a link to it is written.
     struct LinkTarget {
         let table: Store.Table
@@ -597,4 +594,16 @@ public struct DatasetObjectWriter<Store: StoreReader> {
 /// "00", "01", … "99": `appendInt` writes two digits a division.
 private let decimalDigitPairs: [UInt8] = (0..<100).flatMap {
     [UInt8(ascii: "0") + UInt8($0 / 10), UInt8(ascii: "0") + UInt8($0 % 10)]
+}
+
+/// What `DatasetObjectWriter` asks of a property for each value (outside the generic writer: a
+/// type nested in it has its metadata made at run time).
+private struct PropertyForm {
+    let collection: CollectionKind
+    let isMixed: Bool
+
+    init(_ property: Property) {
+        collection = property.collection
+        isMixed = property.type == .mixed
+    }
 }
