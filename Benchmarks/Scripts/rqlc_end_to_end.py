@@ -12,8 +12,11 @@ generator), builds the store file with `rqlc import`, then times each command as
 peak resident set size (getrusage of the child, `ru_maxrss`). Every query's answer is checked
 against the contract's counts before it is timed (at 1,000,000 rows, seed 42).
 
-`--import-baseline OTHER_RQLC` times another build's import in the same run (before/after on the
-same load). `--static-swift-stdlib` links the Swift runtime and Foundation into the executable:
+`--import-baseline OTHER_RQLC` times another build's import in the same run, and `--baseline
+OTHER_RQLC` another build's Q1-Q12 (before/after on the same load). `--instructions` also counts
+each query process's instructions once under `valgrind --tool=callgrind` (repeatable on a loaded
+machine), for both builds with `--baseline`; with the answer's key count it gives the
+instructions a printed key costs between the two. `--static-swift-stdlib` links the Swift runtime and Foundation into the executable:
 dynamically linked, the loader's symbol look-ups for them are most of a process start (see
 `Results/2026-12-06-rqlc-file-speed.md`).
 
@@ -94,6 +97,16 @@ def timed(label, command, runs, prepare=None):
             "peak_rss_mb": max(peaks) / 1e6, "runs": runs}
 
 
+def instructions(command):
+    """The instructions `command` executes, counted once by callgrind."""
+    process = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"] + command,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    for line in process.stderr.decode(errors="replace").splitlines():
+        if "Collected :" in line:
+            return int(line.split(":")[-1].strip())
+    sys.exit(f"{' '.join(command)}: callgrind counted nothing: {process.stderr.decode(errors='replace')}")
+
+
 def library_execute_ms(options):
     """The library's median execute time of each of Q1-Q12 in milliseconds, from `rql-bench
     --filter vm/Q --json` (the store without indexes), or {} when the runner is not built."""
@@ -125,6 +138,10 @@ def main():
     parser.add_argument("--skip-import", action="store_true", help="do not time import (it takes seconds a run)")
     parser.add_argument("--import-baseline", help="another rqlc binary whose import is timed in the same run, "
                         "for a before/after on the same load")
+    parser.add_argument("--baseline", help="another rqlc binary whose Q1-Q12 run in the same run, for a before/after "
+                        "on the same load")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count each query process's instructions with callgrind (needs valgrind)")
     parser.add_argument("--json", action="store_true", help="one JSON object a line")
     parser.add_argument("--rql-bench", default=os.path.join(HERE, "..", ".build", "release", "rql-bench"),
                         help="the benchmark runner whose vm/ suite gives the library's execute times")
@@ -187,7 +204,19 @@ def main():
             sys.exit(f"{name}: {found} results, the contract says {expected}")
         if checks and name == "Q10" and [int(line) for line in lines] != Q10_IDS:
             sys.exit(f"Q10: ids {lines}, the contract says {Q10_IDS}")
-        results.append(dict(timed(f"rqlc run {name}", command, options.runs), query=name))
+        result = dict(timed(f"rqlc run {name}", command, options.runs), query=name, keys=found)
+        if options.instructions:
+            result["instructions"] = instructions(command)
+        if options.baseline:
+            before = [os.path.abspath(options.baseline)] + command[1:]
+            _, _, expected_output = measure(before, stdout=subprocess.PIPE)
+            if expected_output != output:
+                sys.exit(f"{name}: the baseline prints different output")
+            baseline = timed(f"baseline {name}", before, options.runs)
+            result["baseline_ms"] = baseline["median_ms"]
+            if options.instructions:
+                result["baseline_instructions"] = instructions(before)
+        results.append(result)
     library = library_execute_ms(options) if needs_library else {}
     for result in results:
         query = result.get("query")
@@ -234,6 +263,19 @@ def main():
             line += (f" {result['library_execute_ms']:>11.2f} {result['ratio']:>6.1f} "
                      f"{'yes' if result['target_met'] else 'no':>12}")
         print(line)
+    for result in results:
+        if "baseline_ms" in result or "instructions" in result:
+            line = f"  {result['query']}: {result['keys']} keys"
+            if "baseline_ms" in result:
+                line += f"; baseline {result['baseline_ms']:.1f} ms, this {result['median_ms']:.1f} ms"
+            if "instructions" in result:
+                line += f"; {result['instructions']:,} instructions"
+            if "baseline_instructions" in result:
+                saved = result["baseline_instructions"] - result["instructions"]
+                line += f" against {result['baseline_instructions']:,}"
+                if result["keys"] and result["query"] != "Q9":
+                    line += f" ({saved / result['keys']:,.0f} fewer a key)"
+            print(line)
     if any("library_execute_ms" in result for result in results):
         print("library ms: the VM's execute time (rql-bench vm/, in memory, median); ratio: (rqlc - start) / "
               "library")

@@ -54,7 +54,8 @@ public enum DatasetExporter {
         return .object(members)
     }
 
-    private static func json<Store: StoreReader>(_ value: Value, property: Property, store: Store) -> JSONValue {
+    /// A property's value as the object's member (`object(at:in:store:)`).
+    static func json<Store: StoreReader>(_ value: Value, property: Property, store: Store) -> JSONValue {
         switch (property.collection, value) {
         case (.list, .list(let items)), (.set, .list(let items)):
             return .array(items.map { element($0, type: property.type, store: store) })
@@ -138,10 +139,14 @@ public enum DatasetExporter {
     public static func key<Table: TableReader>(at position: Int, in table: Table) -> JSONValue {
         if let keyIndex = table.objectSchema.primaryKeyIndex {
             let keyProperty = table.objectSchema.properties[keyIndex]
-            let value = table.value(at: position, property: keyIndex)
-            return element(value, type: keyProperty.type, store: nil as BlockSnapshot?)
+            return key(table.value(at: position, property: keyIndex), type: keyProperty.type)
         }
         return .number(JSONNumber(text: String(position)))
+    }
+
+    /// A primary key `value` of `type` as `key(at:in:)` writes it.
+    static func key(_ value: Value, type: PropertyType) -> JSONValue {
+        element(value, type: type, store: nil as BlockSnapshot?)
     }
 
     private static func linkJSON<Store: StoreReader>(_ link: ObjectLink, store: Store?) -> JSONValue {

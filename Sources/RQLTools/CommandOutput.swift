@@ -50,6 +50,13 @@ public final class CommandOutput {
         if buffer.count >= 1 << 16 { try flush() }
     }
 
+    /// Appends `bytes`, writing the buffer out when it passes 64 KB.
+    func write(_ bytes: [UInt8]) throws(CommandFailure) {
+        if let failure { throw failure }
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= 1 << 16 { try flush() }
+    }
+
     /// Writes out everything buffered.
     func flush() throws(CommandFailure) {
         if let failure { throw failure }

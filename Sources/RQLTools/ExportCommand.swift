@@ -28,31 +28,45 @@ enum ExportCommand: Command {
         try write(data.reader, to: context.output)
     }
 
-    /// Writes `store` as `DatasetExporter.export(store)` does, followed by a newline, but one
-    /// object at a time, class by class: what is held is the object being written and up to
-    /// 64 KB of text, never the document. The text is checked for store damage before it goes
-    /// out, so a damaged block ends the export (exit 1) with none of its rows printed.
+    /// Writes `store` as `DatasetExporter.export(store)` does, followed by a newline, but a
+    /// block of objects at a time, class by class (`DatasetObjectWriter`): what is held is the
+    /// block being read and about 64 KB of text, never the document. The text is checked for
+    /// store damage before it goes out, so a damaged block ends the export (exit 1) with none of
+    /// its rows printed.
+    @_specialize(where Store == BlockSnapshot)
     static func write<Store: StoreReader>(_ store: Store, to output: CommandOutput) throws(CommandFailure) {
         let schema = DatasetExporter.schema(store.schema).serialized(pretty: true, indent: 1)
-        var pending = "{\n  \"schema\": " + schema + ",\n  \"objects\": "
+        var pending = Array(("{\n  \"schema\": " + schema + ",\n  \"objects\": ").utf8)
         func flush() throws(CommandFailure) {
             try StoreFileSource.checkDamage(store)
             try output.write(pending)
-            pending = ""
+            pending.removeAll(keepingCapacity: true)
         }
         var firstClass = true
         for objectSchema in store.schema.classes where !objectSchema.isEmbedded {
             guard let table = store.table(named: objectSchema.name), table.rowCount > 0 else { continue }
-            pending += (firstClass ? "{\n    " : ",\n    ") + JSONValue.string(objectSchema.name).serialized() + ": ["
+            let name = JSONValue.string(objectSchema.name).serialized()
+            pending += ((firstClass ? "{\n    " : ",\n    ") + name + ": [").utf8
             firstClass = false
-            for position in 0..<table.rowCount {
-                let object = DatasetExporter.object(at: position, in: table, store: store)
-                pending += (position == 0 ? "\n      " : ",\n      ") + object.serialized(pretty: true, indent: 3)
-                if pending.utf8.count >= 1 << 16 { try flush() }
+            var writer = DatasetObjectWriter(table: table, store: store)
+            var next = 0
+            while next < table.rowCount {
+                swap(&pending, &writer.bytes)
+                next = writer.write(positions: next..<table.rowCount, columns: writer.storedColumns, limit: 1 << 16) {
+                    writer,
+                    block,
+                    row in
+                    writer.bytes.append(
+                        contentsOf: (block.positions.lowerBound + row == 0 ? "\n      " : ",\n      ").utf8
+                    )
+                    writer.writeObject(block, row, pretty: true, indent: 3)
+                }
+                swap(&pending, &writer.bytes)
+                if pending.count >= 1 << 16 { try flush() }
             }
-            pending += "\n    ]"
+            pending += "\n    ]".utf8
         }
-        pending += firstClass ? "{}\n}\n" : "\n  }\n}\n"
+        pending += (firstClass ? "{}\n}\n" : "\n  }\n}\n").utf8
         try flush()
     }
 }

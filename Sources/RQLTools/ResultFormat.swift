@@ -16,8 +16,11 @@ enum ResultFormat: String, CaseIterable {
     case csv
 
     /// Writes the objects at `keys` as they are produced, so a large result streams and a
-    /// closed pipe stops the work. Each object is checked for store damage before it is written
-    /// (`StoreFileSource.checkDamage`): a row read from a damaged block is never printed.
+    /// closed pipe stops the work. Rows are read block by block from the columns printed
+    /// (`DatasetObjectWriter`), and each stretch of text is checked for store damage before it
+    /// is written (`StoreFileSource.checkDamage`): a row read from a damaged block is never
+    /// printed.
+    @_specialize(where Store == BlockSnapshot)
     func write<Store: StoreReader>(
         _ keys: [RowKey],
         in table: Store.Table,
@@ -26,55 +29,70 @@ enum ResultFormat: String, CaseIterable {
     )
         throws(CommandFailure)
     {
-        let positions = keys.lazy.compactMap { table.position(of: $0) }
+        var writer = DatasetObjectWriter(table: table, store: store)
         switch self {
         case .jsonl:
-            for position in positions {
-                let object = DatasetExporter.object(at: position, in: table, store: store)
-                try StoreFileSource.checkDamage(store)
-                try output.write(object.serialized() + "\n")
+            try Self.stream(keys, &writer, columns: writer.storedColumns, store, output) { writer, block, row in
+                writer.writeObject(block, row)
+                writer.bytes.append(UInt8(ascii: "\n"))
             }
         case .json:
             var first = true
-            for position in positions {
-                let object = DatasetExporter.object(at: position, in: table, store: store)
-                try StoreFileSource.checkDamage(store)
-                try output.write((first ? "[\n  " : ",\n  ") + object.serialized(pretty: true, indent: 1))
+            try Self.stream(keys, &writer, columns: writer.storedColumns, store, output) { writer, block, row in
+                writer.bytes.append(contentsOf: (first ? "[\n  " : ",\n  ").utf8)
+                writer.writeObject(block, row, pretty: true, indent: 1)
                 first = false
             }
             try output.write(first ? "[]\n" : "\n]\n")
         case .keys:
-            for position in positions {
-                let key = DatasetExporter.key(at: position, in: table)
-                try StoreFileSource.checkDamage(store)
-                try output.write(key.serialized() + "\n")
+            try Self.stream(keys, &writer, columns: writer.keyColumns, store, output) { writer, block, row in
+                writer.writeKey(block, row)
+                writer.bytes.append(UInt8(ascii: "\n"))
             }
         case .table:
-            let text = textTable(Array(positions), in: table, store: store)
-            try StoreFileSource.checkDamage(store)
-            try output.write(text)
+            var cells: [[String]] = []
+            try Self.stream(keys, &writer, columns: writer.storedColumns, store, output, holding: true) {
+                writer,
+                block,
+                row in
+                cells.append(writer.cells(block, row))
+            }
+            try output.write(Self.textTable(cells, of: table.objectSchema))
         case .csv:
             try output.write(CSV.header(of: table.objectSchema))
-            for position in positions {
-                let object = DatasetExporter.object(at: position, in: table, store: store)
-                try StoreFileSource.checkDamage(store)
-                try output.write(CSV.record(object, of: table.objectSchema))
+            try Self.stream(keys, &writer, columns: writer.storedColumns, store, output) { writer, block, row in
+                CSV.writeRecord(block, row, &writer)
             }
+        }
+    }
+
+    /// Writes the rows of `keys` through `row` (`DatasetObjectWriter.write(keys:…)`), 64 KB of
+    /// text at a time, each stretch checked for damage before it goes out. With `holding`, the
+    /// rows are kept by `row` itself (the table, which needs every row's width first) and only
+    /// checked.
+    private static func stream<Store: StoreReader>(
+        _ keys: [RowKey],
+        _ writer: inout DatasetObjectWriter<Store>,
+        columns: ColumnSelection,
+        _ store: Store,
+        _ output: CommandOutput,
+        holding: Bool = false,
+        _ row: (inout DatasetObjectWriter<Store>, TableBlock, Int) -> Void
+    ) throws(CommandFailure) {
+        var next = 0
+        while next < keys.count {
+            next = writer.write(keys: keys, from: next, columns: columns, limit: 1 << 16, row)
+            try StoreFileSource.checkDamage(store)
+            if !holding { try output.write(writer.bytes) }
+            writer.bytes.removeAll(keepingCapacity: true)
         }
     }
 
     /// Columns padded to their widest cell in terminal columns; cells wider than 40 columns are
     /// cut with '…'. Control characters in names and values are shown escaped (`\r`, `\u{1B}`),
     /// so data cannot move the cursor or recolour the terminal.
-    private func textTable<Store: StoreReader>(_ positions: [Int], in table: Store.Table, store: Store) -> String {
-        let objects: [[JSONMember]] = positions.map { position in
-            if case .object(let members) = DatasetExporter.object(at: position, in: table, store: store) {
-                members
-            } else {
-                []
-            }
-        }
-        guard let first = objects.first else { return "(no objects)\n" }
+    static func textTable(_ objects: [[String]], of objectSchema: ObjectSchema) -> String {
+        guard !objects.isEmpty else { return "(no objects)\n" }
         func cell(_ text: String) -> (text: String, width: Int) {
             let shown = TerminalText.escaped(text)
             let width = DisplayWidth.of(shown)
@@ -89,12 +107,8 @@ enum ResultFormat: String, CaseIterable {
             }
             return (cut + "…", cutWidth + 1)
         }
-        let header = first.map { cell($0.key) }
-        let rows = objects.map { members in
-            members.map { member in
-                if case .string(let string) = member.value { cell(string) } else { cell(member.value.serialized()) }
-            }
-        }
+        let header = objectSchema.properties.filter { !$0.isBacklink }.map { cell($0.name) }
+        let rows = objects.map { $0.map(cell) }
         let widths = header.indices.map { column in
             ([header[column]] + rows.map { column < $0.count ? $0[column] : ("", 0) }).map(\.width).max() ?? 0
         }
@@ -105,6 +119,21 @@ enum ResultFormat: String, CaseIterable {
             return text + "\n"
         }
         let rule = widths.map { (String(repeating: "-", count: $0), $0) }
-        return line(header) + line(rule) + rows.map(line).joined() + "(\(positions.count) objects)\n"
+        return line(header) + line(rule) + rows.map(line).joined() + "(\(objects.count) objects)\n"
+    }
+}
+
+extension DatasetObjectWriter {
+    /// The text table's cells of the object at `row` of `block`: a string (a link's string key
+    /// too) as its characters, anything else as its compact JSON, null as `null`.
+    fileprivate mutating func cells(_ block: TableBlock, _ row: Int) -> [String] {
+        storedProperties.map { property in
+            let start = bytes.count
+            if !writeText(block, row, property: property, rawStrings: true) {
+                bytes.append(contentsOf: "null".utf8)
+            }
+            defer { bytes.removeSubrange(start...) }
+            return String(decoding: bytes[start...], as: UTF8.self)
+        }
     }
 }

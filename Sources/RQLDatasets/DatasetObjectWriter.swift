@@ -1,0 +1,609 @@
+import RQLCore
+import RQLStorage
+
+/// Writes one table's objects in the dataset format straight to bytes, from the column views of
+/// the blocks that hold them: the text `DatasetExporter.object(at:in:store:).serialized()` gives,
+/// without a `JSONValue`, a `String` or a position look-up per value. What `rqlc run`, `rqlc
+/// shell` and `rqlc export` print goes through it.
+///
+/// Rows are walked block by block (`write(keys:…)`, `write(positions:…)`): each block is opened
+/// once for the columns printed, and each row is read from its views. Numbers, booleans, strings,
+/// links to objects with a primary key and compact lists of those are written from the views;
+/// the rarer forms (dates, decimals, ids, binary data, mixed values, maps, embedded objects, and
+/// collections in the pretty layout) are the exporter's own `JSONValue`s serialized, so each
+/// form is decided in one place.
+///
+/// ```swift
+/// var writer = DatasetObjectWriter(table: people, store: snapshot)
+/// _ = writer.write(keys: keys, from: 0, columns: writer.storedColumns, limit: .max) { writer, block, row in
+///     writer.writeObject(block, row)
+///     writer.bytes.append(UInt8(ascii: "\n"))
+/// }
+/// writer.bytes   // one JSON object a line, as `rqlc run` prints them
+/// ```
+public struct DatasetObjectWriter<Store: StoreReader> {
+    /// The text written so far; the caller takes it out and empties it.
+    public var bytes: [UInt8] = []
+    let store: Store
+    let table: Store.Table
+    /// The class of the objects written.
+    public let objectSchema: ObjectSchema
+    /// The stored properties in schema order (backlinks are computed, never written).
+    public let storedProperties: [Int]
+    /// Each stored property's name as a JSON string, as `stored` lists them.
+    let names: [[UInt8]]
+    /// The primary key's property index.
+    let keyIndex: Int?
+    /// What the writer asks of each property, by property index, read once.
+    private let forms: [PropertyForm]
+    /// The table each link property points at, by property index (nil for others).
+    let targets: [LinkTarget?]
+    /// The columns `writeObject` reads: every stored property.
+    public let storedColumns: ColumnSelection
+    /// The columns `writeKey` reads: the primary key, or none.
+    public let keyColumns: ColumnSelection
+    /// The first position of each block (empty until `block(of:)` has searched a few times).
+    private var blockStarts: [Int] = []
+    /// How many times `block(of:)` has searched.
+    private var searches = 0
+    /// The keys (by index) whose positions `stretchPositions` holds: a stretch of a result out
+    /// of table order.
+    private var sortedStretch = 0..<0
+    private var stretchPositions: [Int] = []
+
+    @_specialize(exported:true,where Store == BlockSnapshot)
+    public init(table: Store.Table, store: Store) {
+        self.store = store
+        self.table = table
+        objectSchema = table.objectSchema
+        let properties = objectSchema.properties
+        storedProperties = properties.indices.filter { !properties[$0].isBacklink }
+        names = storedProperties.map { index in
+            var name: [UInt8] = []
+            Self.appendString(Array(properties[index].name.utf8), raw: false, to: &name)
+            return name
+        }
+        keyIndex = objectSchema.primaryKeyIndex
+        forms = properties.map(PropertyForm.init)
+        targets = properties.map { property in
+            guard !property.isBacklink, let name = property.type.targetClassName,
+                let target = store.table(named: name)
+            else { return nil }
+            return LinkTarget(table: target)
+        }
+        storedColumns = ColumnSelection(storedProperties)
+        keyColumns = keyIndex.map { ColumnSelection([$0]) } ?? .none
+    }
+
+    // MARK: Walking rows
+
+    /// Calls `row` for each row of `keys[start...]` in order, with the block that holds it
+    /// (opened for `columns`) and its row in the block, until `bytes` holds `limit` bytes or
+    /// more; returns the index of the first key not written. A key of no row is skipped.
+    /// Ascending keys in one block (a result in table order) share one opening of it and are
+    /// found among the block's row keys; a key elsewhere is looked up in the table, or, once the
+    /// keys descend (a sorted result), found with the keys near it in one pass over the blocks.
+    @_specialize(exported:true,where Store == BlockSnapshot)
+    public mutating func write(
+        keys: [RowKey],
+        from start: Int,
+        columns: ColumnSelection,
+        limit: Int,
+        _ row: (inout Self, TableBlock, Int) -> Void
+    ) -> Int {
+        let table = self.table
+        var next = start
+        while next < keys.count && bytes.count < limit {
+            guard let position = position(ofKeyAt: next, in: keys) else {
+                next += 1
+                continue
+            }
+            next = table.withBlock(block(of: position), columns: columns) { block in
+                let rowKeys = block.rowKeys
+                // Keys ascend in a block; when they are consecutive (no row was deleted), a
+                // key's row is its distance from the first.
+                let first = rowKeys[0].rawValue
+                let last = rowKeys[rowKeys.count - 1].rawValue
+                let consecutive = last - first == Int64(rowKeys.count - 1)
+                var index = next
+                var current = position - block.positions.lowerBound
+                while true {
+                    row(&self, block, current)
+                    index += 1
+                    guard index < keys.count, bytes.count < limit else { return index }
+                    let key = keys[index].rawValue
+                    guard key > rowKeys[current].rawValue, key <= last else { return index }
+                    if consecutive {
+                        current = Int(key - first)
+                    } else if let found = Self.row(of: key, in: rowKeys, after: current) {
+                        current = found
+                    } else {
+                        return index
+                    }
+                }
+            }
+        }
+        return next
+    }
+
+    /// The position of `keys[index]`: looked up alone while the keys ascend; in a stretch
+    /// where they do not, from `sortedPositions`.
+    private mutating func position(ofKeyAt index: Int, in keys: [RowKey]) -> Int? {
+        if !sortedStretch.contains(index) {
+            guard index > 0, keys[index].rawValue <= keys[index - 1].rawValue else {
+                return table.position(of: keys[index])
+            }
+            sortedStretch = index..<Swift.min(keys.count, index + Self.stretch)
+            stretchPositions = sortedPositions(of: keys[sortedStretch])
+        }
+        let position = stretchPositions[index - sortedStretch.lowerBound]
+        return position < 0 ? nil : position
+    }
+
+    /// How many keys of a result out of table order are found together.
+    static var stretch: Int { 4096 }
+
+    /// The positions of `keys` (-1 for a key of no row), found in key order: one table look-up
+    /// for each block they fall in, then a walk over the block's row keys.
+    private mutating func sortedPositions(of keys: ArraySlice<RowKey>) -> [Int] {
+        let order = keys.indices.sorted { keys[$0].rawValue < keys[$1].rawValue }
+        var positions = [Int](repeating: -1, count: keys.count)
+        let table = self.table
+        var next = 0
+        while next < order.count {
+            guard let position = table.position(of: keys[order[next]]) else {
+                next += 1
+                continue
+            }
+            next = table.withBlock(block(of: position), columns: .none) { block in
+                let rowKeys = block.rowKeys
+                var current = position - block.positions.lowerBound
+                var index = next
+                while true {
+                    positions[order[index] - keys.startIndex] = block.positions.lowerBound + current
+                    index += 1
+                    guard index < order.count else { return index }
+                    let key = keys[order[index]].rawValue
+                    if key == rowKeys[current].rawValue { continue }
+                    guard key > rowKeys[current].rawValue, let found = Self.row(of: key, in: rowKeys, after: current)
+                    else { return index }
+                    current = found
+                }
+            }
+        }
+        return positions
+    }
+
+    /// The row of `key` among `rowKeys` (ascending) after `row`, by binary search.
+    private static func row(of key: Int64, in rowKeys: UnsafeBufferPointer<RowKey>, after row: Int) -> Int? {
+        var low = row + 1
+        var high = rowKeys.count
+        while low < high {
+            let middle = (low + high) >> 1
+            if rowKeys[middle].rawValue < key { low = middle + 1 } else { high = middle }
+        }
+        return low < rowKeys.count && rowKeys[low].rawValue == key ? low : nil
+    }
+
+    /// Calls `row` for each position of `positions` in order, as `write(keys:…)` does; returns
+    /// the first position not written.
+    @_specialize(exported:true,where Store == BlockSnapshot)
+    public mutating func write(
+        positions: Range<Int>,
+        columns: ColumnSelection,
+        limit: Int,
+        _ row: (inout Self, TableBlock, Int) -> Void
+    ) -> Int {
+        let table = self.table
+        var next = positions.lowerBound
+        while next < positions.upperBound && bytes.count < limit {
+            next = table.withBlock(block(of: next), columns: columns) { block in
+                let first = block.positions.lowerBound
+                let end = Swift.min(block.positions.upperBound, positions.upperBound)
+                var position = next
+                while position < end && bytes.count < limit {
+                    row(&self, block, position - first)
+                    position += 1
+                }
+                return position
+            }
+        }
+        return next
+    }
+
+    /// The block holding `position`: a binary search over where each block starts. The first
+    /// few searches open the blocks they probe; after them, the starts are read once for the
+    /// table (a result of a few keys does not read them all).
+    private mutating func block(of position: Int) -> Int {
+        let table = self.table
+        if blockStarts.isEmpty && searches >= 16 {
+            blockStarts = (0..<table.blockCount).map { table.withBlock($0, columns: .none) { $0.positions.lowerBound } }
+        }
+        searches += 1
+        let starts = blockStarts
+        func start(_ index: Int) -> Int {
+            starts.isEmpty ? table.withBlock(index, columns: .none) { $0.positions.lowerBound } : starts[index]
+        }
+        var low = 0
+        var high = table.blockCount - 1
+        while low < high {
+            let middle = (low + high + 1) >> 1
+            if start(middle) <= position { low = middle } else { high = middle - 1 }
+        }
+        return low
+    }
+
+    // MARK: Objects, keys and values
+
+    /// The object at `row` of `block` as `DatasetExporter.object` builds it, serialized compact
+    /// or, with `pretty`, for a place `indent` levels deep (`JSONValue.serialized(pretty:indent:)`).
+    @_specialize(exported:true,where Store == BlockSnapshot)
+    public mutating func writeObject(_ block: TableBlock, _ row: Int, pretty: Bool = false, indent: Int = 0) {
+        guard !storedProperties.isEmpty else {
+            bytes.append(contentsOf: "{}".utf8)
+            return
+        }
+        bytes.append(UInt8(ascii: "{"))
+        for (n, property) in storedProperties.enumerated() {
+            if n > 0 { bytes.append(UInt8(ascii: ",")) }
+            if pretty { newline(indent + 1) }
+            bytes.append(contentsOf: names[n])
+            bytes.append(UInt8(ascii: ":"))
+            if pretty { bytes.append(UInt8(ascii: " ")) }
+            writeValue(block, row, property: property, pretty: pretty, indent: indent + 1)
+        }
+        if pretty { newline(indent) }
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    /// The key `rqlc run --format keys` prints for the object at `row` of `block`, as
+    /// `DatasetExporter.key` gives it: the primary key, or the position. `block` needs
+    /// `keyColumns` open.
+    @_specialize(exported:true,where Store == BlockSnapshot)
+    public mutating func writeKey(_ block: TableBlock, _ row: Int) {
+        guard let keyIndex else {
+            appendInt(Int64(block.positions.lowerBound + row))
+            return
+        }
+        let view = block.columns[keyIndex]
+        if isNull(view, row) {
+            bytes.append(contentsOf: "null".utf8)
+        } else if !writeScalar(view, row, raw: false) {
+            let value = table.value(at: block.positions.lowerBound + row, property: keyIndex)
+            appendJSON(
+                DatasetExporter.key(value, type: objectSchema.properties[keyIndex].type),
+                pretty: false,
+                indent: 0
+            )
+        }
+    }
+
+    /// Property `property` of the object at `row` of `block` as the object's member value.
+    @_specialize(exported:true,where Store == BlockSnapshot)
+    public mutating func writeValue(
+        _ block: TableBlock,
+        _ row: Int,
+        property: Int,
+        pretty: Bool = false,
+        indent: Int = 0
+    ) {
+        _ = writeValue(block, row, property: property, text: false, raw: false, pretty: pretty, indent: indent)
+    }
+
+    /// Property `property` of the object at `row` of `block` as a cell's text: its compact JSON,
+    /// except that a value whose JSON is a string is written as its characters when
+    /// `rawStrings`. Returns false, having written nothing, for null.
+    @_specialize(exported:true,where Store == BlockSnapshot)
+    public mutating func writeText(_ block: TableBlock, _ row: Int, property: Int, rawStrings: Bool) -> Bool {
+        writeValue(block, row, property: property, text: true, raw: rawStrings, pretty: false, indent: 0)
+    }
+
+    /// Writes the value as JSON or, with `text`, as `writeText` does (`raw`: strings as their
+    /// characters); returns false when it wrote nothing (null, as text).
+    private mutating func writeValue(
+        _ block: TableBlock,
+        _ row: Int,
+        property: Int,
+        text: Bool,
+        raw: Bool,
+        pretty: Bool,
+        indent: Int
+    ) -> Bool {
+        let form = forms[property]
+        let view = block.columns[property]
+        if !form.isMixed {
+            switch (form.collection, view) {
+            case (.single, .link(let links)):
+                return writeLink(
+                    links.keys[row],
+                    to: targets[property],
+                    text: text,
+                    raw: raw,
+                    pretty: pretty,
+                    indent: indent
+                )
+            case (.single, _):
+                if isNull(view, row) { return writeNull(text) }
+                if writeScalar(view, row, raw: raw) { return true }
+            case (.list, .collection(let list)) where !pretty, (.set, .collection(let list)) where !pretty:
+                if writeElements(list, row, target: targets[property]) { return true }
+            default:
+                break
+            }
+        }
+        let value: Value
+        if case .mixed(let values) = view, form.collection == .single {
+            value = values.values[row]
+        } else {
+            value = table.value(at: block.positions.lowerBound + row, property: property)
+        }
+        let json = DatasetExporter.json(value, property: objectSchema.properties[property], store: store)
+        return writeJSON(json, text: text, raw: raw, pretty: pretty, indent: indent)
+    }
+
+    /// `json` serialized, or as `writeText` writes it.
+    private mutating func writeJSON(_ json: JSONValue, text: Bool, raw: Bool, pretty: Bool, indent: Int) -> Bool {
+        switch json {
+        case .null: return writeNull(text)
+        case .string(let string) where raw: bytes.append(contentsOf: string.utf8)
+        default: appendJSON(json, pretty: pretty, indent: indent)
+        }
+        return true
+    }
+
+    private mutating func writeNull(_ text: Bool) -> Bool {
+        if text { return false }
+        bytes.append(contentsOf: "null".utf8)
+        return true
+    }
+
+    /// A list's or set's elements, compact, when each is one this writer reads from the
+    /// views; false, having written nothing, otherwise.
+    private mutating func writeElements(
+        _ list: CollectionColumnView,
+        _ row: Int,
+        target: LinkTarget?
+    ) -> Bool {
+        let range = list.range(of: row)
+        switch list.elements {
+        case .bool, .int, .float, .double, .string: break
+        case .link where !(target?.isEmbedded ?? false): break
+        default: return false
+        }
+        bytes.append(UInt8(ascii: "["))
+        for element in range {
+            if element > range.lowerBound { bytes.append(UInt8(ascii: ",")) }
+            if case .link(let links) = list.elements {
+                _ = writeLink(links.keys[element], to: target, text: false, raw: false, pretty: false, indent: 0)
+            } else if isNull(list.elements, element) {
+                bytes.append(contentsOf: "null".utf8)
+            } else {
+                _ = writeScalar(list.elements, element, raw: false)
+            }
+        }
+        bytes.append(UInt8(ascii: "]"))
+        return true
+    }
+
+    /// A link as `DatasetExporter` writes it: null when it points nowhere, an embedded object
+    /// inline, otherwise the target's key.
+    private mutating func writeLink(
+        _ key: Int64,
+        to target: LinkTarget?,
+        text: Bool,
+        raw: Bool,
+        pretty: Bool,
+        indent: Int
+    ) -> Bool {
+        guard key >= 0, let target, let position = target.table.position(of: RowKey(key)) else {
+            return writeNull(text)
+        }
+        if target.isEmbedded {
+            appendJSON(
+                DatasetExporter.object(at: position, in: target.table, store: store),
+                pretty: pretty,
+                indent: indent
+            )
+            return true
+        }
+        guard let keyIndex = target.keyIndex else {
+            appendInt(Int64(position))
+            return true
+        }
+        switch target.table.value(at: position, property: keyIndex) {
+        case .int(let int): appendInt(int)
+        case .string(let string): Self.appendString(string.utf8, raw: raw, to: &bytes)
+        case let value:
+            return writeJSON(
+                DatasetExporter.key(value, type: target.keyType),
+                text: text,
+                raw: raw,
+                pretty: false,
+                indent: 0
+            )
+        }
+        return true
+    }
+
+    /// A non-null value of a typed scalar view in its plain form; false, having written
+    /// nothing, for a view this writer leaves to the exporter.
+    private mutating func writeScalar(_ view: ColumnView, _ row: Int, raw: Bool) -> Bool {
+        switch view {
+        case .bool(let values): bytes.append(contentsOf: values.values[row] ? "true".utf8 : "false".utf8)
+        case .int(let values): appendInt(values.values[row])
+        case .double(let values):
+            appendFloatingPoint(values.values[row], text: values.values[row].description, raw: raw)
+        case .float(let values):
+            let float = values.values[row]
+            appendFloatingPoint(Double(float), text: float.description, raw: raw)
+        case .string(let values): Self.appendString(values.bytes(at: row), raw: raw, to: &bytes)
+        default: return false
+        }
+        return true
+    }
+
+    private func isNull(_ view: ColumnView, _ row: Int) -> Bool {
+        switch view {
+        case .bool(let v): v.nulls.isNull(row)
+        case .int(let v): v.nulls.isNull(row)
+        case .float(let v): v.nulls.isNull(row)
+        case .double(let v): v.nulls.isNull(row)
+        case .decimal(let v): v.nulls.isNull(row)
+        case .date(let v): v.nulls.isNull(row)
+        case .objectId(let v): v.nulls.isNull(row)
+        case .uuid(let v): v.nulls.isNull(row)
+        case .string(let v): v.nulls.isNull(row)
+        case .data(let v): v.nulls.isNull(row)
+        case .mixed(let v): v.values[row].isNull
+        case .link(let v): v.keys[row] < 0
+        case .collection: false
+        }
+    }
+
+    // MARK: Text
+
+    /// A finite number as `text` (its description), NaN and the infinities as the strings the
+    /// dataset format reads back.
+    private mutating func appendFloatingPoint(_ value: Double, text: String, raw: Bool) {
+        if value.isNaN {
+            Self.appendString("NaN".utf8, raw: raw, to: &bytes)
+        } else if value.isInfinite {
+            Self.appendString((value < 0 ? "-Infinity" : "Infinity").utf8, raw: raw, to: &bytes)
+        } else {
+            bytes.append(contentsOf: text.utf8)
+        }
+    }
+
+    private mutating func appendInt(_ value: Int64) {
+        // Two digits at a time from a table of "00" … "99", into the end of a 24-byte buffer.
+        var magnitude = value.magnitude
+        var buffer: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &buffer) { digits in
+            let pairs = decimalDigitPairs
+            var start = digits.count
+            while magnitude >= 10 {
+                let pair = Int(magnitude % 100) &* 2
+                magnitude /= 100
+                start -= 2
+                digits[start] = pairs[pair]
+                digits[start + 1] = pairs[pair + 1]
+            }
+            if magnitude > 0 || start == digits.count {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(magnitude)
+            }
+            if value < 0 {
+                start -= 1
+                digits[start] = UInt8(ascii: "-")
+            }
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: digits[start...]))
+        }
+    }
+
+    private mutating func appendJSON(_ json: JSONValue, pretty: Bool, indent: Int) {
+        bytes.append(contentsOf: json.serialized(pretty: pretty, indent: indent).utf8)
+    }
+
+    private mutating func newline(_ indent: Int) {
+        bytes.append(UInt8(ascii: "\n"))
+        for _ in 0..<indent { bytes.append(contentsOf: "  ".utf8) }
+    }
+
+    /// `text` (UTF-8, repaired as `String(decoding:as:)` does) as a JSON string escaped as
+    /// `JSONValue.serialized` escapes it, or with `raw` as it is.
+    static func appendString<Bytes: Collection<UInt8>>(_ text: Bytes, raw: Bool, to bytes: inout [UInt8]) {
+        if text.contains(where: { $0 >= 0x80 }) {
+            // Not ASCII: write the text as a String reads it, so invalid UTF-8 is repaired the same way.
+            var string = String(decoding: text, as: UTF8.self)
+            string.withUTF8 { appendValidString($0, raw: raw, to: &bytes) }
+        } else if text.withContiguousStorageIfAvailable({ appendValidString($0, raw: raw, to: &bytes) }) == nil {
+            Array(text).withUnsafeBufferPointer { appendValidString($0, raw: raw, to: &bytes) }
+        }
+    }
+
+    /// `appendString` of valid UTF-8: quotes, backslashes and every control character (C0,
+    /// DEL, C1) escaped, runs of other bytes copied as they are.
+    private static func appendValidString(_ text: UnsafeBufferPointer<UInt8>, raw: Bool, to bytes: inout [UInt8]) {
+        if raw {
+            bytes.append(contentsOf: text)
+            return
+        }
+        bytes.append(UInt8(ascii: "\""))
+        var run = 0
+        var index = 0
+        while index < text.count {
+            let byte = text[index]
+            let escape: StaticString?
+            var width = 1
+            switch byte {
+            case UInt8(ascii: "\""): escape = "\\\""
+            case UInt8(ascii: "\\"): escape = "\\\\"
+            case UInt8(ascii: "\n"): escape = "\\n"
+            case UInt8(ascii: "\r"): escape = "\\r"
+            case UInt8(ascii: "\t"): escape = "\\t"
+            case 0..<0x20, 0x7F: escape = ""
+            case 0xC2 where index + 1 < text.count && (0x80...0x9F).contains(text[index + 1]):
+                escape = ""
+                width = 2
+            default: escape = nil
+            }
+            guard let escape else {
+                index += 1
+                continue
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[run..<index]))
+            if escape.utf8CodeUnitCount > 0 {
+                bytes.append(contentsOf: UnsafeBufferPointer(start: escape.utf8Start, count: escape.utf8CodeUnitCount))
+            } else {
+                // U+0000–U+001F, U+007F and U+0080–U+009F (C2 80 – C2 9F) as \u00hh.
+                let scalar = width == 2 ? text[index + 1] : byte
+                bytes.append(contentsOf: "\\u00".utf8)
+                bytes.append(hexDigit(scalar >> 4))
+                bytes.append(hexDigit(scalar & 15))
+            }
+            index += width
+            run = index
+        }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[run..<text.count]))
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+    }
+
+    /// The class a link property points at, and how a link to it is written.
+    struct LinkTarget {
+        let table: Store.Table
+        /// Embedded objects are written inline.
+        let isEmbedded: Bool
+        /// Otherwise the primary key (of `keyType`), or the position when there is none.
+        let keyIndex: Int?
+        let keyType: PropertyType
+
+        init(table: Store.Table) {
+            self.table = table
+            let objectSchema = table.objectSchema
+            isEmbedded = objectSchema.isEmbedded
+            keyIndex = objectSchema.primaryKeyIndex
+            keyType = keyIndex.map { objectSchema.properties[$0].type } ?? .int
+        }
+    }
+}
+
+/// "00", "01", … "99": `appendInt` writes two digits a division.
+private let decimalDigitPairs: [UInt8] = (0..<100).flatMap {
+    [UInt8(ascii: "0") + UInt8($0 / 10), UInt8(ascii: "0") + UInt8($0 % 10)]
+}
+
+/// What `DatasetObjectWriter` asks of a property for each value (outside the generic writer: a
+/// type nested in it has its metadata made at run time).
+private struct PropertyForm {
+    let collection: CollectionKind
+    let isMixed: Bool
+
+    init(_ property: Property) {
+        collection = property.collection
+        isMixed = property.type == .mixed
+    }
+}
