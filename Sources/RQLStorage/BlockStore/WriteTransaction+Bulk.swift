@@ -41,6 +41,7 @@ extension WriteTransaction {
         for plan in plans {
             guard let table = source.table(named: className(plan.table)) else { continue }
             try validateImport(plan, table, keyMaps)
+            Self.releaseSourcePages(table, 0..<table.rowCount)
         }
         for plan in plans {
             guard let table = source.table(named: className(plan.table)) else { continue }
@@ -489,7 +490,15 @@ extension WriteTransaction {
     }
 
     private func keyMap<Table: TableReader>(for table: Table, into t: Int) -> ImportKeyMap {
-        let sourceKeys = (0..<table.rowCount).map { table.rowKey(at: $0).rawValue }
+        var sourceKeys: [Int64] = []
+        sourceKeys.reserveCapacity(table.rowCount)
+        for b in 0..<table.blockCount {
+            let positions = table.withBlock(b, columns: .none) { block in
+                sourceKeys.append(contentsOf: block.rowKeys.lazy.map(\.rawValue))
+                return block.positions
+            }
+            Self.releaseSourcePages(table, positions)
+        }
         let next = tables[t].nextKey
         let ascending = zip(sourceKeys, sourceKeys.dropFirst()).allSatisfy { $0 < $1 }
         if ascending && tables[t].rowCount == 0 && (sourceKeys.first ?? next) >= next {
