@@ -127,6 +127,24 @@ def library_execute_ms(options):
     return times
 
 
+def store_import(rqlc, store, work, runs, baseline=None):
+    """`rqlc import STORE NEW`: the benchmark store copied into a new store file (the source read
+    in place, block by block), and with `baseline` the same by another binary in the same run."""
+    target = os.path.join(work, "store-import-scratch.rql")
+
+    def fresh():
+        for path in (target, target + ".lock", target + ".log"):
+            if os.path.exists(path):
+                os.remove(path)
+
+    binaries = [("rqlc import STORE (into a new store)", rqlc)]
+    if baseline:
+        binaries.append(("baseline rqlc import STORE", os.path.abspath(baseline)))
+    results = [timed(label, [binary, "import", store, target], runs, prepare=fresh) for label, binary in binaries]
+    fresh()
+    return results
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rqlc", default=".build/release/rqlc")
@@ -142,6 +160,8 @@ def main():
                         "on the same load")
     parser.add_argument("--instructions", action="store_true",
                         help="count each query process's instructions with callgrind (needs valgrind)")
+    parser.add_argument("--store-import", action="store_true",
+                        help="also time importing the store file into a new one (store to store)")
     parser.add_argument("--json", action="store_true", help="one JSON object a line")
     parser.add_argument("--rql-bench", default=os.path.join(HERE, "..", ".build", "release", "rql-bench"),
                         help="the benchmark runner whose vm/ suite gives the library's execute times")
@@ -180,6 +200,8 @@ def main():
             results.append(timed("baseline rqlc import (same JSON)", [baseline, "import", dataset, scratch],
                                  options.import_runs, prepare=fresh_scratch))
             fresh_scratch()
+    if options.store_import and wanted("import"):
+        results += store_import(rqlc, store, work, options.import_runs, options.import_baseline)
     checks = options.rows == 1_000_000
     start_ms = None
     needs_library = not options.no_library and any(wanted(name) for name, _, _ in QUERIES)

@@ -14,7 +14,7 @@ enum ImportCommand: Command {
         Reads DATASET (the JSON dataset format, or another store file; '-' is standard input)
         and writes its objects to the store file STORE in one transaction. A JSON dataset is
         streamed: its objects go into STORE's blocks as they are read, so memory does not grow
-        with the text. A missing STORE is created with the dataset's schema once the schema is
+        with the text; a store file is read in place and copied a block at a time. A missing STORE is created with the dataset's schema once the schema is
         read; an existing one gets the dataset's classes it lacks and then the objects (the
         classes it has must have the same properties). A dataset that fails commits none of its
         objects, and a STORE created for it is removed again. Prints the new version and the
@@ -65,7 +65,9 @@ enum ImportCommand: Command {
         }
     }
 
-    /// Another store file, read in place and copied block by block.
+    /// Another store file, read in place and copied block by block: each source block's pages
+    /// are dropped once copied and each full block of STORE is written as it fills
+    /// (`WriteTransaction.importObjects`), so memory is a block and the indexes, not the file.
     private static func importStore(
         _ sourcePath: String,
         into path: String,

@@ -23,12 +23,18 @@ enum PropertyIndex: Sendable {
     /// An index of `entries` (value, row key), in any order.
     init(for property: Property, entries: [(Value, Int64)]) {
         if property.type == .int {
-            var sorted = entries.map { IntIndexEntry($0.0, row: $0.1) }
-            if !zip(sorted, sorted.dropFirst()).allSatisfy({ $0 < $1 }) { sorted.sort() }
-            self = .int(PersistentBTree(sorted: sorted))
+            self.init(intEntries: entries.map { IntIndexEntry($0.0, row: $0.1) })
         } else {
             self = .value(PersistentBTree(sorted: entries.map { ValueIndexEntry(key: $0.0, row: $0.1) }.sorted()))
         }
+    }
+
+    /// An index of an `int` property's entries, in any order (sorted in place: a bulk build
+    /// holds the entries and the tree, not a copy of each).
+    init(intEntries entries: [IntIndexEntry]) {
+        var sorted = entries
+        if !zip(sorted, sorted.dropFirst()).allSatisfy({ $0 < $1 }) { sorted.sort() }
+        self = .int(PersistentBTree(sorted: sorted))
     }
 
     var count: Int {

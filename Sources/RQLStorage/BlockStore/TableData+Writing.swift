@@ -153,17 +153,32 @@ extension TableData {
 
     /// Every row's key and value of `property`, for building an index.
     func entries(of property: Int) -> [(Value, Int64)] {
-        var entries: [(Value, Int64)] = []
+        entries(of: property) { ($0, $1) }
+    }
+
+    /// `entry(value, key)` of every row's value of `property` and key. A block read from a
+    /// mapping (a stored block, or one a bulk load has written already) gives its pages back
+    /// once read: the pass keeps a block of the file resident, not the file.
+    private func entries<Entry>(of property: Int, _ entry: (Value, Int64) -> Entry) -> [Entry] {
+        var entries: [Entry] = []
         entries.reserveCapacity(rowCount)
         for block in blocks {
-            for row in 0..<block.count { entries.append((block.value(at: row, column: property), block.key(at: row))) }
+            for row in 0..<block.count {
+                entries.append(entry(block.value(at: row, column: property), block.key(at: row)))
+            }
+            block.releaseMappedPages()
         }
         return entries
     }
 
-    /// Builds the equality index of `property` from the rows (bulk loads, `addIndex`).
+    /// Builds the equality index of `property` from the rows (bulk loads, `addIndex`); an `int`
+    /// property's entries go straight to their plain form (a third of the size of a `Value` pair).
     mutating func rebuildIndex(_ property: Int) {
-        indexes[property] = PropertyIndex(for: objectSchema.properties[property], entries: entries(of: property))
+        let definition = objectSchema.properties[property]
+        indexes[property] =
+            definition.type == .int
+            ? PropertyIndex(intEntries: entries(of: property) { IntIndexEntry($0, row: $1) })
+            : PropertyIndex(for: definition, entries: entries(of: property))
     }
 
     /// Builds the full-text index of `property` from the rows.

@@ -8,7 +8,10 @@ extension WriteTransaction {
     /// Adds every object of `source` (another snapshot, a dataset…).
     /// Each source class must exist here with the same stored properties (by name and type;
     /// properties only this store has take their defaults). Objects keep their keys when their
-    /// table is empty and the keys fit; otherwise they get new keys, and links follow.
+    /// table is empty and the keys fit; otherwise they get new keys, and links follow. On a
+    /// store file each full block is written as it is filled (as in a streaming load), and the
+    /// pages of a source store file's block are dropped once it is copied: the transaction holds
+    /// a block of the import and the indexes, not the source.
     ///
     /// ```swift
     /// let transaction = store.beginWrite()
@@ -38,6 +41,7 @@ extension WriteTransaction {
         for plan in plans {
             guard let table = source.table(named: className(plan.table)) else { continue }
             try validateImport(plan, table, keyMaps)
+            Self.releaseSourcePages(table, 0..<table.rowCount)
         }
         for plan in plans {
             guard let table = source.table(named: className(plan.table)) else { continue }
@@ -47,8 +51,10 @@ extension WriteTransaction {
             let firstBlock = tables[plan.table].blocks.count
             // Read before `appendRows` mutates the table: the fill closure must not touch `tables`.
             let defaults = tables[plan.table].objectSchema.properties.map(\.defaultValue)
+            // Blocks before this one are full and written (on a store file): a spill looks no further back.
+            var unspilled = Swift.max(firstBlock - 1, 0)
             for b in 0..<table.blockCount {
-                table.withBlock(b) { block in
+                let positions = table.withBlock(b) { block in
                     appendRows(
                         plan.table,
                         keys: plan.keys.newKeys[block.positions],
@@ -69,13 +75,34 @@ extension WriteTransaction {
                             )
                         }
                     )
+                    return block.positions
                 }
+                unspilled = spillFullBlocks(plan.table, from: unspilled)
+                Self.releaseSourcePages(table, positions)
             }
             finishBulk(plan.table, newKeys: plan.keys.newKeys, wasEmpty: wasEmpty, firstBlock: firstBlock)
             recordInserted(className, plan.keys.newKeys)
         }
         try addBulkBacklinks(plans.map { ($0.table, $0.keys.newKeys) })
         writeCount += 1
+    }
+
+    /// Writes table `t`'s full blocks from block `first` on as a streaming load does (on a store
+    /// file each goes to the file now and a stub stays), and returns the first block not full:
+    /// an import from another store then holds a block of it, not the whole table.
+    private func spillFullBlocks(_ t: Int, from first: Int) -> Int {
+        var b = first
+        while b < tables[t].blocks.count && tables[t].blocks[b].count >= TableBlock.capacity {
+            spillFinishedBlock(t, b)
+            b += 1
+        }
+        return b
+    }
+
+    /// Drops the resident pages of a store file's source block once its rows are copied: an
+    /// import reads the source once, so it keeps a block of it resident, not the file.
+    private static func releaseSourcePages<Table: TableReader>(_ table: Table, _ positions: Range<Int>) {
+        (table as? BlockTable)?.releaseMappedPages(positions: positions)
     }
 
     /// Appends objects of a top-level class given column by column (`columns[property]` holds
@@ -463,7 +490,15 @@ extension WriteTransaction {
     }
 
     private func keyMap<Table: TableReader>(for table: Table, into t: Int) -> ImportKeyMap {
-        let sourceKeys = (0..<table.rowCount).map { table.rowKey(at: $0).rawValue }
+        var sourceKeys: [Int64] = []
+        sourceKeys.reserveCapacity(table.rowCount)
+        for b in 0..<table.blockCount {
+            let positions = table.withBlock(b, columns: .none) { block in
+                sourceKeys.append(contentsOf: block.rowKeys.lazy.map(\.rawValue))
+                return block.positions
+            }
+            Self.releaseSourcePages(table, positions)
+        }
         let next = tables[t].nextKey
         let ascending = zip(sourceKeys, sourceKeys.dropFirst()).allSatisfy { $0 < $1 }
         if ascending && tables[t].rowCount == 0 && (sourceKeys.first ?? next) >= next {
