@@ -13,7 +13,9 @@ import RQL
 ///   timed (copying the seeded file for each run is timed too, and is small against them). The
 ///   process's maximum resident set (`/usr/bin/time -v`) includes seeding the file, so each run
 ///   also samples the resident set while it migrates and prints, on standard error, how far it
-///   rose above where it started (`migration: resident +N MB`): the migration's own peak.
+///   rose above where it started (`migration: resident +N MB (anonymous +A MB, file +F MB)`):
+///   the migration's own peak, and the peaks of its anonymous memory and of its mapped file
+///   pages, each on its own.
 extension Registry {
     public mutating func registerMigrationBenchmarks() {
         let state = MigrationBenchmarkState()
@@ -83,13 +85,22 @@ final class MigrationBenchmarkState: @unchecked Sendable {
     func migrate() -> Int {
         run += 1
         let url = directory.appendingPathComponent("run-\(run).realm")
+        let log = URL(fileURLWithPath: url.path + ".log")
         try? FileManager.default.removeItem(at: url)
+        try? FileManager.default.removeItem(at: log)
         do {
+            // The checkpoint names its commit log: a copy of the file needs the log beside it.
             try FileManager.default.copyItem(at: seeded, to: url)
+            try FileManager.default.copyItem(at: URL(fileURLWithPath: seeded.path + ".log"), to: log)
             let sampler = ResidentSampler()
             defer {
                 let rise = sampler.stop()
-                FileHandle.standardError.write(Data("migration: resident +\(rise >> 20) MB\n".utf8))
+                FileHandle.standardError.write(
+                    Data(
+                        "migration: resident +\(rise.total >> 20) MB (anonymous +\(rise.anonymous >> 20) MB, file +\(rise.file >> 20) MB)\n"
+                            .utf8
+                    )
+                )
             }
             let visited = try onThread { () throws -> Int in
                 nonisolated(unsafe) var visited = 0
@@ -109,6 +120,7 @@ final class MigrationBenchmarkState: @unchecked Sendable {
                 return visited
             }
             try? FileManager.default.removeItem(at: url)
+            try? FileManager.default.removeItem(at: log)
             return visited
         } catch {
             fatalError("live/migration: \(error)")
@@ -132,23 +144,42 @@ final class MigrationBenchmarkState: @unchecked Sendable {
 }
 
 /// Samples the process's resident set every millisecond from `/proc/self/statm` until stopped,
-/// and gives the highest rise above the first sample, in bytes.
+/// and gives the highest rise above the first sample, in bytes, with its two halves: anonymous
+/// memory (the heap, stacks) and file pages mapped by the process (`statm`'s shared pages).
 final class ResidentSampler: @unchecked Sendable {
-    // Unchecked: `start`, `peak` and `running` are written by the sampling thread and read
-    // after `done` is signalled (or, for `running`, set once under `lock`).
+    /// A resident set split into anonymous memory and mapped file pages, in bytes.
+    struct Split {
+        var anonymous = 0
+        var file = 0
+        var total: Int { anonymous + file }
+    }
+
+    /// The highest rise of the total, and of each half on its own (their peaks may come at
+    /// different moments).
+    struct Rise {
+        var total = 0
+        var anonymous = 0
+        var file = 0
+    }
+
+    // Unchecked: `start` and `rise` are written by the sampling thread and read after `done` is
+    // signalled (under `lock`); `running` is set once under `lock`.
     private let lock = NSLock()
     private var running = true
-    private var start = 0
-    private var peak = 0
+    private var start = Split()
+    private var rise = Rise()
     private let done = DispatchSemaphore(value: 0)
 
     init() {
         start = Self.resident()
-        peak = start
         let thread = Thread { [self] in
             while lock.withLock({ running }) {
                 let now = Self.resident()
-                lock.withLock { peak = max(peak, now) }
+                lock.withLock {
+                    rise.total = max(rise.total, now.total - start.total)
+                    rise.anonymous = max(rise.anonymous, now.anonymous - start.anonymous)
+                    rise.file = max(rise.file, now.file - start.file)
+                }
                 usleep(1_000)
             }
             done.signal()
@@ -156,17 +187,18 @@ final class ResidentSampler: @unchecked Sendable {
         thread.start()
     }
 
-    func stop() -> Int {
+    func stop() -> Rise {
         lock.withLock { running = false }
         done.wait()
-        return lock.withLock { peak - start }
+        return lock.withLock { rise }
     }
 
-    static func resident() -> Int {
-        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+    static func resident() -> Split {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return Split() }
         let fields = text.split(separator: " ")
-        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
-        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+        guard fields.count > 2, let pages = Int(fields[1]), let shared = Int(fields[2]) else { return Split() }
+        let size = Int(sysconf(Int32(_SC_PAGESIZE)))
+        return Split(anonymous: (pages - shared) * size, file: shared * size)
     }
 }
 

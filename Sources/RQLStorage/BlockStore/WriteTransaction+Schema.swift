@@ -111,7 +111,10 @@ extension WriteTransaction {
             isEmbedded: old.isEmbedded
         )
         let newSchema = try validated(replacing: t, with: objectSchema)
-        if !property.isBacklink {
+        // Only a property that can hold links has links to undo. Each pass reads the table a
+        // block at a time and drops the block's mapped pages after it: the loop below reads
+        // every block again, so a table of a million objects is not kept resident in between.
+        if !property.isBacklink && property.canHoldLinks {
             if isEmbeddedTarget(property) {
                 var owned: [(table: Int, key: Int64)] = []
                 for block in tables[t].blocks {
@@ -122,6 +125,7 @@ extension WriteTransaction {
                             }
                         }
                     }
+                    block.releaseMappedPages()
                 }
                 if !owned.isEmpty { deleteObjects(owned) }
             }
@@ -134,6 +138,7 @@ extension WriteTransaction {
                         value: block.value(at: row, column: index)
                     )
                 }
+                block.releaseMappedPages()
             }
         }
         schema = newSchema

@@ -151,19 +151,33 @@ extension WriteTransaction {
 }
 
 extension Block {
-    /// Drops this process's mapping of the pages of a block read from a mapping (the file keeps
-    /// them, and a later read faults them in again; the mapping is read-only and shared, so
-    /// nothing is lost): a writer that copied the block out to change it does not keep both
-    /// copies resident. Does nothing for a block in memory or one whose parts were never read.
-    private static let systemPageSize = Swift.max(Int(sysconf(Int32(_SC_PAGESIZE))), 1)
+    /// The span the pages of a block are released in: the kernel maps the cached pages around a
+    /// faulting one too ("fault-around", 64 KiB by default on Linux), so reading a block maps
+    /// the ends of its neighbours. Released to the block's own pages only, a pass over a table
+    /// would leave behind a neighbour's pages it had already released, a few per block: memory
+    /// growing with the table.
+    private static let releaseSpan = Swift.max(Int(sysconf(Int32(_SC_PAGESIZE))), 64 << 10)
 
+    /// Drops this process's mapping of the pages of a block read from a mapping, and of the
+    /// pages around it that a fault may have mapped with them (the file keeps them, and a later
+    /// read faults them in again; the mapping is read-only and shared, so nothing is lost, and
+    /// a reader of a neighbouring block only faults again): a writer that copied the block out
+    /// to change it, or a pass that read it, does not keep it resident. Does nothing for a block
+    /// in memory or one whose parts were never read.
     func releaseMappedPages() {
         guard isRead else { return }
         let storage = keys.values.storage
-        guard storage.isMapped, storage.capacity > 0 else { return }
-        let page = UInt(Self.systemPageSize)
-        let start = UInt(bitPattern: storage.base) / page * page
-        let end = (UInt(bitPattern: storage.base) + UInt(storage.capacity) + page - 1) / page * page
+        guard storage.isMapped, storage.capacity > 0, let mapping = storage.mapping as? FileMapping,
+            let base = mapping.base
+        else {
+            return
+        }
+        let span = UInt(Self.releaseSpan)
+        let mapped = UInt(bitPattern: base)
+        let start = Swift.max(UInt(bitPattern: storage.base) / span * span, mapped)
+        let blockEnd = UInt(bitPattern: storage.base) + UInt(storage.capacity)
+        let end = Swift.min((blockEnd + span - 1) / span * span, mapped + UInt(mapping.size))
+        guard end > start else { return }
         _ = madvise(UnsafeMutableRawPointer(bitPattern: start), Int(end - start), MADV_DONTNEED)
     }
 }
