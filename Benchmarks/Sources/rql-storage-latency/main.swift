@@ -23,6 +23,26 @@ if BuildConfiguration.isDebug {
     exit(1)
 }
 let state = StorageState(rows: rows, seed: 42)
+
+// `--loop insert` or `--loop update`: the dataset in a file, then COMMITS durable logged
+// commits of that kind and nothing else, untimed: what `strace -c` and `valgrind
+// --tool=callgrind` are run on to count the system calls and instructions of a commit (run it
+// with two counts and take the difference over the extra commits).
+if let flag = CommandLine.arguments.firstIndex(of: "--loop") {
+    let kind = CommandLine.arguments.dropFirst(flag + 1).first ?? "insert"
+    let file = StoreFileState(storage: state)
+    do {
+        try file.prepareFile()
+    } catch {
+        printError("rql-storage-latency: \(error)")
+        exit(1)
+    }
+    for _ in 0..<commits {
+        if kind == "update" { file.commitUpdate() } else { file.commitInsert() }
+    }
+    exit(0)
+}
+
 do {
     try state.prepareStore()
 } catch {

@@ -97,6 +97,7 @@ struct CommitLog {
     static func frame(_ payload: [UInt8], version: UInt64, generation: UInt64) -> [UInt8] {
         let length = (24 + payload.count + 7) / 8 * 8 + 8
         var writer = ByteWriter()
+        writer.bytes.reserveCapacity(length)
         writer.u32(length)
         writer.u32(payload.count)
         writer.u64(generation)

@@ -68,10 +68,14 @@ struct CommitRecord: Equatable {
     /// for the log, whatever makes it so (many objects, long values), is found while encoding,
     /// and the rest of its record is never built.
     static func encoded(snapshot: BlockSnapshot, changes: ChangeSet, limit: Int) -> [UInt8]? {
+        // Room for a small commit's record up front: growing the buffer append by append was
+        // most of a single-object commit's encoding.
         var writer = ByteWriter()
+        writer.bytes.reserveCapacity(Swift.min(limit, 512))
         writer.u32(snapshot.tables.count)
         for table in snapshot.tables { writer.i64(table.nextKey) }
         var value: [UInt8] = []
+        value.reserveCapacity(64)
         func put(_ v: Value) {
             value.removeAll(keepingCapacity: true)
             MixedCoding.encode(v, into: &value)
@@ -89,6 +93,7 @@ struct CommitRecord: Equatable {
             classCount += 1
             let table = snapshot.tables[t]
             let properties = table.objectSchema.properties
+            let isStored = properties.map { !$0.isBacklink }
             writer.u32(t)
             writer.u32(change.deleted.count)
             for key in change.deleted { writer.i64(key.rawValue) }
@@ -100,8 +105,8 @@ struct CommitRecord: Equatable {
                 guard let values = table.rowValues(key: key.rawValue) else { continue }
                 inserted += 1
                 writer.i64(key.rawValue)
-                writer.u32(values.indices.count(where: { !properties[$0].isBacklink }))
-                for i in values.indices where !properties[i].isBacklink { put(values[i]) }
+                writer.u32(values.indices.count(where: { isStored[$0] }))
+                for i in values.indices where isStored[i] { put(values[i]) }
                 guard writer.bytes.count <= limit else { return nil }
             }
             patch(insertedAt, inserted)

@@ -18,6 +18,9 @@ struct FileState {
     var logApplied: LogPosition?
     /// The commit log's descriptor (-1: not open).
     var logDescriptor: Int32 = -1
+    /// The log file's size as this process last saw or made it: a lower bound, as a log only
+    /// grows while open, so an append that fits below it needs no `fstat`.
+    var logSize: UInt64 = 0
     /// Whether commits append to the log (else each is a checkpoint, as before the log).
     var logging = true
     /// Whether a store open for writing makes an empty log when it finds none (not for a
@@ -119,6 +122,9 @@ extension StoreFile {
     /// same log generation.
     func readLog(after slot: HeaderSlot, from position: LogPosition?) throws(StoreFileError) -> LogRead {
         guard let descriptor = try logDescriptor(create: false, named: slot.logGeneration) else { return .none }
+        if let position, let scan = try recordsAfter(position, following: slot, in: descriptor) {
+            return .records(position.header, scan)
+        }
         let size = try FileSystem.size(descriptor, logPath)
         var headerBytes = try FileSystem.read(descriptor, count: CommitLog.headerSize, at: 0, logPath)
         if CommitLog.Header.decode(headerBytes) == nil, size > UInt64(CommitLog.headerSize) {
@@ -183,6 +189,36 @@ extension StoreFile {
                 return .records(header, scan)
             }
         }
+    }
+
+    /// The records after `position` when it follows the log `slot` names from `slot`'s own
+    /// checkpoint: only a checkpoint rewrites the log's header, and it writes (and syncs) a new
+    /// slot first, so the header read with `position` still holds and the bytes after
+    /// `position` are all there is to read. Nil when `position` does not follow `slot` so, or
+    /// the scan needs more than its first read: `readLog` then reads the header and the size.
+    /// What a writer reads at the start of each transaction: two `pread`s (the slots, and this).
+    private func recordsAfter(
+        _ position: LogPosition,
+        following slot: HeaderSlot,
+        in descriptor: Int32
+    ) throws(StoreFileError) -> CommitLog.Scan? {
+        let header = position.header
+        guard slot.logGeneration != 0, header.generation == slot.logGeneration, header.checkpoint == slot.version,
+            header.checkpointChecksum == slot.dataChecksum, position.version >= slot.version
+        else { return nil }
+        // A small commit's record, or the zeros after the last one: a longer record is read whole
+        // by `readLog`.
+        let count = 512
+        let bytes = try FileSystem.read(descriptor, count: count, at: position.end, logPath)
+        let scan = CommitLog.scan(
+            bytes,
+            from: position.end,
+            generation: header.generation,
+            firstVersion: position.version + 1,
+            atEnd: bytes.count < count,
+            following: true
+        )
+        return scan.needsMore || scan.damage != nil ? nil : scan
     }
 
     private func error(_ problem: StoreFileError.Problem) -> StoreFileError {
@@ -342,8 +378,9 @@ extension StoreFile {
         // The record overwrites what follows the last whole record: zeros, an older
         // generation's bytes, or a commit that never returned.
         let frame = CommitLog.frame(payload, version: snapshot.version, generation: position.header.generation)
-        let allocated = try FileSystem.size(descriptor, logPath)
         let needed = position.end + UInt64(frame.count)
+        var allocated = state.withLock { $0.logSize }
+        if needed > allocated { allocated = try FileSystem.size(descriptor, logPath) }
         if needed > allocated {
             // Zeros written ahead, in steps doubling up to the checkpoint threshold: the appends
             // after this one change no size, so their syncs write the record alone.
@@ -355,7 +392,9 @@ extension StoreFile {
                 at: allocated,
                 logPath
             )
+            allocated = target
         }
+        state.withLock { $0.logSize = Swift.max($0.logSize, allocated) }
         try FileSystem.write(descriptor, frame, at: position.end, logPath)
         try FileSystem.sync(descriptor, logPath)
         position.end += UInt64(frame.count)

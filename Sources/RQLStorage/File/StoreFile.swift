@@ -240,13 +240,16 @@ final class StoreFile: @unchecked Sendable {
     func newestSlotOnDisk() throws(StoreFileError) -> HeaderSlot? {
         let header = try FileSystem.read(descriptor, count: 192, at: 0, path)
         guard header.count >= 192 else { return nil }
-        let size = try FileSystem.size(descriptor, path)
         let known = newestSlot
         let slots = header.withUnsafeBytes { raw in
             FileHeader.slotOffsets.compactMap { offset in
                 HeaderSlot.decode(UnsafeRawBufferPointer(rebasing: raw[offset..<offset + FileHeader.slotSize]))
             }.filter { $0.rootLength > 0 }.sorted { $0.version > $1.version }
         }
+        // The slot this process knows is the newest before every commit it makes alone: the
+        // file's size is needed only to check a slot another process wrote.
+        if slots.first == known { return known }
+        let size = try FileSystem.size(descriptor, path)
         let descriptor = descriptor
         let path = path
         let readWritten = { (offset: UInt64, length: UInt64) throws(StoreFileError.Problem) -> [UInt8] in
