@@ -12,6 +12,8 @@ import RQLStorage
 /// - `open-lookup`: open the 1M-object file and look up one primary key.
 /// - `open-lookup-log`: the same on a copy of the file whose commit log holds 1,000 records
 ///   (one-property updates of random objects, no checkpoint after them): open replays them.
+/// - `open-lookup-full-log`: the same with a full log: one-property updates up to the default
+///   checkpoint threshold (4 MiB, about 40,000 records), the longest log an open can meet.
 /// - `Q1`…`Q12` `memory` / `file`: each benchmark query as a plain block-by-block scan over the
 ///   typed views (`withBlock`), on the in-memory store and on the same rows read from the file
 ///   (mapped in place): the same loop over the same layout, so equal within noise.
@@ -41,7 +43,18 @@ extension Registry {
                 setUp: { try state.prepareLoggedFile(records: 1_000) }
             ) {
                 iterations in
-                for _ in 0..<iterations { blackHole(state.openAndLookUp(logged: true)) }
+                for _ in 0..<iterations { blackHole(state.openAndLookUp(log: .some)) }
+            }
+        )
+        add(
+            Benchmark(
+                suite: "storage-file",
+                name: "open-lookup-full-log",
+                fields: fields,
+                setUp: { try state.prepareFullLogFile() }
+            ) {
+                iterations in
+                for _ in 0..<iterations { blackHole(state.openAndLookUp(log: .full)) }
             }
         )
         for (id, scan) in BlockScans.all {
@@ -90,6 +103,9 @@ public final class StoreFileState {
     /// them (kept open: closing it would checkpoint them).
     public private(set) var loggedPath: String?
     private var loggedWriter: BlockStore?
+    /// A third, whose log is full: as many updates as the default checkpoint threshold lets in.
+    public private(set) var fullLogPath: String?
+    private var fullLogWriter: BlockStore?
     private var memoryStore: BlockStore?
     var memoryTable: BlockTable? { memoryStore?.snapshot.table(named: "Person") }
     var fileTable: BlockTable? { fileStore?.snapshot.table(named: "Person") }
@@ -156,7 +172,39 @@ public final class StoreFileState {
     public func prepareLoggedFile(records: Int) throws {
         try prepare()
         guard loggedPath == nil else { return }
-        let path = "\(directory)/logged.rql"
+        let (path, writer) = try makeLoggedFile(named: "logged.rql", records: records)
+        loggedWriter = writer
+        loggedPath = path
+    }
+
+    /// A copy of the dataset's file whose commit log is full: as many one-property updates of
+    /// random objects as fit below the default checkpoint threshold (4 MiB), once: tens of
+    /// thousands of durable commits, a minute or more on a slow disk.
+    public func prepareFullLogFile() throws {
+        try prepare()
+        guard fullLogPath == nil else { return }
+        // The records of these updates differ by a few bytes at most: the first one's frame
+        // length says how many fit.
+        let (path, writer) = try makeLoggedFile(named: "full-log.rql", records: 1)
+        guard let log = FileHandle(forReadingAtPath: path + ".log") else { throw SuiteError("no log beside \(path)") }
+        defer { try? log.close() }
+        try log.seek(toOffset: 64)
+        let length = try log.read(upToCount: 4).map { $0.enumerated().reduce(0) { $0 | Int($1.1) << (8 * $1.0) } } ?? 0
+        guard length > 0 else { throw SuiteError("the first record of \(path).log has no length") }
+        let records = (4 << 20 - 64) / length - 1
+        for _ in 1..<records { storage.commitUpdate(in: writer) }
+        guard try BlockStore.info(path: path).logRecords == records else {
+            throw SuiteError("the commit log of \(path) does not hold \(records) records")
+        }
+        fullLogWriter = writer
+        fullLogPath = path
+    }
+
+    /// A new copy of the dataset's file at `name` whose log holds `records` one-property
+    /// updates, and the writer that made them, which logs every commit and never checkpoints
+    /// (closing it would checkpoint the log: keep it open).
+    private func makeLoggedFile(named name: String, records: Int) throws -> (String, BlockStore) {
+        let path = "\(directory)/\(name)"
         do {
             let store = try BlockStore.create(path: path, schema: storage.schema!)
             let transaction = store.beginWrite()
@@ -170,16 +218,24 @@ public final class StoreFileState {
         guard try BlockStore.info(path: path).logRecords == records else {
             throw SuiteError("the commit log of \(path) does not hold \(records) records")
         }
-        loggedWriter = writer
-        loggedPath = path
+        return (path, writer)
     }
 
-    /// Opens the file (`logged`: the one with a commit log) and looks up one primary key (a
-    /// different one each time).
-    public func openAndLookUp(logged: Bool = false) -> Int {
+    /// Which file `openAndLookUp` opens.
+    public enum LogLength { case none, some, full }
+
+    /// Opens the file (`log`: the one with 1,000 records in its commit log, or with a full log)
+    /// and looks up one primary key (a different one each time).
+    public func openAndLookUp(log: LogLength = .none) -> Int {
         lookups = (lookups &* 6_364_136_223_846_793_005 &+ 1) & 0xFFFFF
+        let path: String
+        switch log {
+        case .none: path = self.path!
+        case .some: path = loggedPath!
+        case .full: path = fullLogPath!
+        }
         do {
-            let store = try BlockStore.open(path: logged ? loggedPath! : path!, readOnly: true)
+            let store = try BlockStore.open(path: path, readOnly: true)
             return store.snapshot.table(named: "Person")!.position(
                 ofPrimaryKey: .int(lookups % Int64(storage.rowCount))
             ) ?? -1

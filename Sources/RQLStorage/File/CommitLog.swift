@@ -108,15 +108,18 @@ struct CommitLog {
         return writer.bytes
     }
 
-    /// A record found by `scan`.
+    /// A record found by `scan`: where its payload is in the bytes scanned (`Scan.bytes`).
     struct Entry {
         let offset: UInt64
         let version: UInt64
-        let payload: [UInt8]
+        let payload: Range<Int>
     }
 
     /// What `scan` found after the header.
     struct Scan {
+        /// The bytes scanned (the entries' payloads are ranges of them), from the file's offset `base`.
+        var bytes: [UInt8] = []
+        var base: UInt64 = 0
         var entries: [Entry] = []
         /// The offset after the last whole record.
         var end: UInt64
@@ -130,7 +133,9 @@ struct CommitLog {
     }
 
     /// Reads the records of `generation` from `offset` (a record boundary) in `bytes` (the file
-    /// from `offset`, reaching its end when `atEnd`), expecting versions from `firstVersion`.
+    /// from `offset`, reaching its end when `atEnd`), expecting versions from `firstVersion`;
+    /// `start`: where in `bytes` to begin (`offset` is then that of `bytes[0]`), after records
+    /// an earlier scan of fewer of the same bytes found.
     /// `following`: the bytes before `offset` were scanned before, by a reader following the
     /// log as other processes append to it; bytes past the end that begin no record of this
     /// generation are then the end without a look further for damage (a record is written
@@ -142,17 +147,23 @@ struct CommitLog {
         generation: UInt64,
         firstVersion: UInt64,
         atEnd: Bool = true,
-        following: Bool = false
+        following: Bool = false,
+        start: Int = 0
     ) -> Scan {
-        var scan = Scan(end: offset)
-        var position = 0
+        var scan = Scan(bytes: bytes, base: offset, end: offset + UInt64(start))
+        var position = start
         var expected = firstVersion
         bytes.withUnsafeBytes { raw in
             while position < raw.count || !atEnd {
                 switch frame(in: raw, at: position, generation: generation) {
                 case .some(let (length, version, payloadLength)) where version == expected:
-                    let payload = Array(raw[(position + 24)..<(position + 24 + payloadLength)])
-                    scan.entries.append(Entry(offset: offset + UInt64(position), version: version, payload: payload))
+                    scan.entries.append(
+                        Entry(
+                            offset: offset + UInt64(position),
+                            version: version,
+                            payload: (position + 24)..<(position + 24 + payloadLength)
+                        )
+                    )
                     position += length
                     expected += 1
                     scan.end = offset + UInt64(position)

@@ -131,191 +131,215 @@ struct CommitRecord: Equatable {
         return writer.bytes
     }
 
-    /// Decodes a payload written by `encoded(snapshot:changes:limit:)`; `offset` (the record's, in the log) names it in errors.
-    static func decode(
+    /// Reads a payload written by `encoded(snapshot:changes:limit:)`, telling `visitor` what it
+    /// holds in order (the next keys last, as they apply after the changes). Values are
+    /// decoded one at a time into the same storage, so the reading itself allocates nothing
+    /// per record beyond what a value holds (a long string, a collection).
+    static func read<Visitor: CommitRecordVisitor>(
         _ bytes: UnsafeRawBufferPointer,
-        version: UInt64,
-        offset: UInt64
-    ) throws(StoreFileError.Problem) -> CommitRecord {
-        var reader = ByteReader(bytes, base: offset, what: "commit log record at offset \(offset)")
+        into visitor: inout Visitor
+    ) throws(StoreFileError.Problem) {
+        // Who reads a problem knows the record's offset: it names the record there.
+        var reader = ByteReader(bytes, base: 0, what: "commit log record")
         func value() throws(StoreFileError.Problem) -> Value {
-            let raw = try reader.lengthPrefixed()
-            guard let decoded = MixedCoding.decode(raw) else {
-                throw .malformed(what: "commit log record at offset \(offset)", reason: "a value does not decode")
+            guard let decoded = MixedCoding.decode(try reader.lengthPrefixed()) else {
+                throw .malformed(what: "commit log record", reason: "a value does not decode")
             }
             return decoded
         }
-        var nextKeys: [Int64] = []
-        for _ in 0..<(try reader.count(minimumSize: 8)) { nextKeys.append(try reader.i64()) }
-        var classes: [ClassChanges] = []
+        let tables = try reader.count(minimumSize: 8)
+        let nextKeysAt = reader.position
+        _ = try reader.take(tables * 8)
+        try visitor.tables(tables)
+        var values: [Value] = []
         for _ in 0..<(try reader.count(minimumSize: 16)) {
-            var change = ClassChanges(table: Int(try reader.u32()))
-            for _ in 0..<(try reader.count(minimumSize: 8)) { change.deleted.append(try reader.i64()) }
+            try visitor.changes(inTable: Int(try reader.u32()))
+            for _ in 0..<(try reader.count(minimumSize: 8)) { try visitor.deleted(try reader.i64()) }
             for _ in 0..<(try reader.count(minimumSize: 12)) {
                 let key = try reader.i64()
-                var values: [Value] = []
+                values.removeAll(keepingCapacity: true)
                 for _ in 0..<(try reader.count(minimumSize: 5)) { values.append(try value()) }
-                change.inserted.append((key, values))
+                try visitor.inserted(key, values: values)
             }
             for _ in 0..<(try reader.count(minimumSize: 12)) {
                 let key = try reader.i64()
-                var properties: [(index: Int, value: Value)] = []
-                for _ in 0..<(try reader.count(minimumSize: 9)) {
+                let count = try reader.count(minimumSize: 9)
+                try visitor.modified(key, properties: count)
+                for _ in 0..<count {
                     let index = Int(try reader.u32())
-                    properties.append((index, try value()))
+                    try visitor.set(try value(), property: index)
                 }
-                change.modified.append((key, properties))
             }
-            classes.append(change)
         }
         guard reader.remaining == 0 else {
-            throw .malformed(what: "commit log record at offset \(offset)", reason: "bytes after its last change")
+            throw .malformed(what: "commit log record", reason: "bytes after its last change")
         }
-        return CommitRecord(version: version, nextKeys: nextKeys, classes: classes)
+        var keys = ByteReader(bytes, base: 0, at: nextKeysAt, what: "commit log record")
+        for t in 0..<tables { try visitor.nextKey(try keys.i64(), table: t) }
     }
 
-    /// The version `records` (consecutive, the first following `base`) make from `base`, with
-    /// every table's indexes and backlinks as the commits left them, replayed in one scratch
-    /// transaction. A value set on a property nothing derives from goes into an overlay of its
-    /// block (`BlockOverlay`), read on first use, so the replay costs the records and not the
-    /// blocks they touch; other changes are applied to the blocks (a block several records
-    /// touch is copied once). Stops before the first record that does not fit (a key that is
-    /// not there, a value of the wrong type, a dangling link), which it returns with why:
-    /// nothing of that record is applied. `damage` is where an overlay reports a row its block
-    /// turns out not to hold.
+    /// Decodes a payload written by `encoded(snapshot:changes:limit:)`.
+    static func decode(_ bytes: UnsafeRawBufferPointer, version: UInt64) throws(StoreFileError.Problem) -> CommitRecord
+    {
+        var record = CommitRecord(version: version, nextKeys: [], classes: [])
+        try read(bytes, into: &record)
+        return record
+    }
+
+    /// The record of `entry` in `bytes` (a scan's), which a replay applied: it decodes.
+    static func decodeApplied(_ bytes: [UInt8], _ entry: CommitLog.Entry) -> CommitRecord {
+        bytes.withUnsafeBytes { raw in
+            do {
+                return try decode(UnsafeRawBufferPointer(rebasing: raw[entry.payload]), version: entry.version)
+            } catch {
+                fatalError("a record the replay applied does not decode: \(error)")
+            }
+        }
+    }
+
+    /// The version `entries` (records of `bytes`, consecutive, the first following `base`) make
+    /// from `base`, with every table's indexes and backlinks as the commits left them, replayed
+    /// in one scratch transaction straight from the records' bytes. A value set on a property
+    /// nothing derives from goes into an overlay of its block (`BlockOverlay`), read on first
+    /// use, so the replay costs the records and not the blocks they touch; other changes are
+    /// applied to the blocks (a block several records touch is copied once). Stops before the
+    /// first record that does not decode or does not fit (a key that is not there, a value of
+    /// the wrong type, a dangling link), which it returns with why: nothing of that record is
+    /// applied. `damage` is where an overlay reports a row its block turns out not to hold.
     static func apply(
-        _ records: [(record: CommitRecord, offset: UInt64)],
+        _ entries: some Collection<CommitLog.Entry>,
+        of bytes: [UInt8],
         to base: BlockSnapshot,
         damage: StoreDamage?
     ) -> (snapshot: BlockSnapshot, applied: Int, failure: (offset: UInt64, reason: String)?) {
+        let entries = Array(entries)
         func replay(_ count: Int) -> (BlockSnapshot, failure: (index: Int, reason: String)?) {
             let scratch = BlockStore(schema: base.schema)
             scratch.publish(base)
             let transaction = scratch.beginWrite()
             defer { transaction.rollback() }
-            var pending = Array(repeating: PendingValues(), count: base.tables.count)
+            var replayer = RecordReplay(transaction, damage: damage)
             var version = base.version
-            for (i, (record, _)) in records.prefix(count).enumerated() {
-                guard record.version == version + 1 else {
-                    return (base, (i, "version \(record.version) does not follow \(version)"))
+            let failure: (index: Int, reason: String)? = bytes.withUnsafeBytes { raw in
+                for (i, entry) in entries.prefix(count).enumerated() {
+                    guard entry.version == version + 1 else {
+                        return (i, "version \(entry.version) does not follow \(version)")
+                    }
+                    do throws(StoreFileError.Problem) {
+                        try replayer.apply(UnsafeRawBufferPointer(rebasing: raw[entry.payload]))
+                    } catch {
+                        if case .malformed(_, let reason) = error { return (i, reason) }
+                        return (i, error.text)
+                    }
+                    version = entry.version
                 }
-                guard record.nextKeys.count == base.tables.count else {
-                    return (base, (i, "\(record.nextKeys.count) tables, the schema has \(base.tables.count)"))
-                }
-                do throws(StoreFileError.Problem) {
-                    try transaction.replay(record, what: "commit log record", pending: &pending, damage: damage)
-                } catch {
-                    if case .malformed(_, let reason) = error { return (base, (i, reason)) }
-                    return (base, (i, error.text))
-                }
-                version = record.version
+                return nil
             }
-            for t in pending.indices { pending[t].flush(into: &transaction.tables[t], damage: damage) }
+            if let failure { return (base, failure) }
+            replayer.flush()
             return (
                 BlockSnapshot(schema: base.schema, version: version, tables: transaction.tables, pin: base.pin), nil
             )
         }
-        let (snapshot, failure) = replay(records.count)
-        guard let failure else { return (snapshot, records.count, nil) }
+        let (snapshot, failure) = replay(entries.count)
+        guard let failure else { return (snapshot, entries.count, nil) }
         // The failed record changed the scratch tables halfway: replay the ones before it again.
         let (before, _) = failure.index > 0 ? replay(failure.index) : (base, nil)
-        return (before, failure.index, (records[failure.index].offset, failure.reason))
+        return (before, failure.index, (entries[failure.index].offset, failure.reason))
     }
 }
 
-extension WriteTransaction {
-    /// Applies `record`'s rows physically (deletions without their cascade, which the record
-    /// lists), then checks every value it wrote as `insert` and `set` would; `what` names the
-    /// record in the problem thrown. Values `BlockOverlay.canDefer` go to `pending` (per
-    /// table) instead of the blocks; a table's pending values are put into its blocks before
-    /// anything else changes them.
-    fileprivate func replay(
-        _ record: CommitRecord,
-        what: String,
-        pending: inout [PendingValues],
-        damage: StoreDamage?
-    ) throws(StoreFileError.Problem) {
-        func malformed(_ reason: String) -> StoreFileError.Problem { .malformed(what: what, reason: reason) }
-        var written: [(table: Int, key: Int64, property: Int, value: Value)] = []
-        for change in record.classes {
-            guard change.table >= 0, change.table < tables.count else {
-                throw malformed("table \(change.table) is not in the schema")
-            }
-            let t = change.table
-            let name = className(t)
-            let properties = tables[t].objectSchema.properties
-            let stored = properties.indices.filter { !properties[$0].isBacklink }
-            if !change.deleted.isEmpty || !change.inserted.isEmpty {
-                pending[t].flush(into: &tables[t], damage: damage)
-            }
-            for key in change.deleted {
-                guard tables[t].locate(key: key) != nil else {
-                    throw malformed("\(name) \(key) to delete is not there")
-                }
-                let values = tables[t].remove(key: key)
-                for index in values.indices {
-                    removeBacklinks(from: t, key: key, property: index, value: values[index])
-                }
-            }
-            for (key, values) in change.inserted {
-                guard values.count == stored.count, key >= tables[t].nextKey else {
-                    throw malformed("inserted \(name) \(key) does not fit the table")
-                }
-                var row = Array(repeating: Value.null, count: properties.count)
-                for (i, index) in stored.enumerated() {
-                    // Checked before it reaches a block, whose columns trap on a value of the wrong type.
-                    guard fits(values[i], properties[index], name) else {
-                        throw malformed("\(name) \(key).\(properties[index].name) has a value of the wrong type")
-                    }
-                    row[index] = values[i]
-                    written.append((t, key, index, values[i]))
-                }
-                tables[t].appendBulk(keys: [key], columns: row.map { [$0] })
-                tables[t].addIndexEntries(key: key, values: row)
-                for index in stored { addBacklinks(from: t, key: key, property: index, value: row[index]) }
-            }
-            for (key, changed) in change.modified {
-                guard let b = tables[t].blockIndex(forKey: key), tables[t].holds(key, inBlock: b) else {
-                    throw malformed("modified \(name) \(key) is not there")
-                }
-                for (index, value) in changed {
-                    guard stored.contains(index), fits(value, properties[index], name) else {
-                        throw malformed("modified \(name) \(key) has a bad property \(index) or value")
-                    }
-                    if BlockOverlay.canDefer(tables[t], property: index) {
-                        pending[t].set(value, block: b, key: key, column: index)
-                        written.append((t, key, index, value))
-                        continue
-                    }
-                    pending[t].flush(into: &tables[t], damage: damage)
-                    let old = tables[t].set(value, key: key, property: index)
-                    removeBacklinks(from: t, key: key, property: index, value: old)
-                    addBacklinks(from: t, key: key, property: index, value: value)
-                    written.append((t, key, index, value))
-                }
-            }
-        }
-        for (t, key) in record.nextKeys.enumerated() {
-            guard key >= tables[t].nextKey else { throw malformed("\(className(t))'s next key \(key) goes back") }
-            tables[t].nextKey = key
-        }
-        // Links are checked against the final state (a row may link to one inserted after it).
+/// What `CommitRecord.read` tells, in the order the payload holds it.
+protocol CommitRecordVisitor {
+    /// How many tables the record gives a next key for (`nextKey`, after the changes).
+    mutating func tables(_ count: Int) throws(StoreFileError.Problem)
+    /// The changes that follow are to table `table`.
+    mutating func changes(inTable table: Int) throws(StoreFileError.Problem)
+    mutating func deleted(_ key: Int64) throws(StoreFileError.Problem)
+    /// A row inserted, with one value per stored property.
+    mutating func inserted(_ key: Int64, values: [Value]) throws(StoreFileError.Problem)
+    /// A row modified; `properties` calls of `set` follow, one per property written.
+    mutating func modified(_ key: Int64, properties: Int) throws(StoreFileError.Problem)
+    mutating func set(_ value: Value, property: Int) throws(StoreFileError.Problem)
+    mutating func nextKey(_ key: Int64, table: Int) throws(StoreFileError.Problem)
+}
+
+extension CommitRecord: CommitRecordVisitor {
+    mutating func tables(_ count: Int) { nextKeys.reserveCapacity(count) }
+    mutating func changes(inTable table: Int) { classes.append(ClassChanges(table: table)) }
+    mutating func deleted(_ key: Int64) { classes[classes.count - 1].deleted.append(key) }
+    mutating func inserted(_ key: Int64, values: [Value]) { classes[classes.count - 1].inserted.append((key, values)) }
+    mutating func modified(_ key: Int64, properties: Int) { classes[classes.count - 1].modified.append((key, [])) }
+    mutating func set(_ value: Value, property: Int) {
+        let c = classes.count - 1
+        classes[c].modified[classes[c].modified.count - 1].properties.append((property, value))
+    }
+    mutating func nextKey(_ key: Int64, table: Int) { nextKeys.append(key) }
+}
+
+/// Applies records to a scratch transaction as `CommitRecord.read` reads them: rows physically
+/// (deletions without their cascade, which the record lists), every value checked as `insert`
+/// and `set` would check it, links once the record is all in (a row may link to one inserted
+/// after it). Values `BlockOverlay.canDefer` go to the pending values of their table instead
+/// of the blocks; a table's pending values are put into its blocks before anything else
+/// changes them. Nothing is allocated per record beyond the values it holds.
+struct RecordReplay: CommitRecordVisitor {
+    /// What a replay needs of one table, worked out once.
+    private struct Plan {
+        let name: String
+        let properties: [Property]
+        /// The stored (not backlink) properties, in order: an inserted row's values.
+        let stored: [Int]
+        /// Per property: stored, and set through an overlay (`BlockOverlay.canDefer`).
+        let isStored: [Bool]
+        let defers: [Bool]
+    }
+
+    let transaction: WriteTransaction
+    let damage: StoreDamage?
+    private var pending: [PendingValues]
+    private var plans: [Plan?]
+    /// Values of the record being read that are checked once it is all in.
+    private var written: [(table: Int, key: Int64, property: Int, value: Value)] = []
+    /// The table whose changes are being read, and the row being modified (its key and block).
+    private var table = 0
+    private var row: (key: Int64, block: Int) = (0, 0)
+
+    init(_ transaction: WriteTransaction, damage: StoreDamage?) {
+        self.transaction = transaction
+        self.damage = damage
+        pending = Array(repeating: PendingValues(), count: transaction.tables.count)
+        plans = Array(repeating: nil, count: transaction.tables.count)
+    }
+
+    private func malformed(_ reason: String) -> StoreFileError.Problem {
+        .malformed(what: "commit log record", reason: reason)
+    }
+
+    /// Applies one record's payload.
+    mutating func apply(_ payload: UnsafeRawBufferPointer) throws(StoreFileError.Problem) {
+        written.removeAll(keepingCapacity: true)
+        try CommitRecord.read(payload, into: &self)
+        guard !written.isEmpty else { return }
+        let tables = transaction.tables
         for (t, key, index, value) in written {
             let property = tables[t].objectSchema.properties[index]
-            if isEmbeddedTarget(property) {
+            if transaction.isEmbeddedTarget(property) {
                 var dangling = false
                 value.forEachLink { link in
-                    guard let target = schema.classIndex(named: link.className),
+                    guard let target = transaction.schema.classIndex(named: link.className),
                         tables[target].locate(key: link.key.rawValue) != nil
                     else {
                         dangling = true
                         return
                     }
                 }
-                if dangling { throw malformed("\(className(t)) \(key) owns an embedded object that is not there") }
+                if dangling {
+                    throw malformed("\(transaction.className(t)) \(key) owns an embedded object that is not there")
+                }
             } else {
                 do throws(WriteError) {
-                    _ = try checked(value, for: property, in: className(t), key: RowKey(key))
+                    _ = try transaction.checked(value, for: property, in: transaction.className(t), key: RowKey(key))
                 } catch {
                     throw malformed("\(error)")
                 }
@@ -323,29 +347,137 @@ extension WriteTransaction {
         }
     }
 
+    /// Puts every pending value into its block's overlay.
+    mutating func flush() {
+        for t in pending.indices { pending[t].flush(into: &transaction.tables[t], damage: damage) }
+    }
+
+    private mutating func flush(_ t: Int) {
+        if !pending[t].isEmpty { pending[t].flush(into: &transaction.tables[t], damage: damage) }
+    }
+
+    func tables(_ count: Int) throws(StoreFileError.Problem) {
+        guard count == transaction.tables.count else {
+            throw malformed("\(count) tables, the schema has \(transaction.tables.count)")
+        }
+    }
+
+    mutating func changes(inTable t: Int) throws(StoreFileError.Problem) {
+        guard t >= 0, t < transaction.tables.count else { throw malformed("table \(t) is not in the schema") }
+        table = t
+        guard plans[t] == nil else { return }
+        let data = transaction.tables[t]
+        let properties = data.objectSchema.properties
+        let isStored = properties.map { !$0.isBacklink }
+        plans[t] = Plan(
+            name: data.objectSchema.name,
+            properties: properties,
+            stored: properties.indices.filter { isStored[$0] },
+            isStored: isStored,
+            defers: properties.indices.map { BlockOverlay.canDefer(data, property: $0) }
+        )
+    }
+
+    private var plan: Plan {
+        guard let plan = plans[table] else { fatalError("a table's changes are read after it is named") }
+        return plan
+    }
+
+    mutating func deleted(_ key: Int64) throws(StoreFileError.Problem) {
+        let t = table
+        flush(t)
+        guard transaction.tables[t].locate(key: key) != nil else {
+            throw malformed("\(plan.name) \(key) to delete is not there")
+        }
+        let values = transaction.tables[t].remove(key: key)
+        for index in values.indices {
+            transaction.removeBacklinks(from: t, key: key, property: index, value: values[index])
+        }
+    }
+
+    mutating func inserted(_ key: Int64, values: [Value]) throws(StoreFileError.Problem) {
+        let t = table
+        let plan = plan
+        flush(t)
+        guard values.count == plan.stored.count, key >= transaction.tables[t].nextKey else {
+            throw malformed("inserted \(plan.name) \(key) does not fit the table")
+        }
+        var row = Array(repeating: Value.null, count: plan.properties.count)
+        for (i, index) in plan.stored.enumerated() {
+            // Checked before it reaches a block, whose columns trap on a value of the wrong type.
+            guard transaction.fits(values[i], plan.properties[index], plan.name) else {
+                throw malformed("\(plan.name) \(key).\(plan.properties[index].name) has a value of the wrong type")
+            }
+            row[index] = values[i]
+            written.append((t, key, index, values[i]))
+        }
+        transaction.tables[t].appendBulk(keys: [key], columns: row.map { [$0] })
+        transaction.tables[t].addIndexEntries(key: key, values: row)
+        for index in plan.stored {
+            transaction.addBacklinks(from: t, key: key, property: index, value: row[index])
+        }
+    }
+
+    mutating func modified(_ key: Int64, properties: Int) throws(StoreFileError.Problem) {
+        guard let b = transaction.tables[table].blockIndex(forKey: key),
+            transaction.tables[table].holds(key, inBlock: b)
+        else {
+            throw malformed("modified \(plan.name) \(key) is not there")
+        }
+        row = (key, b)
+    }
+
+    mutating func set(_ value: Value, property index: Int) throws(StoreFileError.Problem) {
+        let t = table
+        let key = row.key
+        guard let plan = plans[t], index >= 0, index < plan.isStored.count, plan.isStored[index],
+            transaction.fits(value, plan.properties[index], plan.name)
+        else {
+            throw malformed("modified \(self.plan.name) \(key) has a bad property \(index) or value")
+        }
+        if plan.defers[index] {
+            pending[t].set(value, block: row.block, key: key, column: index)
+            // Its type is checked (`fits`); only a map's keys are left to check.
+            if plan.properties[index].collection == .map { written.append((t, key, index, value)) }
+            return
+        }
+        flush(t)
+        let old = transaction.tables[t].set(value, key: key, property: index)
+        transaction.removeBacklinks(from: t, key: key, property: index, value: old)
+        transaction.addBacklinks(from: t, key: key, property: index, value: value)
+        written.append((t, key, index, value))
+    }
+
+    mutating func nextKey(_ key: Int64, table t: Int) throws(StoreFileError.Problem) {
+        guard key >= transaction.tables[t].nextKey else {
+            throw malformed("\(transaction.className(t))'s next key \(key) goes back")
+        }
+        transaction.tables[t].nextKey = key
+    }
+}
+
+extension WriteTransaction {
     /// Whether `value` has the shape property `property` stores (a collection for a collection,
     /// links where links go, the element type elsewhere), so writing it into a block cannot
-    /// trap. Links are checked once every row is in (`replay`).
-    private func fits(_ value: Value, _ property: Property, _ className: String) -> Bool {
-        let elements: [Value]
+    /// trap. Links are checked once every row is in (`RecordReplay.apply`).
+    fileprivate func fits(_ value: Value, _ property: Property, _ className: String) -> Bool {
         switch (property.collection, value) {
-        case (.single, _): elements = [value]
-        case (.list, .list(let items)), (.set, .list(let items)): elements = items
-        case (.map, .map(let map)): elements = map.map(\.value)
+        case (.single, _): return fits(element: value, property, className)
+        case (.list, .list(let items)), (.set, .list(let items)):
+            return items.allSatisfy { fits(element: $0, property, className) }
+        case (.map, .map(let map)): return map.allSatisfy { fits(element: $0.value, property, className) }
         default: return false
         }
-        for element in elements {
-            switch property.type {
-            case .mixed: continue
-            case .object:
-                if case .link = element { continue }
-                if element == .null { continue }
-                return false
-            default:
-                if (try? checkElement(element, of: property, in: className, key: nil)) == nil { return false }
-            }
+    }
+
+    private func fits(element: Value, _ property: Property, _ className: String) -> Bool {
+        switch property.type {
+        case .mixed: return true
+        case .object:
+            if case .link = element { return true }
+            return element == .null
+        default: return (try? checkElement(element, of: property, in: className, key: nil)) != nil
         }
-        return true
     }
 }
 

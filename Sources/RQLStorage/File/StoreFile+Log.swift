@@ -166,25 +166,38 @@ extension StoreFile {
         }
         guard size > start else { return .records(header, CommitLog.Scan(end: start)) }
         // The log is preallocated: its size says nothing of where its records end. Read what the
-        // scan asks for, a page past a known end, more from the header.
+        // scan asks for, a page past a known end, more from the header; when it asks for more,
+        // the next bytes are read after those it has, and it goes on from its last whole record.
         var count = following ? 1 << 12 : 1 << 18
         var retried = false
+        var bytes: [UInt8] = []
+        var found: [CommitLog.Entry] = []
+        var scanned = start
         while true {
-            let length = Int(Swift.min(UInt64(count), size - start))
-            let bytes = try FileSystem.read(descriptor, count: length, at: start, logPath)
-            let scan = CommitLog.scan(
+            let length = Int(Swift.min(UInt64(count), size - start - UInt64(bytes.count)))
+            let more = try FileSystem.read(descriptor, count: length, at: start + UInt64(bytes.count), logPath)
+            bytes += more
+            var scan = CommitLog.scan(
                 bytes,
                 from: start,
                 generation: header.generation,
-                firstVersion: first,
-                atEnd: bytes.count < count,
-                following: following
+                firstVersion: found.last.map { $0.version + 1 } ?? first,
+                atEnd: more.count < length || start + UInt64(bytes.count) >= size,
+                following: following,
+                start: Int(scanned - start)
             )
+            found += scan.entries
+            scan.entries = found
+            scanned = scan.end
             if scan.needsMore {
                 count *= 2
             } else if scan.damage != nil, !retried {
                 // A record another process was writing as it was read is whole the second time.
                 retried = true
+                bytes = []
+                found = []
+                scanned = start
+                count = following ? 1 << 12 : 1 << 18
             } else {
                 return .records(header, scan)
             }
@@ -286,32 +299,23 @@ extension StoreFile {
                     let next = scan.entries.first { $0.version > base.version }?.offset ?? scan.end
                     applied = LogPosition(header: header, end: next, version: base.version)
                 }
-                var pending: [(record: CommitRecord, offset: UInt64)] = []
-                var ends: [UInt64] = []
-                for (i, entry) in scan.entries.enumerated() where entry.version > snapshot.version {
-                    let decoded: Result<CommitRecord, StoreFileError.Problem> = entry.payload.withUnsafeBytes { raw in
-                        Result { () throws(StoreFileError.Problem) in
-                            try CommitRecord.decode(raw, version: entry.version, offset: entry.offset)
-                        }
-                    }
-                    switch decoded {
-                    case .success(let record):
-                        pending.append((record, entry.offset))
-                        ends.append(i + 1 < scan.entries.count ? scan.entries[i + 1].offset : scan.end)
-                    case .failure(.malformed(_, let reason)): damage = (entry.offset, reason)
-                    case .failure(let problem): damage = (entry.offset, problem.text)
-                    }
-                    if damage != nil { break }
-                }
-                let replayed = CommitRecord.apply(pending, to: snapshot, damage: pins.damage)
+                let entries = scan.entries.drop(while: { $0.version <= snapshot.version })
+                let replayed = CommitRecord.apply(entries, of: scan.bytes, to: snapshot, damage: pins.damage)
                 snapshot = replayed.snapshot
                 records = replayed.applied
                 // Only a refresh reports them (`BlockStore.refreshedChanges`); open has no use for them.
                 if current != nil {
-                    changes = pending.prefix(replayed.applied).map { $0.record.changes(in: snapshot.schema) }
+                    changes = entries.prefix(replayed.applied).map { entry in
+                        CommitRecord.decodeApplied(scan.bytes, entry).changes(in: snapshot.schema)
+                    }
                 }
                 if replayed.applied > 0 {
-                    applied = LogPosition(header: header, end: ends[replayed.applied - 1], version: snapshot.version)
+                    let i = entries.startIndex + replayed.applied
+                    applied = LogPosition(
+                        header: header,
+                        end: i < scan.entries.endIndex ? scan.entries[i].offset : scan.end,
+                        version: snapshot.version
+                    )
                 }
                 if let failure = replayed.failure { damage = failure }
                 if damage == nil, let found = scan.damage { damage = found }

@@ -3,7 +3,7 @@ import RQLCore
 import RQLDatasets
 import Testing
 
-@testable import RQLStorage
+@_spi(Fuzzing) @testable import RQLStorage
 
 /// Replaying the commit log on open and refresh: values set on properties nothing derives
 /// from go into overlays of their blocks (`BlockOverlay`), read on first use, and everything
@@ -211,6 +211,57 @@ struct LogReplayTests {
         #expect(try BlockStore.verify(path: copy).version == model.snapshot.version)
     }
 
+    @Test(
+        "a record whose checksum holds but that does not decode or fit stops the open before it, reported by offset"
+    )
+    func undecodableRecordStopsOpen() throws {
+        let directory = try TemporaryDirectory("undecodable")
+        let path = directory.path("u.rql")
+        let (file, _) = try Self.makeStores(path)
+        let base = file.snapshot.version
+        let keys: [Int64] = [7, 5_000, 7, 9_999, 4_096, 12]
+        for (i, key) in keys.enumerated() {
+            _ = try file.write { t in
+                try t.set("n", of: ObjectLink(className: "Row", key: RowKey(key)), to: .int(Int64(100 + i)))
+            }
+        }
+        // Copied before the store closes (closing would checkpoint).
+        let storeBytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let log = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path + ".log")))
+        let offsets = CommitLogTests.recordOffsets(Data(log))
+        #expect(offsets.count >= keys.count)
+        // One table, one class, one modified row: its key at payload byte 32, the value's tag at 52.
+        let payload = 24
+        for (record, key) in zip(offsets, keys) {
+            let stored = (0..<8).reduce(Int64(0)) { $0 | Int64(log[record + payload + 32 + $1]) << (8 * Int64($1)) }
+            #expect(stored == key, "the record at \(record) sets row \(key)")
+        }
+        let damaged = 2
+        for (change, reason) in [
+            ({ (bytes: inout [UInt8], at: Int) in bytes[at + payload + 52] = 0xEE }, "a value does not decode"),
+            ({ (bytes: inout [UInt8], at: Int) in bytes[at + payload + 36] = 0x7F }, "is not there"),
+            ({ (bytes: inout [UInt8], at: Int) in bytes[at + payload + 44] = 9 }, "has a bad property"),
+        ] {
+            var bad = log
+            change(&bad, offsets[damaged])
+            BlockStore.resealCommitLog(&bad, store: storeBytes)
+            let copy = directory.path("u-\(reason.count).rql")
+            try Data(storeBytes).write(to: URL(fileURLWithPath: copy))
+            try Data(bad).write(to: URL(fileURLWithPath: copy + ".log"))
+            let store = try BlockStore.open(path: copy, readOnly: true)
+            #expect(store.snapshot.version == base + UInt64(damaged), "\(reason)")
+            let fallback = try #require(store.fallback)
+            #expect(fallback.description.contains("commit log record at offset \(offsets[damaged])"), "\(fallback)")
+            #expect(fallback.description.contains(reason), "\(fallback)")
+            let table = try #require(store.snapshot.table(named: "Row"))
+            func n(_ key: Int64) -> Value {
+                table.value(at: table.position(ofPrimaryKey: .int(key)) ?? -1, property: 1)
+            }
+            #expect(n(7) == .int(100) && n(5_000) == .int(101), "the records before it are applied")
+            #expect(n(9_999) == .int(9_999 % 7), "nothing after it is")
+        }
+    }
+
     @Test("a record that sets a row not there stops the replay before it, with none of it applied")
     func missingRowStopsReplay() throws {
         let schema = try DatasetLoader.loadSchema(json: Self.schemaJSON)
@@ -228,11 +279,11 @@ struct LogReplayTests {
         }
         // Row 5 was deleted (its block's keys are read: the block lacks a row); row 10 was never made.
         for missing in [5, 10] as [Int64] {
-            let records = [
+            let (bytes, entries) = Self.log([
                 (record(base.version + 1, [(3, 70)]), UInt64(100)),
                 (record(base.version + 2, [(3, 80), (missing, 1)]), UInt64(200)),
-            ]
-            let replayed = CommitRecord.apply(records, to: base, damage: nil)
+            ])
+            let replayed = CommitRecord.apply(entries, of: bytes, to: base, damage: nil)
             #expect(replayed.applied == 1)
             #expect(replayed.failure?.offset == 200)
             #expect(replayed.failure?.reason.contains("modified Row \(missing) is not there") == true)
@@ -240,5 +291,47 @@ struct LogReplayTests {
             let table = try #require(replayed.snapshot.table(named: "Row"))
             #expect(table.value(at: try #require(table.position(ofPrimaryKey: .int(3))), property: 1) == .int(70))
         }
+    }
+
+    /// The payloads of `records` one after the other, and each one's entry (at the offset given).
+    static func log(_ records: [(CommitRecord, UInt64)]) -> ([UInt8], [CommitLog.Entry]) {
+        var writer = ByteWriter()
+        var entries: [CommitLog.Entry] = []
+        for (record, offset) in records {
+            let start = writer.bytes.count
+            writer.u32(record.nextKeys.count)
+            for key in record.nextKeys { writer.i64(key) }
+            writer.u32(record.classes.count)
+            for change in record.classes {
+                writer.u32(change.table)
+                writer.u32(change.deleted.count)
+                for key in change.deleted { writer.i64(key) }
+                writer.u32(change.inserted.count)
+                for (key, values) in change.inserted {
+                    writer.i64(key)
+                    writer.u32(values.count)
+                    for value in values { writer.lengthPrefixed(Self.encoded(value)) }
+                }
+                writer.u32(change.modified.count)
+                for (key, properties) in change.modified {
+                    writer.i64(key)
+                    writer.u32(properties.count)
+                    for (index, value) in properties {
+                        writer.u32(index)
+                        writer.lengthPrefixed(Self.encoded(value))
+                    }
+                }
+            }
+            entries.append(
+                CommitLog.Entry(offset: offset, version: record.version, payload: start..<writer.bytes.count)
+            )
+        }
+        return (writer.bytes, entries)
+    }
+
+    static func encoded(_ value: Value) -> [UInt8] {
+        var bytes: [UInt8] = []
+        MixedCoding.encode(value, into: &bytes)
+        return bytes
     }
 }
