@@ -89,7 +89,10 @@ enum LaunchCompaction {
         } catch {
             throw Realm.Error(.fileAccess, "Cannot compact the realm at '\(path)': \(error.problem.description)")
         }
-        let copy = path + ".compact"
+        // Through a symbolic link, the file it names is compacted: renaming over the link would
+        // leave that file whole and the link a file of its own.
+        let file = FileSystem.resolved(path)
+        let copy = file + ".compact"
         try? FileManager.default.removeItem(atPath: copy)
         defer { try? FileManager.default.removeItem(atPath: copy) }
         // The write lock keeps other processes' writers out while the copy is made and swapped.
@@ -100,13 +103,13 @@ enum LaunchCompaction {
         } catch {
             throw Realm.Error(.fileAccess, "Cannot compact the realm at '\(path)': \(error.problem.description)")
         }
-        let total = Self.size(path)
+        let total = Self.size(file)
         let used = Self.size(copy)
         guard ask(total, used), !store.isOpenElsewhere else { return false }
-        guard rename(copy, path) == 0 else {
+        guard rename(copy, file) == 0 else {
             throw Realm.Error(.fileAccess, "Cannot compact the realm at '\(path)': rename failed (errno \(errno))")
         }
-        unlink(path + ".log")
+        unlink(StoreCompanion.log.path(forStore: file))
         return true
     }
 

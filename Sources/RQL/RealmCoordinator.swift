@@ -297,13 +297,15 @@ enum StoreRegistry {
             throw Realm.Error(.fileNotFound, "Unable to copy the seed file '\(seed.path)': No such file or directory")
         }
         do {
-            // The seed's commit log (commits after its last checkpoint) first: a file copied
-            // without it would open at an older version.
-            try? FileManager.default.removeItem(atPath: path + ".log")
-            if FileManager.default.fileExists(atPath: seed.path + ".log") {
-                try FileManager.default.copyItem(atPath: seed.path + ".log", toPath: path + ".log")
+            // The file a symbolic link names, not the link (a copy of it would open the seed), and
+            // its commit log (the commits after its checkpoint, which names the log) first.
+            let seedFile = FileSystem.resolved(seed.path)
+            let (seedLog, log) = (StoreCompanion.log.path(forStore: seedFile), StoreCompanion.log.path(forStore: path))
+            try? FileManager.default.removeItem(atPath: log)
+            if FileManager.default.fileExists(atPath: seedLog) {
+                try FileManager.default.copyItem(atPath: seedLog, toPath: log)
             }
-            try FileManager.default.copyItem(atPath: seed.path, toPath: path)
+            try FileManager.default.copyItem(atPath: seedFile, toPath: path)
         } catch {
             throw Realm.Error(
                 .fileOperationFailed,

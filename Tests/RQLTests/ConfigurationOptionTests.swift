@@ -1,4 +1,5 @@
 import Foundation
+import RQLStorage
 import Testing
 
 @testable import RQL
@@ -95,6 +96,48 @@ struct ConfigurationOptionTests {
         }
         #expect(seedCount == 1)
         #expect(try Thread.run { try Realm(configuration: configuration).objects(Entry.self).count } == 2)
+    }
+
+    @Test("seedFilePath through a symbolic link copies the file it names and that file's commit log")
+    func seedThroughSymbolicLink() throws {
+        let seedPath = Self.path("seed-target")
+        let seedLink = Self.path("seed-link")
+        let path = Self.path("seeded-through-link")
+        defer {
+            for file in [seedPath, seedLink, path] {
+                Self.remove(file)
+                try? FileManager.default.removeItem(atPath: file + ".log")
+            }
+        }
+        try Thread.run {
+            let seed = try Realm(
+                configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: seedPath), objectTypes: [Entry.self])
+            )
+            try seed.write { seed.add(Entry(value: [1, "from the seed"])) }
+        }
+        // The seed's commit is in its log, beside the file the link names.
+        #expect(try BlockStore.info(path: seedPath).logRecords > 0)
+        try FileManager.default.createSymbolicLink(atPath: seedLink, withDestinationPath: seedPath)
+        let configuration = Realm.Configuration(
+            fileURL: URL(fileURLWithPath: path),
+            objectTypes: [Entry.self],
+            seedFilePath: URL(fileURLWithPath: seedLink)
+        )
+        try Thread.run {
+            let realm = try Realm(configuration: configuration)
+            #expect(realm.objects(Entry.self).map(\.text) == ["from the seed"])
+            try realm.write { realm.add(Entry(value: [2, "added"])) }
+        }
+        // A copy of the file, not of the link: the seed keeps its one entry.
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType == .typeRegular)
+        try StoreRegistry.close(path: seedPath)
+        let seedCount = try Thread.run {
+            try Realm(
+                configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: seedPath), objectTypes: [Entry.self])
+            )
+            .objects(Entry.self).count
+        }
+        #expect(seedCount == 1)
     }
 
     @Test("a missing seed file is fileNotFound")

@@ -121,6 +121,43 @@ struct RealmFilesTests {
         #expect(asked.withLock { $0.count } == 1)
     }
 
+    @Test("shouldCompactOnLaunch through a symbolic link compacts the file it names, which keeps no log")
+    func compactOnLaunchThroughSymbolicLink() throws {
+        let url = URL(fileURLWithPath: FileRealmTests.temporaryPath("compact-target"))
+        let link = URL(fileURLWithPath: FileRealmTests.temporaryPath("compact-link"))
+        defer {
+            for file in [url.path, link.path] {
+                for suffix in ["", ".log", ".lock"] { try? FileManager.default.removeItem(atPath: file + suffix) }
+            }
+        }
+        try fill(url, count: 2_000, deleteAllButOne: true)
+        try StoreRegistry.close(path: url.standardizedFileURL.path)
+        #expect(FileManager.default.fileExists(atPath: url.path + ".log"))
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: url.path)
+        let before = Self.size(url)
+        let configuration = Realm.Configuration(
+            fileURL: link,
+            shouldCompactOnLaunch: { total, used in used < total },
+            objectTypes: [Entry.self]
+        )
+        let ids = try Thread.run { try Realm(configuration: configuration).objects(Entry.self).map(\.id) }
+        #expect(Array(ids) == [0])
+        // The link still names the file, now compacted; the log beside the file went with the
+        // old file (the copy names none), and none was left beside the link.
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == url.path)
+        #expect(Self.size(url) < before)
+        #expect(!FileManager.default.fileExists(atPath: link.path + ".log"))
+        try StoreRegistry.close(path: link.standardizedFileURL.path)
+        let direct = Realm.Configuration(fileURL: url, objectTypes: [Entry.self])
+        try Thread.run {
+            let realm = try Realm(configuration: direct)
+            #expect(realm.objects(Entry.self).map(\.id) == [0])
+            try realm.write { realm.create(Entry.self, value: ["id": 1, "text": "after"]) }
+        }
+        try StoreRegistry.close(path: url.standardizedFileURL.path)
+        #expect(try Thread.run { try Realm(configuration: direct).objects(Entry.self).count } == 2)
+    }
+
     @Test("shouldCompactOnLaunch is skipped while another store has the file open")
     func compactSkippedWhenShared() throws {
         let url = URL(fileURLWithPath: FileRealmTests.temporaryPath("compact-shared"))

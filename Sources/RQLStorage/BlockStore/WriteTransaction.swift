@@ -63,7 +63,7 @@ public final class WriteTransaction {
     }
 
     deinit {
-        if isOpen { store.endWrite() }
+        rollback()
     }
 
     /// The transaction's current state as a snapshot: what a commit now would publish. It is a
@@ -114,7 +114,10 @@ public final class WriteTransaction {
         isOpen = false
         tables = []
         staged = nil
-        // What was spilled is free in the file's free list, which never saw it allocated.
+        lastCollection = nil
+        // What was spilled is free in the file's free list, which never saw it allocated: a
+        // snapshot taken from the transaction keeps its own copy of what it still reads.
+        spill?.keepHeldStubs()
         spill = nil
         store.endWrite()
     }

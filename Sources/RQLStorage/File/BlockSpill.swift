@@ -19,6 +19,14 @@ import Glibc
 /// to the next one, which allocates from the same free list: failed transactions do not grow
 /// the file again and again.
 ///
+/// A rolled-back transaction's space is free at once, to writers of every process, but a
+/// snapshot taken from the transaction (`WriteTransaction.reader`) may still hold stubs of it.
+/// Those stubs read through a private mapping, and the rollback, before it gives up the writer
+/// lock, has the mapping keep its own copy of the pages of the stubs still held
+/// (`keepHeldStubs`): they read what was spilled, as the transaction did. Keeping the space
+/// until such a snapshot goes would need every process's writers to know of it, which the
+/// reader table (versions only) cannot tell them.
+///
 /// Spilling needs the transaction to write on the file's newest version (the caught-up base
 /// the writer lock keeps current); otherwise blocks stay in memory and the commit decides, as
 /// it always does.
@@ -33,6 +41,14 @@ final class BlockSpill {
     /// The mapping stubs read through; replaced by a larger one when a block lies past its end
     /// (stubs keep the mapping they were made with alive).
     private var mapping: FileMapping?
+    /// Each stub made, and the bytes of the mapping it reads.
+    private var stubs: [SpilledStub] = []
+
+    private struct SpilledStub {
+        weak var block: Block?
+        let mapping: FileMapping
+        let bytes: UnsafeRawBufferPointer
+    }
 
     /// Starts spilling for a transaction whose base is `base`, or nil when its blocks must stay
     /// in memory (read-only, a damaged or unaccepted file, or a base behind the file's newest).
@@ -60,8 +76,9 @@ final class BlockSpill {
         runs.append((offset, length))
         try FileSystem.write(file.descriptor, bytes, at: offset, file.path)
         let mapping = try self.mapping(covering: offset + length)
+        let stored = UnsafeRawBufferPointer(rebasing: mapping.bytes[Int(offset)..<Int(offset + length)])
         let stub = BlockCoding.lazyBlock(
-            UnsafeRawBufferPointer(rebasing: mapping.bytes[Int(offset)..<Int(offset + length)]),
+            stored,
             count: block.count,
             firstKey: block.firstKey,
             checksum: checksum,
@@ -71,7 +88,19 @@ final class BlockSpill {
             context: context
         )
         stub.place = FilePlace(file: file.id, offset: offset, length: length, checksum: checksum)
+        stubs.append(SpilledStub(block: stub, mapping: mapping, bytes: stored))
         return stub
+    }
+
+    /// For a rollback, once the transaction let go of its blocks and before the writer lock
+    /// goes: the stubs something still holds (a snapshot taken from the transaction) keep the
+    /// bytes they read, which the next writer may overwrite. A page that cannot be kept is
+    /// left to the stub's checksum, which reports it as damage rather than reading other data.
+    func keepHeldStubs() {
+        for stub in stubs where stub.block != nil {
+            _ = stub.mapping.keepCopy(of: stub.bytes)
+        }
+        stubs = []
     }
 
     /// A mapping of at least the first `end` bytes. Pages past the file's end are mapped but
@@ -83,7 +112,8 @@ final class BlockSpill {
         let mapping = try FileMapping(
             descriptor: file.descriptor,
             size: Int((size + page - 1) / page * page),
-            path: file.path
+            path: file.path,
+            keepsCopies: true
         )
         self.mapping = mapping
         return mapping

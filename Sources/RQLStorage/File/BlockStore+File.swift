@@ -286,7 +286,8 @@ extension BlockStore {
     }
 
     /// Writes the newest version as a checkpoint when the commit log holds commits after the
-    /// last one, and empties the log; waits for the write lock. Returns whether it wrote one.
+    /// last one (the log then starts a new generation after it); waits for the write lock.
+    /// Returns whether it wrote one.
     @discardableResult
     public func checkpoint() throws(StoreFileError) -> Bool {
         guard let file, !file.isReadOnly else { return false }

@@ -19,7 +19,7 @@ extension BlockStore {
             return true
         }
         // Both names follow the directories' symbolic links: find them while the file is there.
-        let companions = [CommitLog.path(forStore: path), ReaderTable.path(forStore: path)]
+        let companions = StoreCompanion.allCases.map { $0.path(forStore: path) }
         var existed = true
         if unlink(path) != 0 {
             guard errno == ENOENT else { throw FileSystem.failure(path, "unlink") }

@@ -251,15 +251,10 @@ struct CommitLog {
 
     // MARK: The file
 
-    /// The log of the store file at `storePath`: beside the file a symbolic link names, as the
-    /// reader table is (`FileHeader` says how a store reached through a hard link or copied
-    /// without its log is told apart from one with no commits since its checkpoint).
-    static func path(forStore storePath: String) -> String { FileSystem.resolved(storePath) + ".log" }
-
     /// The largest log generation: a header slot holds it in the 62 bits above its flags.
     static let maxGeneration: UInt64 = (1 << 62) - 1
 
-    /// The log file at `path` (`path(forStore:)`) open, or nil when there is none (and `create`
+    /// The log file at `path` (`StoreCompanion.log`) open, or nil when there is none (and `create`
     /// is false). A log created here is made durable in its directory before it is used.
     static func openFile(path: String, readOnly: Bool, create: Bool) throws(StoreFileError) -> Int32? {
         let descriptor = Glibc.open(path, (readOnly ? O_RDONLY : O_RDWR) | O_CLOEXEC)

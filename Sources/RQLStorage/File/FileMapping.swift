@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -6,25 +7,28 @@ import Glibc
 import Darwin
 #endif
 
-/// A read-only, shared mapping of the first `size` bytes of a file. Blocks read from the file
-/// point into it (their `ByteStorage` keeps it alive); it is unmapped when the last one goes.
+/// A read-only mapping of the first `size` bytes of a file. Blocks read from the file point
+/// into it (their `ByteStorage` keeps it alive); it is unmapped when the last one goes.
+/// A private mapping (`keepsCopies`) reads the file as a shared one does, and can keep a copy
+/// of some of its pages as they are now (`keepCopy(of:)`), whatever the file gets there later.
 ///
 /// Commits only ever grow a store file, so the mapping stays valid. A file cut shorter while
 /// mapped is external tampering (as LMDB documents it): the next touch of a page past the new
 /// end raises SIGBUS and ends the process, rather than reading other bytes as data
 /// (`TruncatedMappingTests`).
-// Unchecked: `base` and `size` are `let`s and the mapping is read-only (`PROT_READ`).
+// Unchecked: `base` and `size` are `let`s and the mapping is read-only (`PROT_READ`); a page
+// `keepCopy(of:)` writes is written with the byte it already holds.
 final class FileMapping: @unchecked Sendable {
     let base: UnsafeRawPointer?
     let size: Int
 
-    init(descriptor: Int32, size: Int, path: String) throws(StoreFileError) {
+    init(descriptor: Int32, size: Int, path: String, keepsCopies: Bool = false) throws(StoreFileError) {
         self.size = size
         guard size > 0 else {
             base = nil
             return
         }
-        let pointer = mmap(nil, size, PROT_READ, MAP_SHARED, descriptor, 0)
+        let pointer = mmap(nil, size, PROT_READ, keepsCopies ? MAP_PRIVATE : MAP_SHARED, descriptor, 0)
         guard let pointer, pointer != MAP_FAILED else {
             throw StoreFileError(path: path, problem: .io(operation: "mmap", reason: String(cString: strerror(errno))))
         }
@@ -43,6 +47,28 @@ final class FileMapping: @unchecked Sendable {
 
     /// The system's page size, to which `madvise` ranges are aligned.
     private static let systemPageSize = max(Int(sysconf(Int32(_SC_PAGESIZE))), 1)
+
+    /// Keeps the pages of `bytes` (inside a private mapping) as they are now: each page is
+    /// written with a byte it holds, which gives the mapping a copy of its own, so a later write
+    /// of the file there changes nothing read through it. Readers may read the pages meanwhile:
+    /// the copy holds the same bytes. Returns false when the pages cannot be copied. A copied
+    /// page must never be given `MADV_DONTNEED`, which would drop the copy.
+    func keepCopy(of bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let start = bytes.baseAddress, !bytes.isEmpty else { return true }
+        let page = Self.systemPageSize
+        let first = Int(bitPattern: start) / page * page
+        let end = (Int(bitPattern: start) + bytes.count + page - 1) / page * page
+        guard let region = UnsafeMutableRawPointer(bitPattern: first),
+            mprotect(region, end - first, PROT_READ | PROT_WRITE) == 0
+        else { return false }
+        defer { _ = mprotect(region, end - first, PROT_READ) }
+        for offset in stride(from: 0, to: end - first, by: page) {
+            // An atomic store: a plain store of the byte just loaded would be optimised away.
+            let byte = (region + offset).assumingMemoryBound(to: Atomic<UInt8>.self)
+            byte.pointee.store(byte.pointee.load(ordering: .relaxed), ordering: .relaxed)
+        }
+        return true
+    }
 
     /// Tells the kernel that `bytes` (inside the mapping) are about to be read: their pages are
     /// read ahead in one request, rather than a page at a time as faults find them.
@@ -68,11 +94,11 @@ final class FileMapping: @unchecked Sendable {
 }
 
 /// Thin, throwing wrappers of the system calls the store file uses.
-enum FileSystem {
+package enum FileSystem {
     /// `path` with symbolic links resolved, or as given when it does not exist yet: where the
     /// files beside a store (its reader table, its commit log) are found, so that every path to
     /// one store through symbolic links finds the same ones.
-    static func resolved(_ path: String) -> String {
+    package static func resolved(_ path: String) -> String {
         guard let real = realpath(path, nil) else { return path }
         defer { free(real) }
         return String(cString: real)

@@ -37,7 +37,7 @@ final class ReaderTable: @unchecked Sendable {
     /// lock file cannot be opened read-write or every slot is taken: the store's readers are then
     /// shown to writers by a `ReaderMark` alone (another user's file, a read-only directory).
     init?(storePath: String, publishing version: UInt64) {
-        path = Self.path(forStore: storePath)
+        path = StoreCompanion.lock.path(forStore: storePath)
         let fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard fd >= 0 else { return nil }
         var info = stat()
@@ -60,9 +60,6 @@ final class ReaderTable: @unchecked Sendable {
         identity = ReaderMark.identity(FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)))
         publish(version)
     }
-
-    /// The lock file of the store file at `storePath` (symbolic links resolved).
-    static func path(forStore storePath: String) -> String { FileSystem.resolved(storePath) + ".lock" }
 
     private static func offset(_ slot: Int) -> Int64 { Int64(slot * slotSize) }
 

@@ -83,12 +83,15 @@ extension StoreFile {
     }
 
     /// The log's descriptor, opened on first use; nil when there is none. A store open for
-    /// writing makes an empty log when there is none (an empty log reads as none), so that
-    /// commits and refreshes do not look for a missing file again and again; with `create` a
-    /// log that cannot be made is an error. When the newest checkpoint names a log `generation`,
-    /// a missing log is `.commitLogMissing`: an empty one made here would hide the commits of
-    /// the log this path does not find.
-    private func logDescriptor(create: Bool, named generation: UInt64 = 0) throws(StoreFileError) -> Int32? {
+    /// writing makes an empty log when there is none (an empty log reads as none), unless
+    /// `makesEmpty` is false; with `create` a log that cannot be made is an error. When the
+    /// newest checkpoint names a log `generation`, a missing log is `.commitLogMissing`: an
+    /// empty one made here would hide the commits of the log this path does not find.
+    private func logDescriptor(
+        create: Bool,
+        named generation: UInt64 = 0,
+        makesEmpty: Bool = true
+    ) throws(StoreFileError) -> Int32? {
         let known = state.withLock { $0.logDescriptor }
         if known >= 0 { return known }
         let found: Int32?
@@ -97,7 +100,7 @@ extension StoreFile {
             guard found != nil else {
                 throw error(.commitLogMissing(log: logPath, generation: generation, foreign: false))
             }
-        } else if create || isReadOnly || !state.withLock({ $0.makesLog }) {
+        } else if create || isReadOnly || !makesEmpty || !state.withLock({ $0.makesLog }) {
             found = try CommitLog.openFile(path: logPath, readOnly: isReadOnly, create: create)
         } else {
             // A directory this process may not write to: no log until a commit needs one.
@@ -121,7 +124,14 @@ extension StoreFile {
     /// Reads the log's records after `slot`'s checkpoint, from `position` when it is of the
     /// same log generation.
     func readLog(after slot: HeaderSlot, from position: LogPosition?) throws(StoreFileError) -> LogRead {
-        guard let descriptor = try logDescriptor(create: false, named: slot.logGeneration) else { return .none }
+        // A checkpoint that names no log is read without making one: an empty log made beside
+        // this path (a hard link's, say) would be read as the log a later checkpoint names beside
+        // another path, hiding the commits logged there. Of format 4, it has no records after it
+        // (a commit logs only after a checkpoint naming its log), so no log is even looked for.
+        if slot.logGeneration == 0, try formatVersion() >= FileHeader.formatVersion { return .none }
+        guard let descriptor = try logDescriptor(create: false, named: slot.logGeneration, makesEmpty: false) else {
+            return .none
+        }
         if let position, let scan = try recordsAfter(position, following: slot, in: descriptor) {
             return .records(position.header, scan)
         }

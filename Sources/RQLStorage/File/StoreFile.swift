@@ -19,7 +19,7 @@ import Glibc
 // lock) and the file, which commits write only under the store's write lock.
 final class StoreFile: @unchecked Sendable {
     let path: String
-    /// The commit log's path: beside the file `path` resolves to (`CommitLog.path(forStore:)`).
+    /// The commit log's path: beside the file `path` resolves to (`StoreCompanion.log`).
     let logPath: String
     let id: UInt64
     let isReadOnly: Bool
@@ -39,7 +39,7 @@ final class StoreFile: @unchecked Sendable {
     /// taken: a reader no writer can see could be handed pages a commit reuses.
     init(path: String, descriptor: Int32, isReadOnly: Bool) throws(StoreFileError) {
         self.path = path
-        logPath = CommitLog.path(forStore: path)
+        logPath = StoreCompanion.log.path(forStore: path)
         self.descriptor = descriptor
         self.isReadOnly = isReadOnly
         id = Self.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
@@ -303,8 +303,8 @@ final class StoreFile: @unchecked Sendable {
         {
             throw error(.conflict(expected: base.version, found: onDisk))
         }
-        // A commit on an accepted fallback replaces what could not be read: a checkpoint, which
-        // empties the log. So is one that spilled blocks: only a root can reference them.
+        // A commit on an accepted fallback replaces what could not be read: a checkpoint, after
+        // which the log starts a new generation. So is one that spilled blocks: only a root can reference them.
         let spill = spill.flatMap { $0.isEmpty ? nil : $0 }
         if spill == nil, let changes, !changes.schemaChanged, pins.damage.fallback == nil,
             let logged = try appendToLog(snapshot, base: base, changes: changes)

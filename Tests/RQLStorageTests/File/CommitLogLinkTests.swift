@@ -122,6 +122,81 @@ struct CommitLogLinkTests {
         withExtendedLifetime(writer) {}
     }
 
+    /// Two names of one store that names no log (a compacted copy, or a file of format 3), both
+    /// open for writing: the first commit through one name names the log beside it, and the other
+    /// name then finds no log, as a hard link opened later does. It never makes one of its own,
+    /// which would read as the named log without its commits.
+    @Test(
+        "a hard link opened before any checkpoint named a log is .commitLogMissing once the other name logs",
+        arguments: [4, 3] as [UInt8]
+    )
+    func hardLinkBeforeTheLogIsNamed(format: UInt8) throws {
+        let directory = try TemporaryDirectory("log-hardlink-early")
+        let source = directory.path("source.rql")
+        let path = directory.path("a.rql")
+        let link = directory.path("b.rql")
+        try CommitLogTests.makeStore(source).compact(to: path)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        bytes[8] = format
+        try bytes.write(to: URL(fileURLWithPath: path))
+        #expect(Glibc.link(path, link) == 0)
+        let first = try BlockStore.open(path: path)
+        let second = try BlockStore.open(path: link)
+        #expect(!FileManager.default.fileExists(atPath: link + ".log"), "opening made a log")
+        // The first commit is the checkpoint naming a.rql.log; the next two are logged there.
+        for _ in 0..<3 { try Self.insert(first) }
+        #expect(try BlockStore.info(path: path).logRecords == 2)
+        Self.expectMissingLog(link + ".log", "refresh") { _ = try second.refresh() }
+        Self.expectMissingLog(link + ".log", "commit") {
+            do {
+                try Self.insert(second)
+            } catch WriteError.file(let error) {
+                throw error
+            }
+        }
+        #expect(!FileManager.default.fileExists(atPath: link + ".log"), "a commit made a log")
+        // Nothing was written past the first name's commits.
+        let reader = try BlockStore.open(path: path, readOnly: true)
+        #expect(reader.snapshot.version == first.snapshot.version)
+        #expect(try BlockStore.info(path: path).logRecords == 2)
+        withExtendedLifetime((first, second)) {}
+    }
+
+    @Test("replaceLostLog opens a store whose log is lost at its checkpoint; never a hard link's or over another's log")
+    func replaceLostLog() throws {
+        let directory = try TemporaryDirectory("log-lost")
+        let path = directory.path("a.rql")
+        // Kept open: closing the last store of a file writes its log into a checkpoint.
+        let writer = try Self.loggedStore(path, commits: 2)
+        #expect(try writer.checkpoint())
+        try CommitLogTests.commit(writer)
+        try FileManager.default.removeItem(atPath: path + ".log")
+        Self.expectMissingLog(path + ".log", "lost") { _ = try BlockStore.open(path: path) }
+        #expect(try BlockStore.replaceLostLog(path: path) == 2, "version 3 was in the lost log alone")
+        let reopened = try BlockStore.open(path: path)
+        #expect(reopened.snapshot.version == 2)
+        try CommitLogTests.commit(reopened)
+        let read = try BlockStore.open(path: path, readOnly: true)
+        #expect(read.snapshot.version == 3)
+        StoreCrashTests.checkCommitted(read.snapshot)
+        #expect(try BlockStore.replaceLostLog(path: path) == nil, "the log is there")
+        // A hard link: the log is beside the other name.
+        let link = directory.path("b.rql")
+        #expect(Glibc.link(path, link) == 0)
+        #expect(throws: StoreFileError.self) { try BlockStore.replaceLostLog(path: link) }
+        #expect(!FileManager.default.fileExists(atPath: link + ".log"))
+        // Another store's log in the place stays, and the store stays refused.
+        let copy = directory.path("copy.rql")
+        try FileManager.default.copyItem(atPath: path, toPath: copy)
+        let other = directory.path("other.rql")
+        do { _ = try Self.loggedStore(other, commits: 1) }
+        try FileManager.default.copyItem(atPath: other + ".log", toPath: copy + ".log")
+        Self.expectMissingLog(copy + ".log", foreign: true, "another store's log") {
+            _ = try BlockStore.replaceLostLog(path: copy)
+        }
+        withExtendedLifetime((writer, reopened)) {}
+    }
+
     @Test("a copy of the store file alone, or a deleted log, is .commitLogMissing; beside another store's log too")
     func copyWithoutLog() throws {
         let directory = try TemporaryDirectory("log-copy")
