@@ -189,16 +189,16 @@ extension Block {
     private static let releaseSpan = Swift.max(Int(sysconf(Int32(_SC_PAGESIZE))), 64 << 10)
 
     /// Drops this process's mapping of the pages of a block read from a mapping, and of the
-    /// pages around it that a fault may have mapped with them (the file keeps them, and a later
-    /// read faults them in again; the mapping is read-only and shared, so nothing is lost, and
-    /// a reader of a neighbouring block only faults again): a writer that copied the block out
-    /// to change it, or a pass that read it, does not keep it resident. Does nothing for a block
-    /// in memory or one whose parts were never read.
+    /// pages around it that a fault may have mapped with them: a writer that copied the block out
+    /// to change it, or a pass that read it, does not keep it resident. The file keeps the pages
+    /// and a later read (of this block or a neighbour) faults them in again, so nothing is lost;
+    /// a mapping that kept copies of pages of its own (`FileMapping.keepCopy(of:)`) is left
+    /// alone. Does nothing for a block in memory or one whose parts were never read.
     func releaseMappedPages() {
         guard isRead else { return }
         let storage = keys.values.storage
         guard storage.isMapped, storage.capacity > 0, let mapping = storage.mapping as? FileMapping,
-            let base = mapping.base
+            mapping.releasesPages, let base = mapping.base
         else {
             return
         }

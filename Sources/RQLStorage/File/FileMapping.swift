@@ -21,6 +21,12 @@ import Darwin
 final class FileMapping: @unchecked Sendable {
     let base: UnsafeRawPointer?
     let size: Int
+    /// Set once `keepCopy(of:)` gave the mapping a page of its own: `MADV_DONTNEED` would drop it
+    /// and read the file's newer bytes there, so its pages are then never released.
+    private let keepsCopiedPages = Atomic<Bool>(false)
+
+    /// Whether pages of the mapping may be dropped and read again from the file.
+    var releasesPages: Bool { !keepsCopiedPages.load(ordering: .acquiring) }
 
     init(descriptor: Int32, size: Int, path: String, keepsCopies: Bool = false) throws(StoreFileError) {
         self.size = size
@@ -61,6 +67,7 @@ final class FileMapping: @unchecked Sendable {
         guard let region = UnsafeMutableRawPointer(bitPattern: first),
             mprotect(region, end - first, PROT_READ | PROT_WRITE) == 0
         else { return false }
+        keepsCopiedPages.store(true, ordering: .releasing)
         defer { _ = mprotect(region, end - first, PROT_READ) }
         for offset in stride(from: 0, to: end - first, by: page) {
             // An atomic store: a plain store of the byte just loaded would be optimised away.
