@@ -37,6 +37,13 @@ struct ReleaseStopTests {
     static func buildHelper() -> Result<URL, BuildFailure> {
         let benchmarks = root.appendingPathComponent("Benchmarks")
         let product = "realm-file-helper-release"
+        // SwiftPM reuses a package's build plan while that package's manifest is unchanged, so a
+        // source file added to the root package (a path dependency here) would be missing from
+        // it and the build would fail. Without the plan it plans again (seconds) and still
+        // compiles only what changed.
+        for plan in [".build/release.yaml", ".build/release/description.json"] {
+            try? FileManager.default.removeItem(at: benchmarks.appendingPathComponent(plan))
+        }
         let build = run(
             URL(fileURLWithPath: "/usr/bin/env"),
             ["swift", "build", "--package-path", benchmarks.path, "-c", "release", "--product", product]
