@@ -172,9 +172,9 @@ final class Block: @unchecked Sendable {
     /// Appends a row; `values` has one value per column (ignored for backlinks).
     func append(key: Int64, values: [Value]) {
         startChange()
-        storedKeys.replace(count..<count, with: [.int(key)], count: count, limit: TableBlock.capacity)
+        storedKeys.append(.int(key), count: count, limit: TableBlock.capacity)
         for c in storedColumns.indices {
-            storedColumns[c].replace(count..<count, with: [values[c]], count: count, limit: TableBlock.capacity)
+            storedColumns[c].append(values[c], count: count, limit: TableBlock.capacity)
         }
         count += 1
     }

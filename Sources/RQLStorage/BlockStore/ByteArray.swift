@@ -202,6 +202,19 @@ enum NullBits {
         if newWords > 0 { result.withUnsafeBytes { p.copyMemory(from: $0.baseAddress!, byteCount: $0.count) } }
     }
 
+    /// `splice(&words, count: count, range: count..<count, newNulls: [isNull])`.
+    static func append(_ words: inout ByteArray, count: Int, isNull: Bool) {
+        let oldWords = wordCount(count)
+        let newWords = wordCount(count + 1)
+        if newWords > oldWords {
+            let p = words.splice(oldWords * 8..<oldWords * 8, insertCount: 8, used: oldWords * 8)
+            p.initializeMemory(as: UInt8.self, repeating: 0, count: 8)
+        }
+        guard isNull else { return }
+        let p = words.mutableBytes(0..<newWords * 8, used: newWords * 8).bindMemory(to: UInt64.self, capacity: newWords)
+        p[count >> 6] |= 1 << UInt64(count & 63)
+    }
+
     /// A fresh bitmap of `nulls`.
     static func make(_ nulls: [Bool]) -> ByteArray {
         var array = ByteArray(capacity: wordCount(nulls.count) * 8)

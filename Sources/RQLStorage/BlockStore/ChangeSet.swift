@@ -134,19 +134,30 @@ struct ChangeRecorder {
     }
 
     func changeSet(version: UInt64) -> ChangeSet {
+        // Each class once, from whichever record names it first: a single-object commit names
+        // one class in one record, and builds no set of names.
         var classes: [String: ChangeSet.ClassChanges] = [:]
-        for name in Set(inserted.keys).union(insertedRanges.keys).union(deleted.keys).union(modified.keys) {
+        func add(_ name: String) {
+            guard classes[name] == nil else { return }
             var changes = ChangeSet.ClassChanges()
-            var keys = Array(inserted[name] ?? [])
-            let gone = cancelled[name] ?? []
-            for range in insertedRanges[name] ?? [] {
-                keys.append(contentsOf: range.lazy.map(RowKey.init).filter { !gone.contains($0) })
+            if let keys = inserted[name] { changes.inserted = keys.count == 1 ? Array(keys) : keys.sorted() }
+            if let ranges = insertedRanges[name] {
+                let gone = cancelled[name] ?? []
+                for range in ranges {
+                    changes.inserted.append(contentsOf: range.lazy.map(RowKey.init).filter { !gone.contains($0) })
+                }
+                changes.inserted.sort()
             }
-            changes.inserted = keys.sorted()
-            changes.deleted = (deleted[name] ?? []).sorted()
-            changes.modified = modified[name] ?? [:]
-            if !changes.isEmpty { classes[name] = changes }
+            if let keys = deleted[name] { changes.deleted = keys.count == 1 ? Array(keys) : keys.sorted() }
+            if let objects = modified[name] { changes.modified = objects }
+            // An empty entry is stored too, so the name is not looked at again.
+            classes[name] = changes
         }
+        for name in inserted.keys { add(name) }
+        for name in insertedRanges.keys { add(name) }
+        for name in deleted.keys { add(name) }
+        for name in modified.keys { add(name) }
+        if classes.contains(where: { $0.value.isEmpty }) { classes = classes.filter { !$0.value.isEmpty } }
         return ChangeSet(version: version, classes: classes, schemaChanged: schemaChanged)
     }
 }

@@ -43,7 +43,7 @@ enum MixedCoding {
             append(d.exponent, to: &bytes)
             append(UInt64(truncatingIfNeeded: d.coefficient), to: &bytes)
             append(UInt64(truncatingIfNeeded: d.coefficient >> 64), to: &bytes)
-        case .string(let s): appendBytes(Array(s.utf8), to: &bytes)
+        case .string(let s): appendBytes(s.utf8, to: &bytes)
         case .data(let d): appendBytes(d, to: &bytes)
         case .date(let t):
             append(t.seconds, to: &bytes)
@@ -51,7 +51,7 @@ enum MixedCoding {
         case .objectId(let id): bytes.append(contentsOf: id.bytes)
         case .uuid(let u): bytes.append(contentsOf: u.byteArray)
         case .link(let link):
-            appendBytes(Array(link.className.utf8), to: &bytes)
+            appendBytes(link.className.utf8, to: &bytes)
             append(link.key.rawValue, to: &bytes)
         case .list(let items):
             append(UInt32(items.count), to: &bytes)
@@ -59,7 +59,7 @@ enum MixedCoding {
         case .map(let map):
             append(UInt32(map.count), to: &bytes)
             for entry in map {
-                appendBytes(Array(entry.key.utf8), to: &bytes)
+                appendBytes(entry.key.utf8, to: &bytes)
                 encode(entry.value, into: &bytes)
             }
         }
@@ -76,7 +76,7 @@ enum MixedCoding {
         withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }
 
-    private static func appendBytes(_ payload: [UInt8], to bytes: inout [UInt8]) {
+    private static func appendBytes(_ payload: some Collection<UInt8>, to bytes: inout [UInt8]) {
         append(UInt32(payload.count), to: &bytes)
         bytes.append(contentsOf: payload)
     }

@@ -95,6 +95,26 @@ enum Segment: Sendable {
         }
     }
 
+    /// Appends `value` after the `count` items: `replace(count..<count, with: [value], …)` for
+    /// one value, without the arrays a splice of many builds (a single-object insert appends one
+    /// value to every column).
+    mutating func append(_ value: Value, count: Int, limit: Int) {
+        switch self {
+        case .fixed(var s):
+            self = .backlinks
+            s.append(value, count: count, limit: limit)
+            self = .fixed(s)
+        case .bytes(var s):
+            self = .backlinks
+            s.append(value, count: count, limit: limit)
+            self = .bytes(s)
+        case .mixed, .collection:
+            replace(count..<count, with: [value], count: count, limit: limit)
+        case .backlinks:
+            break
+        }
+    }
+
     /// For a collection segment: replaces elements `range` of row `row` (indices within the
     /// row) with `values` (and, for maps, `keys`).
     mutating func replaceElements(row: Int, range: Range<Int>, with values: [Value], keys: [String]?, rowCount: Int) {
@@ -138,6 +158,19 @@ struct FixedSegment: Sendable {
         )
         for (j, value) in newValues.enumerated() { type.store(value, at: p + j * stride) }
         if nulls != nil { NullBits.splice(&nulls!, count: count, range: range, newNulls: newValues.map(\.isNull)) }
+    }
+
+    /// `replace(count..<count, with: [value], count: count, limit: limit)`.
+    mutating func append(_ value: Value, count: Int, limit: Int) {
+        let stride = type.stride
+        let p = values.splice(
+            count * stride..<count * stride,
+            insertCount: stride,
+            used: count * stride,
+            limit: byteLimit(limit, stride)
+        )
+        type.store(value, at: p)
+        if nulls != nil { NullBits.append(&nulls!, count: count, isNull: value.isNull) }
     }
 }
 
@@ -199,6 +232,34 @@ struct BytesSegment: Sendable {
             lengths.append(payload.count - before)
         }
         replace(range, payload: payload, lengths: lengths, nulls: values.map(\.isNull), count: count, limit: limit)
+    }
+
+    /// `replace(count..<count, with: [value], count: count, limit: limit)`.
+    mutating func append(_ value: Value, count: Int, limit: Int) {
+        switch value {
+        case .string(var text):
+            text.withUTF8 { append(UnsafeRawBufferPointer($0), isNull: false, count: count, limit: limit) }
+        case .data(let data):
+            data.withUnsafeBytes { append($0, isNull: false, count: count, limit: limit) }
+        default:
+            append(UnsafeRawBufferPointer(start: nil, count: 0), isNull: value.isNull, count: count, limit: limit)
+        }
+    }
+
+    private mutating func append(_ payload: UnsafeRawBufferPointer, isNull: Bool, count: Int, limit: Int) {
+        let total = offset(count)
+        let target = bytes.splice(total..<total, insertCount: payload.count, used: total)
+        if let source = payload.baseAddress, payload.count > 0 {
+            target.copyMemory(from: source, byteCount: payload.count)
+        }
+        let entry = offsets.splice(
+            (count + 1) * 8..<(count + 1) * 8,
+            insertCount: 8,
+            used: (count + 1) * 8,
+            limit: byteLimit(limit, 8, plus: 8)
+        )
+        entry.storeBytes(of: total + payload.count, as: Int.self)
+        if nulls != nil { NullBits.append(&nulls!, count: count, isNull: isNull) }
     }
 
     /// Replaces items `range` with items of `lengths` bytes each, back to back in `payload`.

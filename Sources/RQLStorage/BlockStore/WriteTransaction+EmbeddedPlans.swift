@@ -60,6 +60,37 @@ extension WriteTransaction {
         return values.map { Self.resolve($0, plans) }
     }
 
+    /// The checked values of a new top-level object of table `t` (defaults for the properties
+    /// not given), or nil when its class has a property holding embedded objects: only those
+    /// need `planObject`'s work lists, and a single-object insert is mostly this planning.
+    /// Checks and errors are `planObject`'s, in the same order.
+    func plainRow(_ t: Int, _ given: [String: Value]) throws(WriteError) -> [Value]? {
+        let objectSchema = tables[t].objectSchema
+        let properties = objectSchema.properties
+        for property in properties where isEmbeddedTarget(property) { return nil }
+        var row = [Value?](repeating: nil, count: properties.count)
+        for (name, value) in given {
+            guard let index = objectSchema.propertyIndex(named: name) else {
+                throw .unknownProperty(className: objectSchema.name, property: name)
+            }
+            let property = properties[index]
+            guard !property.isBacklink else { throw .computedProperty(className: objectSchema.name, property: name) }
+            row[index] = try checked(value, for: property, in: objectSchema.name, key: nil)
+        }
+        var values: [Value] = []
+        values.reserveCapacity(properties.count)
+        for (index, property) in properties.enumerated() {
+            if let value = row[index] {
+                values.append(value)
+            } else if property.isBacklink {
+                values.append(.null)
+            } else {
+                values.append(try checked(property.defaultValue, for: property, in: objectSchema.name, key: nil))
+            }
+        }
+        return values
+    }
+
     /// Checks `value` for `property` of an object of `className` (`key` names it in errors).
     /// `depth`: the object's level below its top-level owner, found from its owners when not
     /// given (an existing object).
@@ -284,7 +315,7 @@ extension WriteTransaction {
 
     /// Appends a row of table `t` with `values` (links to existing objects only) and returns a
     /// link to it.
-    private func createRow(_ t: Int, _ values: [Value]) -> ObjectLink {
+    func createRow(_ t: Int, _ values: [Value]) -> ObjectLink {
         let key = tables[t].append(values)
         for (index, value) in values.enumerated() { addBacklinks(from: t, key: key, property: index, value: value) }
         let link = ObjectLink(className: className(t), key: RowKey(key))

@@ -19,6 +19,12 @@ extension WriteTransaction {
     public func insert(_ className: String, _ values: [String: Value] = [:]) throws(WriteError) -> RowKey {
         let t = try tableIndex(className)
         guard !tables[t].objectSchema.isEmbedded else { throw .embeddedClass(className) }
+        if let row = try plainRow(t, values) {
+            if let pk = tables[t].objectSchema.primaryKeyIndex { try checkUniquePrimaryKey(t, row[pk], key: nil) }
+            let link = createRow(t, row)
+            writeCount += 1
+            return link.key
+        }
         let planned = try planObject(t, values.map { ($0.key, $0.value) }, key: nil)
         if let pk = tables[t].objectSchema.primaryKeyIndex, case .value(let value) = planned[pk] {
             try checkUniquePrimaryKey(t, value, key: nil)

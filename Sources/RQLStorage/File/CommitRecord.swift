@@ -74,16 +74,16 @@ struct CommitRecord: Equatable {
         writer.bytes.reserveCapacity(Swift.min(limit, 512))
         writer.u32(snapshot.tables.count)
         for table in snapshot.tables { writer.i64(table.nextKey) }
-        var value: [UInt8] = []
-        value.reserveCapacity(64)
-        func put(_ v: Value) {
-            value.removeAll(keepingCapacity: true)
-            MixedCoding.encode(v, into: &value)
-            writer.lengthPrefixed(value)
-        }
-        // Counts are written once known: a key whose row is gone is left out.
+        // Counts and lengths are written once known: a key whose row is gone is left out, and a
+        // value is encoded in place after its length.
         func patch(_ at: Int, _ count: Int) {
             for i in 0..<4 { writer.bytes[at + i] = UInt8(truncatingIfNeeded: count >> (8 * i)) }
+        }
+        func put(_ v: Value) {
+            let lengthAt = writer.bytes.count
+            writer.u32(0)
+            MixedCoding.encode(v, into: &writer.bytes)
+            patch(lengthAt, writer.bytes.count - lengthAt - 4)
         }
         let classesAt = writer.bytes.count
         writer.u32(0)

@@ -30,6 +30,10 @@ final class StoreFile: @unchecked Sendable {
     let state: Mutex<FileState>
     /// The versions this process's snapshots hold.
     let pins: VersionPins
+    /// The header bytes `newestSlotOnDisk` last found naming the slot this process knew as the
+    /// newest, and that slot: a commit of this process alone finds the same bytes again, and
+    /// then decodes and checksums no slot.
+    private let checkedHeader = Mutex<(bytes: [UInt8], slot: HeaderSlot)?>(nil)
 
     private static let nextID = Atomic<UInt64>(1)
 
@@ -241,6 +245,7 @@ final class StoreFile: @unchecked Sendable {
         let header = try FileSystem.read(descriptor, count: 192, at: 0, path)
         guard header.count >= 192 else { return nil }
         let known = newestSlot
+        if checkedHeader.withLock({ $0.map { $0.slot == known && $0.bytes == header } ?? false }) { return known }
         let slots = header.withUnsafeBytes { raw in
             FileHeader.slotOffsets.compactMap { offset in
                 HeaderSlot.decode(UnsafeRawBufferPointer(rebasing: raw[offset..<offset + FileHeader.slotSize]))
@@ -248,7 +253,10 @@ final class StoreFile: @unchecked Sendable {
         }
         // The slot this process knows is the newest before every commit it makes alone: the
         // file's size is needed only to check a slot another process wrote.
-        if slots.first == known { return known }
+        if slots.first == known {
+            checkedHeader.withLock { $0 = (header, known) }
+            return known
+        }
         let size = try FileSystem.size(descriptor, path)
         let descriptor = descriptor
         let path = path
