@@ -205,6 +205,13 @@ public final class StoreFileState {
     /// (closing it would checkpoint the log: keep it open).
     private func makeLoggedFile(named name: String, records: Int) throws -> (String, BlockStore) {
         let path = "\(directory)/\(name)"
+        return (path, try makeLoggedFile(at: path, records: records))
+    }
+
+    /// A new file of the dataset at `path` whose log holds `records` one-property updates, and
+    /// the writer that made them (see `makeLoggedFile(named:records:)`).
+    public func makeLoggedFile(at path: String, records: Int) throws -> BlockStore {
+        try prepare()
         do {
             let store = try BlockStore.create(path: path, schema: storage.schema!)
             let transaction = store.beginWrite()
@@ -218,7 +225,7 @@ public final class StoreFileState {
         guard try BlockStore.info(path: path).logRecords == records else {
             throw SuiteError("the commit log of \(path) does not hold \(records) records")
         }
-        return (path, writer)
+        return writer
     }
 
     /// Which file `openAndLookUp` opens.
@@ -234,11 +241,15 @@ public final class StoreFileState {
         case .some: path = loggedPath!
         case .full: path = fullLogPath!
         }
+        return Self.openAndLookUp(path: path, key: lookups % Int64(storage.rowCount))
+    }
+
+    /// Opens the file at `path` read-only and looks up Person `key`: its position, or -1.
+    @inline(never)
+    public static func openAndLookUp(path: String, key: Int64) -> Int {
         do {
             let store = try BlockStore.open(path: path, readOnly: true)
-            return store.snapshot.table(named: "Person")!.position(
-                ofPrimaryKey: .int(lookups % Int64(storage.rowCount))
-            ) ?? -1
+            return store.snapshot.table(named: "Person")!.position(ofPrimaryKey: .int(key)) ?? -1
         } catch {
             fatalError("open: \(error)")
         }

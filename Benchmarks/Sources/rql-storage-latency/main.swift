@@ -43,6 +43,39 @@ if let flag = CommandLine.arguments.firstIndex(of: "--loop") {
     exit(0)
 }
 
+// `ROWS RECORDS --make-log PATH`: the dataset in a new file at PATH whose commit log holds
+// RECORDS one-property updates (the process exits without closing the writer, which would
+// checkpoint them). `ROWS OPENS --open PATH`: opens PATH read-only and looks up one primary key,
+// OPENS times, nothing else: what `valgrind --tool=callgrind --toggle-collect='*openAndLookUp*'`
+// counts (`Benchmarks/Scripts/open_log.sh`).
+if let flag = CommandLine.arguments.firstIndex(of: "--make-log") {
+    let path = CommandLine.arguments.dropFirst(flag + 1).first ?? "logged.rql"
+    let records = commits
+    do {
+        let writer = try StoreFileState(storage: state).makeLoggedFile(at: path, records: records)
+        print("\(path): the dataset and \(records) log records")
+        // Exits with the writer open: releasing it would checkpoint the records.
+        withExtendedLifetime(writer) { exit(0) }
+    } catch {
+        printError("rql-storage-latency: \(error)")
+        exit(1)
+    }
+    exit(0)
+}
+if let flag = CommandLine.arguments.firstIndex(of: "--open") {
+    let path = CommandLine.arguments.dropFirst(flag + 1).first ?? "logged.rql"
+    let opens = commits
+    var samples: [Double] = []
+    for i in 0..<opens {
+        let start = MonotonicClock.now()
+        blackHole(StoreFileState.openAndLookUp(path: path, key: Int64(i * 7919 % rows)))
+        samples.append(Double(MonotonicClock.now() &- start))
+    }
+    let median = Int(Statistics(samples).median)
+    print("open + first primary-key lookup of \(path): median \(median) ns over \(opens) opens")
+    exit(0)
+}
+
 do {
     try state.prepareStore()
 } catch {

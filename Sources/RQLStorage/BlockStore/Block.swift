@@ -258,7 +258,11 @@ final class BlockParts: Sendable {
         self.columnCount = columnCount
         self.overlay = overlay
         self.read = read
-        slots = (0...columnCount).map { _ in PartSlot() }
+        // A loop, not `map` over a closed range: open makes one of these per block of the file.
+        var slots: [PartSlot] = []
+        slots.reserveCapacity(columnCount + 1)
+        for _ in 0...columnCount { slots.append(PartSlot()) }
+        self.slots = slots
     }
 
     var keys: FixedSegment { slots[0].segment { read(0) }.rowKeys }

@@ -118,10 +118,14 @@ struct BlockList: RandomAccessCollection, Sendable {
     mutating func replace(_ b: Int, with block: Block) {
         let (c, i) = chunkIndex(ofBlock: b)
         let chunk = ownChunk(c)
+        let count = chunk.blocks[i].count
         chunk.blocks[i] = block
         chunk.blockChanged(i)
-        chunk.renumber(from: i)
-        renumber(from: c)
+        // A block of the same row count (a replay's overlay, say) moves no position.
+        if block.count != count {
+            chunk.renumber(from: i)
+            renumber(from: c)
+        }
     }
 
     mutating func append(_ block: Block) {

@@ -16,14 +16,15 @@ import Synchronization
 /// the records follow, which a later checkpoint (writing this block elsewhere) frees for
 /// reuse. Once every part is read the origin is let go.
 final class BlockOverlay: Sendable {
-    /// Per column, the value each row key was set to, the last record's.
-    let values: [Int: [Int64: Value]]
+    /// The values set, ascending by column then row key, one per row and column: the last
+    /// record's.
+    let values: [OverlayValue]
     private let origin: Mutex<(block: Block?, unread: Int)>
     /// Where a value whose row the origin does not hold is reported (it cannot be: replay
     /// checked the row was there).
     private let damage: StoreDamage?
 
-    private init(origin: Block, values: [Int: [Int64: Value]], damage: StoreDamage?) {
+    private init(origin: Block, values: [OverlayValue], damage: StoreDamage?) {
         self.values = values
         self.origin = Mutex((origin, origin.columnCount + 1))
         self.damage = damage
@@ -37,15 +38,15 @@ final class BlockOverlay: Sendable {
             && table.fullText[property] == nil
     }
 
-    /// `block` with `values` set (per column, row key → value; every key one of its rows). A
-    /// block that is itself an overlay no checkpoint wrote yet is replaced by one over its
-    /// origin with both sets of values, so overlays never stack.
-    static func block(over block: Block, values: [Int: [Int64: Value]], damage: StoreDamage?) -> Block {
+    /// `block` with `values` set (ascending by column then key, one per row and column; every
+    /// key one of its rows). A block that is itself an overlay no checkpoint wrote yet is
+    /// replaced by one over its origin with both sets of values, so overlays never stack.
+    static func block(over block: Block, values: [OverlayValue], damage: StoreDamage?) -> Block {
         var origin = block
         var merged = values
         if block.place == nil, let below = block.overlay, let belowOrigin = below.origin.withLock({ $0.block }) {
             origin = belowOrigin
-            merged = below.values.merging(values) { older, newer in older.merging(newer) { _, new in new } }
+            merged = OverlayValue.merge(below.values, newer: values)
         }
         let overlay = BlockOverlay(origin: origin, values: merged, damage: damage)
         return Block(
@@ -63,15 +64,25 @@ final class BlockOverlay: Sendable {
         }
         let count = block.count
         var segment = Block.packed(index == 0 ? .fixed(block.keys) : block.column(index - 1), count: count)
-        if index > 0, let set = values[index - 1] {
-            for (key, value) in set {
+        if index > 0 {
+            let column = index - 1
+            // The first value of the column: values are ascending by column.
+            var low = 0
+            var high = values.count
+            while low < high {
+                let middle = (low + high) / 2
+                if values[middle].column < column { low = middle + 1 } else { high = middle }
+            }
+            for i in low..<values.count {
+                guard values[i].column == column else { break }
+                let key = values[i].key
                 guard let row = block.row(of: key) else {
                     damage?.record(
                         .malformed(what: "commit log", reason: "a value set on row \(key), which its block lacks")
                     )
                     continue
                 }
-                segment.replace(row..<row + 1, with: [value], count: count, limit: TableBlock.capacity)
+                segment.replace(row..<row + 1, with: [values[i].value], count: count, limit: TableBlock.capacity)
             }
         }
         origin.withLock { state in
@@ -82,24 +93,85 @@ final class BlockOverlay: Sendable {
     }
 }
 
-/// The values a replay set on one table's blocks and has not yet put into overlays, by block.
-struct PendingValues {
-    private var byBlock: [Int: [Int: [Int64: Value]]] = [:]
+/// A value a commit log record set on a block's row: column `column` of row `key`.
+struct OverlayValue: Sendable {
+    let column: Int
+    let key: Int64
+    var value: Value
 
-    var isEmpty: Bool { byBlock.isEmpty }
+    /// `older` and `newer` (each ascending by column then key, one per row and column) in one,
+    /// `newer`'s value where both set a row's column.
+    static func merge(_ older: [OverlayValue], newer: [OverlayValue]) -> [OverlayValue] {
+        var merged: [OverlayValue] = []
+        merged.reserveCapacity(older.count + newer.count)
+        var i = 0
+        var j = 0
+        while i < older.count || j < newer.count {
+            guard i < older.count else {
+                merged.append(newer[j])
+                j += 1
+                continue
+            }
+            guard j < newer.count else {
+                merged.append(older[i])
+                i += 1
+                continue
+            }
+            let a = (older[i].column, older[i].key)
+            let b = (newer[j].column, newer[j].key)
+            if a < b {
+                merged.append(older[i])
+                i += 1
+            } else {
+                if a == b { i += 1 }
+                merged.append(newer[j])
+                j += 1
+            }
+        }
+        return merged
+    }
+}
+
+/// The values a replay set on one table's blocks and has not yet put into overlays, in the
+/// order it set them: appending costs no lookup, and a flush sorts them once.
+struct PendingValues {
+    /// Where each value goes, by the position it was set in (`values` holds the value).
+    private var places: [(block: Int, column: Int, key: Int64)] = []
+    private var values: [Value] = []
+
+    var isEmpty: Bool { places.isEmpty }
 
     /// Records that row `key` of block `block` gets `value` in column `column`.
     mutating func set(_ value: Value, block: Int, key: Int64, column: Int) {
-        byBlock[block, default: [:]][column, default: [:]][key] = value
+        places.append((block, column, key))
+        values.append(value)
     }
 
     /// Puts the values into `table`'s blocks as overlays, and forgets them.
     mutating func flush(into table: inout TableData, damage: StoreDamage?) {
-        guard !byBlock.isEmpty else { return }
+        guard !places.isEmpty else { return }
         table.touch()
-        for (b, values) in byBlock {
-            table.blocks.replace(b, with: BlockOverlay.block(over: table.blocks[b], values: values, damage: damage))
+        // By block, column and key; of the values set on one row's column, the last set last.
+        let order = places.indices.sorted { a, b in
+            let x = places[a]
+            let y = places[b]
+            return (x.block, x.column, x.key, a) < (y.block, y.column, y.key, b)
         }
-        byBlock = [:]
+        var blockValues: [OverlayValue] = []
+        for (n, i) in order.enumerated() {
+            let place = places[i]
+            let next = n + 1 < order.count ? places[order[n + 1]] : nil
+            // A later value for the same row and column replaces this one.
+            if let next, next.block == place.block, next.column == place.column, next.key == place.key { continue }
+            blockValues.append(OverlayValue(column: place.column, key: place.key, value: values[i]))
+            guard next?.block != place.block else { continue }
+            table.blocks.replace(
+                place.block,
+                with: BlockOverlay.block(over: table.blocks[place.block], values: blockValues, damage: damage)
+            )
+            blockValues = []
+        }
+        places.removeAll(keepingCapacity: true)
+        values.removeAll(keepingCapacity: true)
     }
 }

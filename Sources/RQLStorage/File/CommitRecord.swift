@@ -284,8 +284,9 @@ extension CommitRecord: CommitRecordVisitor {
 /// of the blocks; a table's pending values are put into its blocks before anything else
 /// changes them. Nothing is allocated per record beyond the values it holds.
 struct RecordReplay: CommitRecordVisitor {
-    /// What a replay needs of one table, worked out once.
-    private struct Plan {
+    /// What a replay needs of one table, worked out once (a class: reading it per value costs
+    /// one retain, not one per field).
+    private final class Plan {
         let name: String
         let properties: [Property]
         /// The stored (not backlink) properties, in order: an inserted row's values.
@@ -293,6 +294,14 @@ struct RecordReplay: CommitRecordVisitor {
         /// Per property: stored, and set through an overlay (`BlockOverlay.canDefer`).
         let isStored: [Bool]
         let defers: [Bool]
+
+        init(_ data: TableData) {
+            name = data.objectSchema.name
+            properties = data.objectSchema.properties
+            isStored = properties.map { !$0.isBacklink }
+            stored = properties.indices.filter { [isStored] in isStored[$0] }
+            defers = properties.indices.map { BlockOverlay.canDefer(data, property: $0) }
+        }
     }
 
     let transaction: WriteTransaction
@@ -366,16 +375,7 @@ struct RecordReplay: CommitRecordVisitor {
         guard t >= 0, t < transaction.tables.count else { throw malformed("table \(t) is not in the schema") }
         table = t
         guard plans[t] == nil else { return }
-        let data = transaction.tables[t]
-        let properties = data.objectSchema.properties
-        let isStored = properties.map { !$0.isBacklink }
-        plans[t] = Plan(
-            name: data.objectSchema.name,
-            properties: properties,
-            stored: properties.indices.filter { isStored[$0] },
-            isStored: isStored,
-            defers: properties.indices.map { BlockOverlay.canDefer(data, property: $0) }
-        )
+        plans[t] = transaction.reading(t) { Plan($0) }
     }
 
     private var plan: Plan {
@@ -386,7 +386,7 @@ struct RecordReplay: CommitRecordVisitor {
     mutating func deleted(_ key: Int64) throws(StoreFileError.Problem) {
         let t = table
         flush(t)
-        guard transaction.tables[t].locate(key: key) != nil else {
+        guard transaction.reading(t, { $0.locate(key: key) != nil }) else {
             throw malformed("\(plan.name) \(key) to delete is not there")
         }
         let values = transaction.tables[t].remove(key: key)
@@ -399,7 +399,7 @@ struct RecordReplay: CommitRecordVisitor {
         let t = table
         let plan = plan
         flush(t)
-        guard values.count == plan.stored.count, key >= transaction.tables[t].nextKey else {
+        guard values.count == plan.stored.count, key >= transaction.reading(t, { $0.nextKey }) else {
             throw malformed("inserted \(plan.name) \(key) does not fit the table")
         }
         var row = Array(repeating: Value.null, count: plan.properties.count)
@@ -419,11 +419,11 @@ struct RecordReplay: CommitRecordVisitor {
     }
 
     mutating func modified(_ key: Int64, properties: Int) throws(StoreFileError.Problem) {
-        guard let b = transaction.tables[table].blockIndex(forKey: key),
-            transaction.tables[table].holds(key, inBlock: b)
-        else {
-            throw malformed("modified \(plan.name) \(key) is not there")
+        let found = transaction.reading(table) { data -> Int? in
+            guard let b = data.blockIndex(forKey: key), data.holds(key, inBlock: b) else { return nil }
+            return b
         }
+        guard let b = found else { throw malformed("modified \(plan.name) \(key) is not there") }
         row = (key, b)
     }
 
@@ -449,14 +449,19 @@ struct RecordReplay: CommitRecordVisitor {
     }
 
     mutating func nextKey(_ key: Int64, table t: Int) throws(StoreFileError.Problem) {
-        guard key >= transaction.tables[t].nextKey else {
-            throw malformed("\(transaction.className(t))'s next key \(key) goes back")
-        }
-        transaction.tables[t].nextKey = key
+        let next = transaction.reading(t) { $0.nextKey }
+        guard key >= next else { throw malformed("\(transaction.className(t))'s next key \(key) goes back") }
+        if key != next { transaction.tables[t].nextKey = key }
     }
 }
 
 extension WriteTransaction {
+    /// Reads table `t` in place: `tables[t]` copies it, a retain and a release of each of its
+    /// parts, which a replay would pay several times a record.
+    fileprivate func reading<R>(_ t: Int, _ body: (TableData) -> R) -> R {
+        tables.withUnsafeBufferPointer { body($0[t]) }
+    }
+
     /// Whether `value` has the shape property `property` stores (a collection for a collection,
     /// links where links go, the element type elsewhere), so writing it into a block cannot
     /// trap. Links are checked once every row is in (`RecordReplay.apply`).

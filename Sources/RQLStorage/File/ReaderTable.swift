@@ -36,8 +36,13 @@ final class ReaderTable: @unchecked Sendable {
     /// so every path to one store finds one table), publishing `version`. Returns nil when the
     /// lock file cannot be opened read-write or every slot is taken: the store's readers are then
     /// shown to writers by a `ReaderMark` alone (another user's file, a read-only directory).
-    init?(storePath: String, publishing version: UInt64) {
-        path = StoreCompanion.lock.path(forStore: storePath)
+    convenience init?(storePath: String, publishing version: UInt64) {
+        self.init(path: StoreCompanion.lock.path(forStore: storePath), publishing: version)
+    }
+
+    /// The same with the lock file's path given (`StoreCompanion.lock`).
+    init?(path: String, publishing version: UInt64) {
+        self.path = path
         let fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard fd >= 0 else { return nil }
         var info = stat()

@@ -15,6 +15,12 @@ public enum StoreCompanion: String, CaseIterable, Sendable {
     /// The companion of the store file at `storePath`, or beside `storePath` as given when no
     /// file is there yet.
     public func path(forStore storePath: String) -> String {
-        FileSystem.resolved(storePath) + "." + rawValue
+        path(besideResolved: FileSystem.resolved(storePath))
+    }
+
+    /// The companion beside `resolved`, a store's path already resolved (`FileSystem.resolved`):
+    /// a store opening both its companions resolves its path once.
+    func path(besideResolved resolved: String) -> String {
+        resolved + "." + rawValue
     }
 }

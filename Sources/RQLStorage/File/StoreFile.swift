@@ -43,12 +43,13 @@ final class StoreFile: @unchecked Sendable {
     /// taken: a reader no writer can see could be handed pages a commit reuses.
     init(path: String, descriptor: Int32, isReadOnly: Bool) throws(StoreFileError) {
         self.path = path
-        logPath = StoreCompanion.log.path(forStore: path)
+        let resolved = FileSystem.resolved(path)
+        logPath = StoreCompanion.log.path(besideResolved: resolved)
         self.descriptor = descriptor
         self.isReadOnly = isReadOnly
         id = Self.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
         state = Mutex(FileState(slot: Self.emptySlot, freeList: FreeList(fileEnd: UInt64(FileHeader.pageSize))))
-        let table = ReaderTable(storePath: path, publishing: 0)
+        let table = ReaderTable(path: StoreCompanion.lock.path(besideResolved: resolved), publishing: 0)
         let marked = ReaderMark.take(descriptor, table: table)
         pins = VersionPins(table: table, damage: StoreDamage(path: path))
         guard table != nil || marked else {
@@ -156,6 +157,18 @@ final class StoreFile: @unchecked Sendable {
         }
         guard bytes.count >= FileHeader.pageSize else {
             throw error(.truncated(expected: UInt64(FileHeader.pageSize), actual: size))
+        }
+        // The store's id and format, each read once (`storeID()`, `formatVersion()`), are in the
+        // page just mapped: open reads them here rather than with a system call each.
+        let storeID = UInt64(
+            littleEndian: bytes.loadUnaligned(fromByteOffset: FileHeader.storeIDOffset, as: UInt64.self)
+        )
+        let format = UInt32(
+            littleEndian: bytes.loadUnaligned(fromByteOffset: FileHeader.formatVersionOffset, as: UInt32.self)
+        )
+        state.withLock { state in
+            if state.storeID == nil { state.storeID = storeID }
+            if state.format == nil { state.format = format }
         }
         var slots: [HeaderSlot] = []
         // A slot that is not all zeros yet fails its checksum may have named a newer version.

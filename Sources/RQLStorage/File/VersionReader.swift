@@ -79,12 +79,17 @@ struct VersionReader {
         }
     }
 
-    private func place(_ reader: inout ByteReader, what: String) throws(StoreFileError.Problem) -> FilePlace {
+    /// `what` names the reference in a problem only: a table of a million rows has hundreds of
+    /// blocks, and open builds none of their names.
+    private func place(
+        _ reader: inout ByteReader,
+        what: @autoclosure () -> String
+    ) throws(StoreFileError.Problem) -> FilePlace {
         let offset = try reader.u64()
         let length = try reader.u64()
         let checksum = try reader.u64()
         guard offset >= UInt64(FileHeader.pageSize), offset <= slot.fileEnd, length <= slot.fileEnd - offset else {
-            throw .pointerOutOfRange(what: what, offset: offset)
+            throw .pointerOutOfRange(what: what(), offset: offset)
         }
         return FilePlace(file: fileID, offset: offset, length: length, checksum: checksum)
     }
@@ -119,7 +124,10 @@ struct VersionReader {
             guard firstKey > lastKey else {
                 throw .blockOffsets(className: name, block: b, reason: "row keys overlap the previous block's")
             }
-            let bytes = try mapping.bytes(place.offset, place.length, what: "block \(b) of '\(name)'")
+            // Named only when it fails (see `place`).
+            guard let bytes = try? mapping.bytes(place.offset, place.length, what: "") else {
+                throw .pointerOutOfRange(what: "block \(b) of '\(name)'", offset: place.offset)
+            }
             let context = (name, b, columnNames)
             let block: Block
             if thorough {

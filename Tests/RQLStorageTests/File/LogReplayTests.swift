@@ -175,6 +175,47 @@ struct LogReplayTests {
         #expect(opened.snapshot.fileDamage == nil)
     }
 
+    @Test("values pending for overlays keep each row's last, whatever the order of blocks and columns they came in")
+    func pendingValuesKeepTheLast() throws {
+        let directory = try TemporaryDirectory("replay")
+        let (_, model) = try Self.makeStores(directory.path("p.rql"))
+        var table = model.snapshot.tables[0]
+        let properties = table.objectSchema.properties
+        let n = try #require(properties.firstIndex { $0.name == "n" })
+        let s = try #require(properties.firstIndex { $0.name == "s" })
+        // Keys 3 and 5 are in block 0, 9,000 in block 2 (4,096 rows a block).
+        let sets: [(block: Int, key: Int64, column: Int, value: Value)] = [
+            (2, 9000, n, .int(1)), (0, 5, n, .int(2)), (2, 9000, s, .string("x")), (2, 9000, n, .int(3)),
+            (0, 3, n, .int(4)), (0, 5, s, .null), (0, 5, n, .int(5)),
+        ]
+        var pending = PendingValues()
+        for set in sets { pending.set(set.value, block: set.block, key: set.key, column: set.column) }
+        pending.flush(into: &table, damage: nil)
+        #expect(pending.isEmpty)
+        func value(_ key: Int64, _ column: Int) throws -> Value {
+            let (b, row) = try #require(table.locate(key: key))
+            return table.blocks[b].value(at: row, column: column)
+        }
+        #expect(table.blocks[0].overlay?.values.count == 3)
+        #expect(table.blocks[1].overlay == nil)
+        #expect(try value(9000, n) == .int(3))
+        #expect(try value(9000, s) == .string("x"))
+        #expect(try value(5, n) == .int(5))
+        #expect(try value(5, s) == .null)
+        #expect(try value(3, n) == .int(4))
+        #expect(try value(4, n) == .int(4 % 7), "a row no value was set on")
+        #expect(try value(9001, n) == .int(9001 % 7))
+        // Values set later on a block that is still an overlay merge into one overlay over the
+        // same origin, the newer value of a row winning.
+        pending.set(.int(6), block: 2, key: 9000, column: n)
+        pending.set(.int(7), block: 2, key: 8999, column: n)
+        pending.flush(into: &table, damage: nil)
+        #expect(table.blocks[2].overlay?.values.map(\.key).sorted() == [8999, 9000, 9000])
+        #expect(try value(9000, n) == .int(6))
+        #expect(try value(8999, n) == .int(7))
+        #expect(try value(9000, s) == .string("x"))
+    }
+
     @Test("blocks read through overlays stay right after a checkpoint frees and reuses their origin's pages")
     func overlaysOutliveTheirCheckpoint() throws {
         let directory = try TemporaryDirectory("replay")
