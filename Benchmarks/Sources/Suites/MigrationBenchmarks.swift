@@ -102,8 +102,8 @@ final class MigrationBenchmarkState: @unchecked Sendable {
         guard lastRise.total <= Self.riseLimit else {
             throw MigrationBenchmarkError(
                 message:
-                    "the first migration's resident set rose +\(lastRise.total >> 20) MB (anonymous +\(lastRise.anonymous >> 20) MB, "
-                    + "file +\(lastRise.file >> 20) MB), over the \(Self.riseLimit >> 20) MB of a few blocks (RQL_BENCH_MIGRATION_RISE_LIMIT_MB)"
+                    "the first migration's resident set rose +\(lastRise.total >> 10) KB (anonymous +\(lastRise.anonymous >> 10) KB, "
+                    + "file +\(lastRise.file >> 10) KB), over the \(Self.riseLimit >> 10) KB of a few blocks (RQL_BENCH_MIGRATION_RISE_LIMIT_MB)"
             )
         }
     }
