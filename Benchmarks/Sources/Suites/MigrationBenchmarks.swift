@@ -15,7 +15,9 @@ import RQL
 ///   also samples the resident set while it migrates and prints, on standard error, how far it
 ///   rose above where it started (`migration: resident +N MB (anonymous +A MB, file +F MB)`):
 ///   the migration's own peak, and the peaks of its anonymous memory and of its mapped file
-///   pages, each on its own.
+///   pages, each on its own. The set-up fails if the first migration of the process (the one
+///   that grows a fresh thread's heap) raises the resident set by more than a few blocks
+///   (16 MB, or `RQL_BENCH_MIGRATION_RISE_LIMIT_MB`).
 extension Registry {
     public mutating func registerMigrationBenchmarks() {
         let state = MigrationBenchmarkState()
@@ -54,6 +56,14 @@ final class MigrationBenchmarkState: @unchecked Sendable {
         .appendingPathComponent("rql-bench-migration-\(getpid())")
     private var seeded: URL { directory.appendingPathComponent("seed.realm") }
     private var run = 0
+    /// The resident set's rise during the last migration.
+    private var lastRise = ResidentSampler.Rise()
+    /// The most the first migration may raise the resident set, in bytes: a few blocks, at any
+    /// count. While glibc kept freed blocks in the thread's arena it rose +15-16 MB at 250k
+    /// objects and +73 MB at 1M; since spilling hands them back, +7-8 and +10-11 MB.
+    /// `RQL_BENCH_MIGRATION_RISE_LIMIT_MB` sets another.
+    static let riseLimit =
+        (ProcessInfo.processInfo.environment["RQL_BENCH_MIGRATION_RISE_LIMIT_MB"].flatMap { Int($0) } ?? 16) << 20
 
     /// Writes the version-1 file once.
     func seed() throws {
@@ -76,9 +86,26 @@ final class MigrationBenchmarkState: @unchecked Sendable {
                 realm.add(pets)
             }
         }
+        // Seeding freed hundreds of megabytes, and glibc gives a new thread the arena of one that
+        // ended: a first migration handed the seed's arena would find its pages resident and rise
+        // by nothing, whatever it leaves behind. Handed back first, as a fresh process has none.
+        #if canImport(Glibc)
+        if let trim = dlsym(nil, "malloc_trim") {
+            _ = unsafeBitCast(trim, to: (@convention(c) (Int) -> Int32).self)(0)
+        }
+        #endif
         // Every migration in the process reads a copy it has not opened before.
         let check = migrate()
         guard check == Self.count else { throw MigrationBenchmarkError(message: "migrated \(check) objects") }
+        // The first migration of a process is the one whose heap grew with the file (glibc kept
+        // the freed blocks in the migration thread's arena): a rise past a few blocks fails.
+        guard lastRise.total <= Self.riseLimit else {
+            throw MigrationBenchmarkError(
+                message:
+                    "the first migration's resident set rose +\(lastRise.total >> 10) KB (anonymous +\(lastRise.anonymous >> 10) KB, "
+                    + "file +\(lastRise.file >> 10) KB), over the \(Self.riseLimit >> 10) KB of a few blocks (RQL_BENCH_MIGRATION_RISE_LIMIT_MB)"
+            )
+        }
     }
 
     /// Copies the seeded file and migrates the copy; returns the number of objects visited.
@@ -95,6 +122,7 @@ final class MigrationBenchmarkState: @unchecked Sendable {
             let sampler = ResidentSampler()
             defer {
                 let rise = sampler.stop()
+                lastRise = rise
                 FileHandle.standardError.write(
                     Data(
                         "migration: resident +\(rise.total >> 20) MB (anonymous +\(rise.anonymous >> 20) MB, file +\(rise.file >> 20) MB)\n"

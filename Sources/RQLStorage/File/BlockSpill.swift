@@ -43,6 +43,8 @@ final class BlockSpill {
     private var mapping: FileMapping?
     /// Each stub made, and the bytes of the mapping it reads.
     private var stubs: [SpilledStub] = []
+    /// Bytes spilled since the freed heap was last handed back (`returnFreedHeapIfDue`).
+    private var spilledSinceHeapReturn = 0
 
     private struct SpilledStub {
         weak var block: Block?
@@ -72,6 +74,7 @@ final class BlockSpill {
         let (bytes, checksum) = BlockCoding.encoded(block)
         let length = UInt64(bytes.count)
         let offset = freeList.allocate(length)
+        spilledSinceHeapReturn += bytes.count
         // Listed before it is written: a run that failed to write is freed by the commit too.
         runs.append((offset, length))
         try FileSystem.write(file.descriptor, bytes, at: offset, file.path)
@@ -102,6 +105,37 @@ final class BlockSpill {
         }
         stubs = []
     }
+
+    /// How many bytes are spilled between two hand-backs of the freed heap: a few dozen blocks,
+    /// so a pass keeps a few megabytes of freed heap resident, and the hand-back (a walk over
+    /// the free lists of every arena of the process) is paid once per megabytes written.
+    static let heapReturnInterval = 4 << 20
+
+    /// Once `heapReturnInterval` bytes were spilled since the last time, hands the pages of
+    /// malloc's free memory back to the kernel; called once a spilled block is let go. glibc
+    /// raises its mmap threshold to the size of each large block it frees, so the blocks after
+    /// it (a block's arrays and its encoding, 130-200 KB) come from the thread's arena, and
+    /// freed there they stay resident between the small objects the arena keeps: a pass that
+    /// spills a table block after block (a migration) would hold a few blocks yet grow its
+    /// resident set with the table. Handing back every block as it goes (pages of its own for
+    /// each large storage) costs every bulk write fresh pages; this costs only spilling
+    /// transactions, whose memory is meant to stay a few blocks: the walk, and faulting the
+    /// handed-back pages in again when malloc reuses them (in any thread: the trim covers every
+    /// arena).
+    func returnFreedHeapIfDue() {
+        guard spilledSinceHeapReturn >= Self.heapReturnInterval else { return }
+        spilledSinceHeapReturn = 0
+        #if canImport(Glibc)
+        _ = Self.mallocTrim?(0)
+        #endif
+    }
+
+    #if canImport(Glibc)
+    /// glibc's `malloc_trim` (declared in `<malloc.h>`, which the Glibc module leaves out).
+    private static let mallocTrim: (@convention(c) (Int) -> Int32)? = dlsym(nil, "malloc_trim").map {
+        unsafeBitCast($0, to: (@convention(c) (Int) -> Int32).self)
+    }
+    #endif
 
     /// A mapping of at least the first `end` bytes. Pages past the file's end are mapped but
     /// never touched: a stub reads only the bytes written for it.
@@ -142,6 +176,7 @@ extension WriteTransaction {
             )
         else { return }
         tables[t].blocks.replace(b, with: stub)
+        spill.returnFreedHeapIfDue()
     }
 
     /// Called once an operation: every `spillCheckInterval` operations, writes the changed blocks
