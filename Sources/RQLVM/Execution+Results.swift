@@ -132,6 +132,11 @@ extension Execution {
     /// The indices of `positions` in stable sort order.
     func sorted(_ positions: [Int], by keys: [BoundSortKey]) -> [Int] {
         guard positions.count > 1 else { return Array(positions.indices) }
+        switch typedKeys(keys, at: positions) {
+        case .int(let values)?: return Self.order(values, ascending: keys[0].ascending)
+        case .double(let values)?: return Self.order(values, ascending: keys[0].ascending)
+        case nil: break
+        }
         let columns = keyValues(keys.map(\.path), at: positions)
         return (0..<positions.count).sorted { precedes($0, $1, columns, keys) }
     }
