@@ -50,6 +50,8 @@ public struct DatasetObjectWriter<Store: StoreReader> {
     /// of table order.
     private var sortedStretch = 0..<0
     private var stretchPositions: [Int] = []
+    /// Room for a block's rows, which `write(runsOf:…)` fills for each stretch.
+    private var runRows: [Int32] = []
 
     @_specialize(exported:true,where Store == BlockSnapshot)
     public init(table: Store.Table, store: Store) {
@@ -80,9 +82,6 @@ public struct DatasetObjectWriter<Store: StoreReader> {
     /// Calls `row` for each row of `keys[start...]` in order, with the block that holds it
     /// (opened for `columns`) and its row in the block, until `bytes` holds `limit` bytes or
     /// more; returns the index of the first key not written. A key of no row is skipped.
-    /// Ascending keys in one block (a result in table order) share one opening of it and are
-    /// found among the block's row keys; a key elsewhere is looked up in the table, or, once the
-    /// keys descend (a sorted result), found with the keys near it in one pass over the blocks.
     @_specialize(exported:true,where Store == BlockSnapshot)
     public mutating func write(
         keys: [RowKey],
@@ -91,39 +90,100 @@ public struct DatasetObjectWriter<Store: StoreReader> {
         limit: Int,
         _ row: (inout Self, TableBlock, Int) -> Void
     ) -> Int {
+        write(runsOf: keys, from: start, columns: columns, limit: limit) { writer, block, rows in
+            var written = 0
+            for r in rows {
+                if written > 0 && writer.bytes.count >= limit { break }
+                row(&writer, block, Int(r))
+                written += 1
+            }
+            return written
+        }
+    }
+
+    /// Calls `run` with each stretch of `keys[start...]` that one block holds (opened for
+    /// `columns`), as the stretch's rows in that block, until `bytes` holds `limit` bytes or
+    /// more; `run` writes the first rows of its stretch (at least one) and returns how many.
+    /// Returns the index of the first key not written. A key of no row is skipped.
+    ///
+    /// Ascending keys in one block (a result in table order) share one opening of it and are
+    /// found among the block's row keys; a key elsewhere is looked up in the table, or, once the
+    /// keys descend (a sorted result), found with the keys near it in one pass over the blocks.
+    @_specialize(exported:true,where Store == BlockSnapshot)
+    public mutating func write(
+        runsOf keys: [RowKey],
+        from start: Int,
+        columns: ColumnSelection,
+        limit: Int,
+        _ run: (inout Self, TableBlock, UnsafeBufferPointer<Int32>) -> Int
+    ) -> Int {
         let table = self.table
         var next = start
+        // The stretch's rows, taken out of `self` while `run` has it.
+        var rows = runRows
+        runRows = []
+        if rows.count < TableBlock.capacity { rows = Array(repeating: 0, count: TableBlock.capacity) }
+        defer { runRows = rows }
         while next < keys.count && bytes.count < limit {
             guard let position = position(ofKeyAt: next, in: keys) else {
                 next += 1
                 continue
             }
             next = table.withBlock(block(of: position), columns: columns) { block in
-                let rowKeys = block.rowKeys
-                // Keys ascend in a block; when they are consecutive (no row was deleted), a
-                // key's row is its distance from the first.
-                let first = rowKeys[0].rawValue
-                let last = rowKeys[rowKeys.count - 1].rawValue
-                let consecutive = last - first == Int64(rowKeys.count - 1)
-                var index = next
-                var current = position - block.positions.lowerBound
-                while true {
-                    row(&self, block, current)
-                    index += 1
-                    guard index < keys.count, bytes.count < limit else { return index }
-                    let key = keys[index].rawValue
-                    guard key > rowKeys[current].rawValue, key <= last else { return index }
-                    if consecutive {
-                        current = Int(key - first)
-                    } else if let found = Self.row(of: key, in: rowKeys, after: current) {
-                        current = found
-                    } else {
-                        return index
+                let found = rows.withUnsafeMutableBufferPointer { rows in
+                    keys.withUnsafeBufferPointer { keys in
+                        Self.rows(of: keys, from: next, first: position - block.positions.lowerBound, block, into: rows)
                     }
                 }
+                return next
+                    + rows.withUnsafeBufferPointer { run(&self, block, UnsafeBufferPointer(rebasing: $0[..<found])) }
             }
         }
         return next
+    }
+
+    /// Fills `rows` with the rows of `block` that hold `keys[start...]`, `keys[start]` being at
+    /// `first`, while the keys ascend within the block (and `rows` has room); returns how many.
+    private static func rows(
+        of keys: UnsafeBufferPointer<RowKey>,
+        from start: Int,
+        first: Int,
+        _ block: TableBlock,
+        into rows: UnsafeMutableBufferPointer<Int32>
+    ) -> Int {
+        // Keys ascend in a block; when they are consecutive (no row was deleted), a key's row
+        // is its distance from the first, and the block's keys need not be read.
+        let known = block.consecutiveKeysStart
+        let rowKeys = known == nil ? block.rowKeys : UnsafeBufferPointer(start: nil, count: 0)
+        let span = rowKeys.count - 1
+        let firstKey =
+            known ?? (rowKeys[span].rawValue - rowKeys[0].rawValue == Int64(span) ? rowKeys[0].rawValue : nil)
+        var current = first
+        var found = 0
+        var index = start
+        if let firstKey {
+            let last = firstKey + Int64(block.count - 1)
+            while true {
+                rows[found] = Int32(truncatingIfNeeded: current)
+                found += 1
+                index += 1
+                guard index < keys.count, found < rows.count else { return found }
+                let key = keys[index].rawValue
+                guard key > firstKey + Int64(current), key <= last else { return found }
+                current = Int(key - firstKey)
+            }
+        }
+        while true {
+            rows[found] = Int32(truncatingIfNeeded: current)
+            found += 1
+            index += 1
+            guard index < keys.count, found < rows.count else { return found }
+            let key = keys[index].rawValue
+            guard key > rowKeys[current].rawValue, let row = row(of: key, in: rowKeys, after: current) else {
+                return found
+            }
+            current = row
+        }
     }
 
     /// The position of `keys[index]`: looked up alone while the keys ascend; in a stretch
@@ -276,6 +336,100 @@ public struct DatasetObjectWriter<Store: StoreReader> {
                 indent: 0
             )
         }
+    }
+
+    /// `writeKey` and a newline for each row of `rows` of `block` (`rqlc run --format keys`);
+    /// returns `rows.count`. An int primary key or a position is written digit by digit into
+    /// room made once for the rows: a key costs tens of instructions, not a call per byte.
+    /// `block` needs `keyColumns` open.
+    @_specialize(exported:true,where Store == BlockSnapshot)
+    public mutating func writeKeyLines(_ block: TableBlock, _ rows: UnsafeBufferPointer<Int32>) -> Int {
+        if let keyIndex {
+            guard case .int(let keys) = block.columns[keyIndex] else {
+                for row in rows {
+                    writeKey(block, Int(row))
+                    bytes.append(UInt8(ascii: "\n"))
+                }
+                return rows.count
+            }
+            appendLines(rows, keys: keys.values, nulls: keys.nulls, base: 0)
+        } else {
+            appendLines(
+                rows,
+                keys: nil,
+                nulls: NullMask(words: UnsafeBufferPointer(start: nil, count: 0)),
+                base: Int64(block.positions.lowerBound)
+            )
+        }
+        return rows.count
+    }
+
+    /// A line for each row of `rows`: `keys[row]` (`null` where `nulls` says so), or without
+    /// `keys` the row's position, `base + row`.
+    private mutating func appendLines(
+        _ rows: UnsafeBufferPointer<Int32>,
+        keys: UnsafeBufferPointer<Int64>?,
+        nulls: NullMask,
+        base: Int64
+    ) {
+        // The longest line is Int64.min's 20 characters and a newline.
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: rows.count &* 21))
+        var end = start
+        bytes.withUnsafeMutableBufferPointer { out in
+            guard let text = out.baseAddress else { return }
+            let powers = powersOfTen
+            decimalDigitPairs.withUnsafeBufferPointer { pairs in
+                for row in rows {
+                    let r = Int(row)
+                    if nulls.isNull(r) {
+                        for byte in "null\n".utf8 {
+                            text[end] = byte
+                            end &+= 1
+                        }
+                        continue
+                    }
+                    let value = keys.map { $0[r] } ?? base &+ Int64(r)
+                    end = Self.writeDecimal(value, to: text, at: end, pairs: pairs, powers: powers)
+                    text[end] = UInt8(ascii: "\n")
+                    end &+= 1
+                }
+            }
+        }
+        bytes.removeLast(bytes.count - end)
+    }
+
+    /// Writes `value` in decimal at `text + at`; returns where it ends. Two digits a division,
+    /// from `pairs` ("00" … "99"); `powers` is `powersOfTen`.
+    @inline(__always)
+    private static func writeDecimal(
+        _ value: Int64,
+        to text: UnsafeMutablePointer<UInt8>,
+        at: Int,
+        pairs: UnsafeBufferPointer<UInt8>,
+        powers: [UInt64]
+    ) -> Int {
+        var start = at
+        if value < 0 {
+            text[start] = UInt8(ascii: "-")
+            start &+= 1
+        }
+        var magnitude = value.magnitude
+        // The digits from the bit length: 1233 / 4096 is just above log10(2), so `guess` is the
+        // count or one more, and one comparison with a power of ten tells.
+        let guess = ((64 &- magnitude.leadingZeroBitCount) &* 1233) &>> 12
+        let digits = Swift.max(1, guess &+ (magnitude >= powers[guess] ? 1 : 0))
+        let end = start &+ digits
+        var next = end
+        while magnitude >= 10 {
+            let pair = Int(magnitude % 100) &* 2
+            magnitude /= 100
+            next &-= 2
+            text[next] = pairs[pair]
+            text[next &+ 1] = pairs[pair &+ 1]
+        }
+        if next > start { text[start] = UInt8(ascii: "0") &+ UInt8(magnitude) }
+        return end
     }
 
     /// Property `property` of the object at `row` of `block` as the object's member value.
@@ -590,6 +744,9 @@ public struct DatasetObjectWriter<Store: StoreReader> {
         }
     }
 }
+
+/// 10^0 … 10^19: `writeDecimal` counts digits with them.
+private let powersOfTen: [UInt64] = (0..<20).map { (0..<$0).reduce(1) { power, _ in power * 10 } }
 
 /// "00", "01", … "99": `appendInt` writes two digits a division.
 private let decimalDigitPairs: [UInt8] = (0..<100).flatMap {

@@ -45,9 +45,15 @@ enum ResultFormat: String, CaseIterable {
             }
             try output.write(first ? "[]\n" : "\n]\n")
         case .keys:
-            try Self.stream(keys, &writer, columns: writer.keyColumns, store, output) { writer, block, row in
-                writer.writeKey(block, row)
-                writer.bytes.append(UInt8(ascii: "\n"))
+            // A block's stretch of keys at a time: a key is a few digits, so a call per key
+            // would cost more than writing it.
+            try Self.stream(keys.count, &writer, store, output) { writer, next, limit in
+                writer.write(runsOf: keys, from: next, columns: writer.keyColumns, limit: limit) {
+                    writer,
+                    block,
+                    rows in
+                    writer.writeKeyLines(block, rows)
+                }
             }
         case .table:
             var cells: [[String]] = []
@@ -66,10 +72,9 @@ enum ResultFormat: String, CaseIterable {
         }
     }
 
-    /// Writes the rows of `keys` through `row` (`DatasetObjectWriter.write(keys:…)`), 64 KB of
-    /// text at a time, each stretch checked for damage before it goes out. With `holding`, the
-    /// rows are kept by `row` itself (the table, which needs every row's width first) and only
-    /// checked.
+    /// Writes the rows of `keys` through `row` (`DatasetObjectWriter.write(keys:…)`). With
+    /// `holding`, the rows are kept by `row` itself (the table, which needs every row's width
+    /// first) and only checked.
     private static func stream<Store: StoreReader>(
         _ keys: [RowKey],
         _ writer: inout DatasetObjectWriter<Store>,
@@ -79,9 +84,25 @@ enum ResultFormat: String, CaseIterable {
         holding: Bool = false,
         _ row: (inout DatasetObjectWriter<Store>, TableBlock, Int) -> Void
     ) throws(CommandFailure) {
+        try stream(keys.count, &writer, store, output, holding: holding) { writer, next, limit in
+            writer.write(keys: keys, from: next, columns: columns, limit: limit, row)
+        }
+    }
+
+    /// Writes the text of `count` keys, 64 KB at a time: `stretch` writes from a key's index
+    /// until the writer holds the limit it is given, and returns the next key's index. Each
+    /// stretch is checked for damage before it is written (with `holding`, only checked).
+    private static func stream<Store: StoreReader>(
+        _ count: Int,
+        _ writer: inout DatasetObjectWriter<Store>,
+        _ store: Store,
+        _ output: CommandOutput,
+        holding: Bool = false,
+        _ stretch: (inout DatasetObjectWriter<Store>, Int, Int) -> Int
+    ) throws(CommandFailure) {
         var next = 0
-        while next < keys.count {
-            next = writer.write(keys: keys, from: next, columns: columns, limit: 1 << 16, row)
+        while next < count {
+            next = stretch(&writer, next, 1 << 16)
             try StoreFileSource.checkDamage(store)
             if !holding { try output.write(writer.bytes) }
             writer.bytes.removeAll(keepingCapacity: true)

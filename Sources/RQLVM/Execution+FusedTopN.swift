@@ -38,7 +38,8 @@ struct FusedTopList<T: FusedTopKey> {
     }
 
     /// Offers a batch's selected rows (in-block offsets `rows[0 ..< count]`) of `block`, whose
-    /// row keys are read only when a row enters the list (a store file reads them on demand).
+    /// row keys are read only when a row enters the list and the block does not know them
+    /// consecutive (a store file reads them on demand).
     mutating func offer(
         _ base: UnsafePointer<T>,
         _ nulls: NullMask,
@@ -63,7 +64,8 @@ struct FusedTopList<T: FusedTopKey> {
             ranks.insert(rank, at: low)
             values.insert(value, at: low)
             positions.insert(start &+ r, at: low)
-            rowKeys.insert(block.rowKeys[r], at: low)
+            let key = block.consecutiveKeysStart.map { RowKey($0 &+ Int64(r)) } ?? block.rowKeys[r]
+            rowKeys.insert(key, at: low)
             if ranks.count > capacity {
                 ranks.removeLast()
                 values.removeLast()

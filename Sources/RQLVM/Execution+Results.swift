@@ -20,12 +20,12 @@ extension Execution {
 
     /// Appends the row keys of a batch's `count` surviving rows (in-block offsets at `rows`) of
     /// `block` to the result, and their positions when the run keeps them (`keepsPositions`), in
-    /// bulk: one capacity check per batch, not per row. A block without survivors is left
-    /// unread (a store file reads a block's keys on first use).
+    /// bulk: one capacity check per batch, not per row. A block's keys are read only when the
+    /// store does not know them consecutive (`TableBlock.consecutiveKeysStart`) and it has
+    /// survivors: a store file checks and maps a block's keys on first use.
     func appendRows(_ rows: UnsafeMutablePointer<Int32>, _ count: Int, block: TableBlock) {
         guard count > 0 else { return }
         let start = block.positions.lowerBound
-        let rowKeys = block.rowKeys
         let offsets = UnsafeBufferPointer(start: rows, count: count)
         // Appended through locals: each access to a class's stored array is checked for
         // exclusivity, which would cost more than the append itself. Grown with zeros (a
@@ -42,28 +42,30 @@ extension Execution {
             }
             result = positions
         }
-        if let first = rowKeys.baseAddress {
-            var keys = self.keys
-            self.keys = []
-            let base = keys.count
-            Self.grow(&keys, by: count, bound: resultBound)
-            keys.append(contentsOf: repeatElement(RowKey(0), count: count))
-            let firstKey = first[0].rawValue
-            let span = rowKeys.count &- 1
-            keys.withUnsafeMutableBufferPointer { out in
-                if first[span].rawValue &- firstKey == Int64(span) {
-                    // Keys ascend and are distinct, so a block whose last key is its first plus
-                    // its row count less one holds consecutive keys (a store without deletions):
-                    // each key is the first plus the offset, without reading the block's keys.
-                    // Reading them cost a scan its second pass over memory (Q1 at 1M rows reads
-                    // about half of the keys' cache lines for the 9 % of rows it emits).
-                    for j in 0..<count { out[base &+ j] = RowKey(firstKey &+ Int64(offsets[j])) }
-                } else {
-                    for j in 0..<count { out[base &+ j] = first[Int(offsets[j])] }
-                }
+        let known = block.consecutiveKeysStart
+        let rowKeys = known == nil ? block.rowKeys : UnsafeBufferPointer(start: nil, count: 0)
+        guard known != nil || !rowKeys.isEmpty else { return }
+        var keys = self.keys
+        self.keys = []
+        let base = keys.count
+        Self.grow(&keys, by: count, bound: resultBound)
+        keys.append(contentsOf: repeatElement(RowKey(0), count: count))
+        // Keys ascend and are distinct, so a block whose last key is its first plus its row
+        // count less one holds consecutive keys (a store without deletions): each key is the
+        // first plus the offset, without reading the block's keys past its ends. Reading them
+        // cost a scan its second pass over memory (Q1 at 1M rows reads about half of the keys'
+        // cache lines for the 9 % of rows it emits).
+        let span = rowKeys.count &- 1
+        let firstKey =
+            known ?? (rowKeys[span].rawValue &- rowKeys[0].rawValue == Int64(span) ? rowKeys[0].rawValue : nil)
+        keys.withUnsafeMutableBufferPointer { out in
+            if let firstKey {
+                for j in 0..<count { out[base &+ j] = RowKey(firstKey &+ Int64(offsets[j])) }
+            } else {
+                for j in 0..<count { out[base &+ j] = rowKeys[Int(offsets[j])] }
             }
-            self.keys = keys
         }
+        self.keys = keys
     }
 
     /// Makes room for `count` more elements. The first time, room for `bound` (the most rows
@@ -130,6 +132,11 @@ extension Execution {
     /// The indices of `positions` in stable sort order.
     func sorted(_ positions: [Int], by keys: [BoundSortKey]) -> [Int] {
         guard positions.count > 1 else { return Array(positions.indices) }
+        switch typedKeys(keys, at: positions) {
+        case .int(let values)?: return Self.order(values, ascending: keys[0].ascending)
+        case .double(let values)?: return Self.order(values, ascending: keys[0].ascending)
+        case nil: break
+        }
         let columns = keyValues(keys.map(\.path), at: positions)
         return (0..<positions.count).sorted { precedes($0, $1, columns, keys) }
     }

@@ -36,9 +36,10 @@ struct InPlaceStoreTests {
     }
 
     /// Overwrites 8 bytes inside block `block` of 'Item' (its checksum then fails on first use).
-    /// Damages block `block` of Item in its row keys, which every query that returns rows of Item
-    /// reads (a count does not), and in its middle (the `text` column, which export reads): a
-    /// damaged part is met only by the queries that read it (`BlockChecksumTests`).
+    /// Damages block `block` of Item in its row keys, which no query reads while the block fills
+    /// its key range (no row of it deleted: a row's key is then the block's first key plus the
+    /// row), and in its middle (the `text` column, which export reads): a damaged part is met
+    /// only by the queries that read it (`BlockChecksumTests`).
     static func damage(block: Int, of path: String) throws {
         let place = try #require(try BlockStore.open(path: path, readOnly: true).snapshot.tables[0].blocks[block].place)
         let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
@@ -101,6 +102,11 @@ struct InPlaceStoreTests {
         // the answer uses checked bytes only (ids 0, 7, … 4998).
         let count = RQLCommand.run(["run", "--data", path, "--class", "Item", "--count", "size == 0"])
         #expect(count.exitCode == 0 && count.standardOutput == "715\n", "\(count.standardError)")
+        // Keys of rows whose blocks fill their key ranges read no row keys either: the keys
+        // printed come from checked bytes only (the size and id columns).
+        let keys = RQLCommand.run(["run", "--data", path, "--class", "Item", "--format", "keys", "size == 6"])
+        let sixes = (0..<5_000).filter { $0 % 7 == 6 }.map { "\($0)\n" }.joined()
+        #expect(keys.exitCode == 0 && keys.standardOutput == sixes, "\(keys.standardError)")
         let check = RQLCommand.run(["check", "--data", path, "--class", "Item", "size > 2"])
         #expect(check.exitCode == 0 && check.standardOutput == "ok\n", "\(check.standardError)")
     }
@@ -109,7 +115,7 @@ struct InPlaceStoreTests {
         "a query that meets a damaged block exits 1 naming it, with no row of the block printed",
         arguments: [
             ["--count", "text BEGINSWITH 'item'"], ["--format", "jsonl", "id >= 4000 AND size == 0"],
-            ["--format", "keys", "size == 6"],
+            ["--format", "keys", "text ENDSWITH '6'"],
             ["--format", "table", "size == 6"], ["--format", "json", "id > 4090 AND id < 4100"],
         ]
     )

@@ -133,6 +133,35 @@ struct ResultOutputTests {
         #expect(checked == Self.queries.count * 2 * Self.formats.count)
     }
 
+    @Test("keys print digit for digit: every length of int key, both signs, the extremes, a null key, positions")
+    func keyDigits() throws {
+        var ids: [Int64] = [.min, .max, 0, -1]
+        var power: Int64 = 1
+        for _ in 0..<18 {
+            power *= 10
+            ids += [power - 1, power, power + 1, -power, -(power - 1)]
+        }
+        let keyed = (ids.map { #"{"id": \#($0)}"# } + [#"{"id": null}"#]).joined(separator: ",")
+        let plain = (0..<5_000).map { #"{"v": \#($0 % 7)}"# }.joined(separator: ",")
+        let json = #"""
+            {"schema": {"K": {"primaryKey": "id", "properties": {"id": "int?"}}, "P": {"properties": {"v": "int"}}},
+             "objects": {"K": [\#(keyed)], "P": [\#(plain)]}}
+            """#
+        let directory = try Directory()
+        let paths = try StoreCommandTests.importChecked(json, name: "digits", in: directory)
+        for path in [paths.json, paths.store] {
+            let keys = RQLCommand.run(["run", "--data", path, "--class", "K", "--format", "keys", "TRUEPREDICATE"])
+            #expect(keys.exitCode == 0, "\(keys.standardError)")
+            let lines = keys.standardOutput.split(separator: "\n", omittingEmptySubsequences: false)
+            #expect(lines.last == "", "\(path): the last key ends its line")
+            #expect(Set(lines.dropLast()) == Set(ids.map { Substring(String($0)) } + ["null"]), "\(path)")
+            #expect(lines.count == ids.count + 2, "\(path)")
+            let positions = RQLCommand.run(["run", "--data", path, "--class", "P", "--format", "keys", "v == 3"])
+            let expected = (0..<5_000).filter { $0 % 7 == 3 }.map { "\($0)\n" }.joined()
+            #expect(positions.standardOutput == expected, "\(path)")
+        }
+    }
+
     @Test("export prints what DatasetExporter.export gives, for every property type and across blocks")
     func exportMatchesExporter() throws {
         let directory = try Directory()

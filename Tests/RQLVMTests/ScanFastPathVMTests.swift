@@ -7,8 +7,8 @@ import Testing
 
 /// The scan fast paths against the reference evaluator where they could go wrong: the null
 /// bitmap read a word at a time (row counts that are not a multiple of 64, all-null and
-/// no-null words, block boundaries), the top-N fused into the scan (ties kept in row
-/// order, NaN and null keys, N larger than the matches, LIMIT 0) and a count's last filter
+/// no-null words, block boundaries), the top-N fused into the scan and the typed sort (ties
+/// kept in row order, NaN and null keys, N larger than the matches, LIMIT 0) and a count's last filter
 /// counted instead of written (nulls, NaN, sparse selections), on the column store and on
 /// the block store with deletions.
 @Suite("Scan fast paths agree with the reference evaluator")
@@ -74,6 +74,12 @@ struct ScanFastPathVMTests {
                 }
             }
         }
+        // Whole sorts on one key: typed (k; e where the filter drops NaN) or not (n, d: nulls).
+        for key in ["k", "n", "d", "e"] {
+            for order in ["ASC", "DESC"] { queries.append("k > 0 SORT(\(key) \(order))") }
+        }
+        queries.append("e < 100 SORT(e DESC)")
+        queries.append("e < 100 SORT(e ASC) LIMIT(10000)")
         queries.append("TRUEPREDICATE SORT(d DESC) LIMIT(10)")
         queries.append("k == 4 SORT(k DESC) LIMIT(7)")
         queries.append("n > 3 SORT(e DESC, k ASC) LIMIT(5)")

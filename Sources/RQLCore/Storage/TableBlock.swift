@@ -31,6 +31,10 @@ public struct TableBlock: @unchecked Sendable {
     public var rowKeys: UnsafeBufferPointer<RowKey> { keys.rowKeys }
     /// Where `rowKeys` comes from.
     private let keys: any RowKeySource
+    /// The first row key when the store knows, without reading `rowKeys`, that the keys are
+    /// consecutive (row `i`'s key is this plus `i`); nil when only `rowKeys` tells. A reader
+    /// that maps rows to keys uses it first: a store file checks and maps the keys on first use.
+    public let consecutiveKeysStart: Int64?
     /// One view per property, numbered like `ObjectSchema.properties`. A block opened for some
     /// columns only (`TableReader.withBlock(_:columns:_:)`) ends after the last opened one, and
     /// holds `TableBlock.unopened` (no rows) at the others: read only the columns you asked for.
@@ -44,9 +48,15 @@ public struct TableBlock: @unchecked Sendable {
         )
     )
 
-    public init(positions: Range<Int>, rowKeys: any RowKeySource, columns: [ColumnView]) {
+    public init(
+        positions: Range<Int>,
+        rowKeys: any RowKeySource,
+        consecutiveKeysStart: Int64? = nil,
+        columns: [ColumnView]
+    ) {
         self.positions = positions
         keys = rowKeys
+        self.consecutiveKeysStart = consecutiveKeysStart
         self.columns = columns
     }
 

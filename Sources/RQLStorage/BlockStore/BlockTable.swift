@@ -77,6 +77,7 @@ public struct BlockTable: TableReader {
                 TableBlock(
                     positions: positions,
                     rowKeys: block,
+                    consecutiveKeysStart: data.filledRangeStart(ofBlock: index),
                     columns: columns
                 )
             )

@@ -53,10 +53,30 @@ struct TableData: Sendable {
         blocks.blockIndex(forKey: key)
     }
 
-    /// The block and row of the row with `key`, or `nil`.
+    /// The block and row of the row with `key`, or `nil`. A block that fills its key range is
+    /// not read (`filledRangeStart`).
     func locate(key: Int64) -> (block: Int, row: Int)? {
-        guard let b = blockIndex(forKey: key), let row = blocks[b].row(of: key) else { return nil }
+        guard let b = blockIndex(forKey: key) else { return nil }
+        if let first = filledRangeStart(ofBlock: b) {
+            let (row, overflow) = key.subtractingReportingOverflow(first)
+            return !overflow && row >= 0 && row < Int64(blocks[b].count) ? (b, Int(row)) : nil
+        }
+        guard let row = blocks[b].row(of: key) else { return nil }
         return (b, row)
+    }
+
+    /// The first key of block `b` when its row count fills its key range, up to the next
+    /// block's first key (or `nextKey` for the last block): keys ascend and are unique, so the
+    /// block holds every key of the range (no row of it was ever deleted) and row `i`'s key is
+    /// the first plus `i`, known without reading the block's keys (which a store file checks
+    /// and maps on first use). Nil otherwise.
+    func filledRangeStart(ofBlock b: Int) -> Int64? {
+        let block = blocks[b]
+        guard block.count > 0 else { return nil }
+        let end = b + 1 < blocks.count ? blocks[b + 1].firstKey : nextKey
+        let first = block.firstKey
+        let (span, overflow) = end.subtractingReportingOverflow(first)
+        return !overflow && span == Int64(block.count) ? first : nil
     }
 
     func position(of key: Int64) -> Int? {

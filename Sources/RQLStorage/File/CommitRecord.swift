@@ -488,16 +488,13 @@ extension WriteTransaction {
 
 extension TableData {
     /// Whether block `b` (the one whose key range could hold `key`) holds row `key`. A block
-    /// whose row count fills its key range (up to the next block's first key, or the next key
-    /// for the last block) holds every key of it: no row of it was ever deleted, and keys are
-    /// ascending and unique. Only other blocks read their keys.
+    /// whose row count fills its key range holds every key of it (`filledRangeStart`); only
+    /// other blocks read their keys.
     fileprivate func holds(_ key: Int64, inBlock b: Int) -> Bool {
         let block = blocks[b]
         let end = b + 1 < blocks.count ? blocks[b + 1].firstKey : nextKey
-        let first = block.firstKey
-        guard key >= first, key < end else { return false }
-        let (span, overflow) = end.subtractingReportingOverflow(first)
-        if !overflow, span == Int64(block.count) { return true }
+        guard key >= block.firstKey, key < end else { return false }
+        if filledRangeStart(ofBlock: b) != nil { return true }
         return block.row(of: key) != nil
     }
 }
