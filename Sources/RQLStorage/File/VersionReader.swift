@@ -79,12 +79,16 @@ struct VersionReader {
         }
     }
 
-    private func place(_ reader: inout ByteReader, what: String) throws(StoreFileError.Problem) -> FilePlace {
+    /// `what` is built only for a problem: open reads a place for every block of every table.
+    private func place(
+        _ reader: inout ByteReader,
+        what: @autoclosure () -> String
+    ) throws(StoreFileError.Problem) -> FilePlace {
         let offset = try reader.u64()
         let length = try reader.u64()
         let checksum = try reader.u64()
         guard offset >= UInt64(FileHeader.pageSize), offset <= slot.fileEnd, length <= slot.fileEnd - offset else {
-            throw .pointerOutOfRange(what: what, offset: offset)
+            throw .pointerOutOfRange(what: what(), offset: offset)
         }
         return FilePlace(file: fileID, offset: offset, length: length, checksum: checksum)
     }
