@@ -30,14 +30,19 @@ public final class PassContext {
         guard let objectSchema = store.schema.lookUpClass(className), let table = store.table(named: className) else {
             throw .unknownClass(className)
         }
-        let entry = cache.entry(className: className, version: store.version, rowCount: table.rowCount)
+        // The entry is found when a pass first asks for statistics: a plan that needs none (a
+        // primary key's lookup) leaves the cache untouched.
+        let version = store.version
+        var entry: TableStatistics?
         self.init(
             schema: store.schema,
             objectSchema: objectSchema,
             rowCount: table.rowCount,
             costModel: costModel
         ) { property in
-            entry.statistics(of: table, property: property)
+            let found = entry ?? cache.entry(className: className, version: version, rowCount: table.rowCount)
+            entry = found
+            return found.statistics(of: table, property: property)
         }
     }
 

@@ -13,6 +13,9 @@ public struct CommandEnvironment: Sendable {
     public var standardInputIsTerminal = false
     /// Whether standard error is a terminal: a long `rqlc import` then shows its progress there.
     public var standardErrorIsTerminal = false
+    /// Whether the process ends when the command returns (`rqlc` itself; never a test running
+    /// commands in one process): a command may then leave what it read for the exit to free.
+    public var endsProcess = false
     /// Opens a file named on the command line for reading (its bytes as given); `-` is standard
     /// input.
     public var open: @Sendable ([UInt8]) throws(InputFailure) -> ByteInput

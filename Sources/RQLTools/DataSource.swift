@@ -1,6 +1,7 @@
 import RQLCore
 import RQLDatasets
 import RQLStorage
+import Synchronization
 
 /// The store a command runs against: `--data FILE` (a JSON dataset; `-` is standard input, and
 /// pipes, FIFOs and `/dev/stdin` are read like files), `--schema FILE` (only the schema is read)
@@ -52,7 +53,7 @@ enum DataSource {
 /// The data a command reads, through `StoreReader` whatever it came from: a JSON dataset or the
 /// demo loaded into memory, or a store file's newest version read in place (`file` keeps the
 /// file open, and that version registered as read, while the command runs).
-struct CommandData {
+struct CommandData: Sendable {
     let reader: any StoreReader
     var file: BlockStore? = nil
 
@@ -60,4 +61,15 @@ struct CommandData {
     func keepOpen() {
         withExtendedLifetime(file) {}
     }
+
+    /// Keeps the data until the process exits when it is about to (`endsProcess`), so the
+    /// exit frees it at once: releasing a store file's blocks and indexes one by one costs as
+    /// much as the rest of a one-key query. The exit unmaps the file and closes it, and the
+    /// kernel drops the reader slot's lock (`ReaderTable`), as for any reader that ends.
+    func keepUntilExit(_ environment: CommandEnvironment) {
+        guard environment.endsProcess else { return }
+        Self.keptUntilExit.withLock { $0.append(self) }
+    }
+
+    private static let keptUntilExit = Mutex<[CommandData]>([])
 }

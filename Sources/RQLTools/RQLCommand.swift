@@ -74,14 +74,15 @@ public enum RQLCommand {
             guard let argument = CommandLine.unsafeArgv[index] else { return [] }
             return Array(UnsafeRawBufferPointer(start: argument, count: strlen(argument)))
         }
-        exit(main(arguments: arguments))
+        exit(main(arguments: arguments, endsProcess: true))
     }
 
     /// The process's entry point: arguments as the operating system gave them (bytes), output
     /// to file descriptors 1 and 2. A closed pipe is not a signal but a quiet end (SIGPIPE is
     /// ignored), and closed standard descriptors are held by `/dev/null` so that no file this
-    /// opens takes their place.
-    public static func main(arguments: [[UInt8]]) -> Int32 {
+    /// opens takes their place. With `endsProcess` the caller exits once this returns
+    /// (`CommandEnvironment.endsProcess`).
+    public static func main(arguments: [[UInt8]], endsProcess: Bool = false) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         for descriptor in 0...2 where fcntl(Int32(descriptor), F_GETFD) == -1 {
             // Opened read-only: a write to it fails (EBADF) and is reported; reads see nothing.
@@ -90,6 +91,7 @@ public enum RQLCommand {
         var environment = CommandEnvironment(standardOutputIsTerminal: isatty(STDOUT_FILENO) != 0)
         environment.standardInputIsTerminal = isatty(STDIN_FILENO) != 0
         environment.standardErrorIsTerminal = isatty(STDERR_FILENO) != 0
+        environment.endsProcess = endsProcess
         return run(
             arguments.map { CommandArgument(bytes: $0) },
             environment: environment,

@@ -41,7 +41,10 @@ enum RunCommand: Command {
             throw .usage("unknown format '\(name)'; use jsonl, table, json, keys or csv")
         }
         let prepared = try PreparedQuery.prepare(list, need: .objects, context)
-        defer { prepared.data.keepOpen() }
+        defer {
+            prepared.data.keepOpen()
+            prepared.data.keepUntilExit(context.environment)
+        }
         let compiled = try prepared.compile()
         try answer(compiled, prepared, on: prepared.data.reader, count: list.has("--count"), format, context)
     }

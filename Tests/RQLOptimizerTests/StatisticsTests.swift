@@ -113,6 +113,26 @@ struct StatisticsTests {
         #expect(cache.count == 0)
     }
 
+    @Test("comparisons of the primary key are estimated from its uniqueness, without a sample")
+    func primaryKeyWithoutSample() throws {
+        let harness = try Fixtures.people()
+        let cache = StatisticsCache()
+        let options = OptimizerOptions(statisticsCache: cache)
+        let expected: [(String, Double)] = [("id == 3", 1), ("id IN {1, 2, 300}", 3), ("id != 3", 199)]
+        for (query, matches) in expected {
+            let (plan, _) = try Optimizer.optimize(
+                LogicalPlan(try harness.bind(query)),
+                store: harness.store,
+                options: options
+            )
+            #expect(plan.estimatedMatches == matches, "\(query)")
+        }
+        #expect(cache.samplingCount == 0)
+        // Any other column is still sampled.
+        _ = try Optimizer.optimize(LogicalPlan(try harness.bind("age == 3")), store: harness.store, options: options)
+        #expect(cache.samplingCount == 1)
+    }
+
     @Test("the cache keeps at most its capacity of table versions, dropping the oldest")
     func capacity() throws {
         let harness = try Fixtures.people()

@@ -98,6 +98,7 @@ struct SelectivityEstimator {
     }
 
     private func selectivity(of comparison: BoundComparison, term: ColumnTerm?) -> Double {
+        if let term, let unique = primaryKeySelectivity(term) { return unique }
         if let term, term.column.isDirect,
             term.column.path.rootClassName == context.objectSchema.name,
             let statistics = context.statistics(property: term.column.propertyIndex), statistics.sampleSize > 0
@@ -105,6 +106,25 @@ struct SelectivityEstimator {
             return clamp(estimate(term, statistics))
         }
         return guess(comparison)
+    }
+
+    /// `key == v`, `key != v` and `key IN list` on the primary key, which holds each value at
+    /// most once: one row per value, known without a sample (a sample of a store file's column
+    /// pages in and checks blocks of it that the lookup itself never reads).
+    private func primaryKeySelectivity(_ term: ColumnTerm) -> Double? {
+        guard term.options.isEmpty, term.column.isDirect,
+            term.column.path.rootClassName == context.objectSchema.name,
+            context.objectSchema.primaryKey != nil,
+            term.column.propertyIndex == context.objectSchema.primaryKeyIndex,
+            context.rowCount > 0
+        else { return nil }
+        let rows = Double(context.rowCount)
+        switch term.test {
+        case .compare(.equal, _): return 1 / rows
+        case .compare(.notEqual, _): return 1 - 1 / rows
+        case .member(let values): return Swift.min(1, Double(values.count) / rows)
+        case .compare: return nil
+        }
     }
 
     /// The fraction of rows of column `property` of the object inside a range: from the

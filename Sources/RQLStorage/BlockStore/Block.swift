@@ -247,55 +247,68 @@ extension Segment {
 
 /// The parts of a stub block, the row keys and each column, each read once on first use by
 /// `read` (part 0 the keys, part `c + 1` column `c`), from any thread.
-final class BlockParts: Sendable {
+///
+/// Open makes one for every block of every table, so it keeps its parts in two buffers of its
+/// own under one lock (not an object with a lock per part): a part is read under the lock,
+/// stored, and then its bit is set; a reader that sees the bit set reads the part without the
+/// lock.
+// Unchecked: `stored[p]` is written once, under `lock`, before bit `p` of `readBits` is set with
+// release ordering, and read without the lock only after the bit is seen set with acquire
+// ordering; the buffers are allocated in `init` and freed in `deinit` only.
+final class BlockParts: @unchecked Sendable {
     let columnCount: Int
     /// Set when the parts are another block's with values set over them (`BlockOverlay`).
     let overlay: BlockOverlay?
     private let read: @Sendable (Int) -> Segment
-    private let slots: [PartSlot]
+    /// Bit `p % 64` of word `p / 64`: part `p` is in `stored`.
+    private let readBits: UnsafeMutablePointer<Atomic<UInt64>>
+    private let wordCount: Int
+    private let stored: UnsafeMutablePointer<Segment>
+    private let lock = Mutex<Void>(())
 
     init(columnCount: Int, overlay: BlockOverlay? = nil, read: @escaping @Sendable (Int) -> Segment) {
         self.columnCount = columnCount
         self.overlay = overlay
         self.read = read
-        // A loop, not `map` over a closed range: open makes one of these per block of the file.
-        var slots: [PartSlot] = []
-        slots.reserveCapacity(columnCount + 1)
-        for _ in 0...columnCount { slots.append(PartSlot()) }
-        self.slots = slots
+        wordCount = (columnCount + 64) / 64
+        readBits = .allocate(capacity: wordCount)
+        for word in 0..<wordCount { (readBits + word).initialize(to: Atomic(0)) }
+        stored = .allocate(capacity: columnCount + 1)
+        stored.initialize(repeating: .backlinks, count: columnCount + 1)
     }
 
-    var keys: FixedSegment { slots[0].segment { read(0) }.rowKeys }
+    deinit {
+        stored.deinitialize(count: columnCount + 1)
+        stored.deallocate()
+        readBits.deinitialize(count: wordCount)
+        readBits.deallocate()
+    }
 
-    func column(_ c: Int) -> Segment { slots[c + 1].segment { read(c + 1) } }
+    var keys: FixedSegment { part(0).rowKeys }
 
-    /// Whether each part is read.
-    var isRead: [Bool] { slots.map(\.isRead) }
-
-    var readCount: Int { slots.count { $0.isRead } }
-}
-
-/// One part of a stub block: read once under the lock, then handed out without it.
-// Unchecked: `stored` is written once under `lock`, before `hasRead` is set with release
-// ordering, and read only after `hasRead` is seen set with acquire ordering.
-private final class PartSlot: @unchecked Sendable {
-    private let hasRead = Atomic<Bool>(false)
-    private let lock = Mutex<Void>(())
-    private var stored: Segment = .backlinks
-
-    var isRead: Bool { hasRead.load(ordering: .acquiring) }
+    func column(_ c: Int) -> Segment { part(c + 1) }
 
     @inline(__always)
-    func segment(_ read: () -> Segment) -> Segment {
-        if hasRead.load(ordering: .acquiring) { return stored }
+    private func isRead(_ part: Int) -> Bool {
+        readBits[part >> 6].load(ordering: .acquiring) & (1 << UInt64(part & 63)) != 0
+    }
+
+    @inline(__always)
+    private func part(_ index: Int) -> Segment {
+        if isRead(index) { return stored[index] }
         return lock.withLock { _ in
-            if !hasRead.load(ordering: .acquiring) {
-                stored = read()
-                hasRead.store(true, ordering: .releasing)
+            if !isRead(index) {
+                stored[index] = read(index)
+                readBits[index >> 6].bitwiseOr(1 << UInt64(index & 63), ordering: .releasing)
             }
-            return stored
+            return stored[index]
         }
     }
+
+    /// Whether each part is read.
+    var isRead: [Bool] { (0...columnCount).map { isRead($0) } }
+
+    var readCount: Int { (0...columnCount).count { isRead($0) } }
 }
 
 extension Block {

@@ -112,7 +112,11 @@ struct PersistentBTree<Element: Comparable & Sendable>: Sendable {
 /// (`init(lazy:place:load:)`): opening a file then reads only the roots, and a lookup reads the
 /// nodes on its path. Loading is thread-safe (readers of one snapshot share the nodes): an
 /// atomic flag says the contents are there, a lock serialises the one load.
-final class BTreeNode<Element: Comparable & Sendable>: @unchecked Sendable {
+///
+/// What needs the elements' order is in an extension: a protocol in the class's generic
+/// signature is checked at run time when a node type's metadata is first made, by a search of
+/// every conformance in the binary, which every process that opened a store paid per index kind.
+final class BTreeNode<Element: Sendable>: @unchecked Sendable {
     let isLeaf: Bool
     private var storedElements: [Element]
     private var storedChildren: [BTreeNode]
@@ -250,6 +254,9 @@ final class BTreeNode<Element: Comparable & Sendable>: @unchecked Sendable {
         return low
     }
 
+}
+
+extension BTreeNode where Element: Comparable {
     /// Inserts after any equal elements; returns a new right sibling if the node split.
     func insert(_ element: Element) -> BTreeNode? {
         place = nil

@@ -94,7 +94,7 @@ extension BlockStore {
     /// ```swift
     /// BlockStore.isStoreFile(prefix: Array(try Data(contentsOf: url).prefix(8)))
     /// ```
-    public static func isStoreFile(prefix: some Sequence<UInt8>) -> Bool {
+    public static func isStoreFile(prefix: [UInt8]) -> Bool {
         FileHeader.hasMagic(prefix)
     }
 

@@ -82,8 +82,12 @@ struct FileHeader {
     }
 
     /// Whether `bytes` start like a store file (rqlc uses it to tell a store from JSON).
-    static func hasMagic(_ bytes: some Sequence<UInt8>) -> Bool {
-        bytes.prefix(8).elementsEqual(magic)
+    static func hasMagic(_ bytes: [UInt8]) -> Bool {
+        // Compared by index: a generic algorithm (`elementsEqual`) looked the array's
+        // conformances up at run time, a search of every conformance in the binary.
+        guard bytes.count >= magic.count else { return false }
+        for index in magic.indices where bytes[index] != magic[index] { return false }
+        return true
     }
 }
 

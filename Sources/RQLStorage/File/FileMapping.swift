@@ -91,10 +91,10 @@ final class FileMapping: @unchecked Sendable {
     func bytes(
         _ offset: UInt64,
         _ length: UInt64,
-        what: String
+        what: @autoclosure () -> String
     ) throws(StoreFileError.Problem) -> UnsafeRawBufferPointer {
         guard offset <= UInt64(size), length <= UInt64(size) - offset else {
-            throw .pointerOutOfRange(what: what, offset: offset)
+            throw .pointerOutOfRange(what: what(), offset: offset)
         }
         return UnsafeRawBufferPointer(rebasing: bytes[Int(offset)..<Int(offset + length)])
     }

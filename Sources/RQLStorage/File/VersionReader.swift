@@ -79,8 +79,7 @@ struct VersionReader {
         }
     }
 
-    /// `what` names the reference in a problem only: a table of a million rows has hundreds of
-    /// blocks, and open builds none of their names.
+    /// `what` is built only for a problem: open reads a place for every block of every table.
     private func place(
         _ reader: inout ByteReader,
         what: @autoclosure () -> String

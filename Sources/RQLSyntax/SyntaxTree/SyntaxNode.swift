@@ -5,7 +5,11 @@ import RQLCore
 /// Two nodes are equal when they have the same structure. The span locates a node in one
 /// particular source text and is not part of its identity, which is what lets tests state
 /// `parse(print(tree)) == tree`.
-public struct SyntaxNode<Kind: Hashable & Sendable>: Hashable, Sendable {
+///
+/// `Kind` is `Hashable` in an extension, not in the generic signature: a signature's protocol
+/// requirement is checked at run time each time a node type's metadata is first made, by a
+/// search of every conformance in the binary, which every `rqlc` process paid once per kind.
+public struct SyntaxNode<Kind: Sendable>: Sendable {
     public var kind: Kind
     public var span: SourceSpan
 
@@ -13,7 +17,9 @@ public struct SyntaxNode<Kind: Hashable & Sendable>: Hashable, Sendable {
         self.kind = kind
         self.span = span
     }
+}
 
+extension SyntaxNode: Equatable, Hashable where Kind: Hashable {
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.kind == rhs.kind }
     public func hash(into hasher: inout Hasher) { hasher.combine(kind) }
 }
