@@ -69,6 +69,7 @@ final class MigrationBenchmarkState: @unchecked Sendable {
     func seed() throws {
         try? FileManager.default.removeItem(at: directory)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        removeAtExit(directory.path)
         try onThread {
             let realm = try Realm(
                 configuration: Realm.Configuration(

@@ -90,6 +90,15 @@ extension Registry {
 /// Scratch directories to remove at exit (benchmark state lives until the process ends).
 nonisolated(unsafe) private var scratchDirectories: [String] = []
 
+/// Removes `directory` when the process exits, as a benchmark's scratch files outlive the state
+/// that made them (the runner exits without releasing its suites).
+func removeAtExit(_ directory: String) {
+    scratchDirectories.append(directory)
+    if scratchDirectories.count == 1 {
+        atexit { for directory in scratchDirectories { try? FileManager.default.removeItem(atPath: directory) } }
+    }
+}
+
 /// The file-backed stores of the benchmark dataset, built lazily in a temporary directory that
 /// is removed at exit.
 public final class StoreFileState {
@@ -114,10 +123,7 @@ public final class StoreFileState {
         self.storage = storage
         directory = NSTemporaryDirectory() + "/rql-bench-\(getpid())"
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        scratchDirectories.append(directory)
-        if scratchDirectories.count == 1 {
-            atexit { for directory in scratchDirectories { try? FileManager.default.removeItem(atPath: directory) } }
-        }
+        removeAtExit(directory)
     }
 
     deinit { try? FileManager.default.removeItem(atPath: directory) }
