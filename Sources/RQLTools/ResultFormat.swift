@@ -67,7 +67,8 @@ enum ResultFormat: String, CaseIterable {
     }
 
     /// Writes the rows of `keys` through `row` (`DatasetObjectWriter.write(keys:…)`), 64 KB of
-    /// text at a time, each stretch checked for damage before it goes out. With `holding`, the
+    /// text at a time, each stretch checked for damage (and for an object the writer could not
+    /// write) before it goes out. With `holding`, the
     /// rows are kept by `row` itself (the table, which needs every row's width first) and only
     /// checked.
     private static func stream<Store: StoreReader>(
@@ -82,7 +83,7 @@ enum ResultFormat: String, CaseIterable {
         var next = 0
         while next < keys.count {
             next = writer.write(keys: keys, from: next, columns: columns, limit: 1 << 16, row)
-            try StoreFileSource.checkDamage(store)
+            try StoreFileSource.checkDamage(store, writer)
             if !holding { try output.write(writer.bytes) }
             writer.bytes.removeAll(keepingCapacity: true)
         }
