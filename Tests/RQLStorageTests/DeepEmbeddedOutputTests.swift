@@ -1,5 +1,6 @@
 import RQLCore
 import RQLDatasets
+import RQLTestSupport
 import Testing
 
 @testable import RQLStorage
