@@ -32,6 +32,8 @@ public struct LinkingObjects<Element: ObjectBase & RealmCollectionValue>: Linkin
     /// ```
     public let propertyName: String
     private let owner: ObjectAccessor?
+    /// The linking objects at the version they were last read at.
+    let state = LinkingObjectsState<Element>()
 
     /// The objects of `Element` whose `propertyName` links here (what `@Persisted(originProperty:)`
     /// declares).
@@ -56,17 +58,27 @@ public struct LinkingObjects<Element: ObjectBase & RealmCollectionValue>: Linkin
     init(propertyName: String, owner: ObjectAccessor) {
         self.propertyName = propertyName
         self.owner = owner
+        // Frozen linking objects may be read by several threads at once: as frozen `Results`,
+        // they read now, and their version never moving, their state is never written again.
+        if owner.isFrozen { _ = current }
     }
 
-    /// The linking objects, read from the realm now.
+    /// The linking objects in the realm's current version, read again only when it moved (a
+    /// write, a refresh): `count` and the subscript share one read, so iterating by index is
+    /// linear.
     private var current: [Element] {
         guard let owner, let originInfo = try? ClassInfo.info(for: Element.self) else { return [] }
-        return owner.context.current.backlinks(to: owner.link, fromClass: originInfo.className, property: propertyName)
+        let version = owner.context.current
+        if state.version === version { return state.elements }
+        state.elements = version.backlinks(to: owner.link, fromClass: originInfo.className, property: propertyName)
             .compactMap { key in
                 let link = ObjectLink(className: originInfo.className, key: key)
                 return owner.object(for: link) as? Element
                     ?? owner.context.object(for: link, declaredAs: Element.self) as? Element
             }
+        state.version = version
+        state.reads += 1
+        return state.elements
     }
 
     /// The object whose backlinks these are; nil while unmanaged.
@@ -150,4 +162,14 @@ extension LinkingObjects: _Persistable {
         else { return nil }
         return LinkingObjects(propertyName: property, owner: accessor)
     }
+}
+
+/// What a `LinkingObjects` read last (a class, so that copies of the value share it).
+final class LinkingObjectsState<Element> {
+    /// The version `elements` were read at (held, so it cannot be another version at the same
+    /// address).
+    var version: StoreVersion?
+    var elements: [Element] = []
+    /// How many times the backlinks were read.
+    var reads = 0
 }

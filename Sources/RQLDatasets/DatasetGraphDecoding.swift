@@ -7,9 +7,11 @@ struct DatasetLocation {
     let className: String
     let position: Int
     let property: String
+    /// How many embedded objects deep `property` is inside the top-level object.
+    var depth = 0
 
     func appending(_ name: String) -> DatasetLocation {
-        DatasetLocation(className: className, position: position, property: property + "." + name)
+        DatasetLocation(className: className, position: position, property: property + "." + name, depth: depth)
     }
 }
 
@@ -49,17 +51,23 @@ protocol DatasetGraphDecoding: AnyObject {
 
 extension DatasetGraphDecoding {
     /// One object's property values in schema order, defaults filled in. `prefix` is the path of
-    /// an embedded object inside its top-level parent (`address.`).
+    /// an embedded object inside its top-level parent (`address.`), `depth` its level below it.
     func decodeObject(
         _ members: [JSONMember],
         of objectSchema: ObjectSchema,
         className: String,
         position: Int,
-        prefix: String
+        prefix: String,
+        depth: Int = 0
     ) throws(DatasetError) -> [Value] {
         var row = objectSchema.properties.map(\.defaultValue)
         for member in members {
-            let location = Location(className: className, position: position, property: prefix + member.key)
+            let location = Location(
+                className: className,
+                position: position,
+                property: prefix + member.key,
+                depth: depth
+            )
             guard let index = objectSchema.propertyIndex(named: member.key) else {
                 throw unknownProperty(member.key, of: objectSchema, at: location)
             }
@@ -258,12 +266,23 @@ extension DatasetGraphDecoding {
             guard case .object(let members) = json else {
                 throw wrongType(location, expected: "an embedded object", found: json.typeName)
             }
+            // As deep as a store holds them: what is loaded can be written back.
+            let limit = WriteTransaction.maximumEmbeddedDepth
+            guard location.depth < limit else {
+                throw .embeddedTooDeep(
+                    className: location.className,
+                    position: location.position,
+                    property: String(location.property.prefix { $0 != "." }),
+                    limit: limit
+                )
+            }
             let row = try decodeObject(
                 members,
                 of: targetSchema,
                 className: location.className,
                 position: location.position,
-                prefix: location.property + "."
+                prefix: location.property + ".",
+                depth: location.depth + 1
             )
             return .link(ObjectLink(className: target, key: try appendEmbedded(row, to: target, at: location)))
         }

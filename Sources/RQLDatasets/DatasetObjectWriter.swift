@@ -11,7 +11,8 @@ import RQLStorage
 /// links to objects with a primary key and compact lists of those are written from the views;
 /// the rarer forms (dates, decimals, ids, binary data, mixed values, maps, embedded objects, and
 /// collections in the pretty layout) are the exporter's own `JSONValue`s serialized, so each
-/// form is decided in one place.
+/// form is decided in one place. An embedded object deeper than a store holds them (a damaged
+/// store) is not written: `failure` says which, to be checked with the store's damage.
 ///
 /// ```swift
 /// var writer = DatasetObjectWriter(table: people, store: snapshot)
@@ -24,6 +25,9 @@ import RQLStorage
 public struct DatasetObjectWriter<Store: StoreReader> {
     /// The text written so far; the caller takes it out and empties it.
     public var bytes: [UInt8] = []
+    /// The first object that could not be written (`DatasetError.embeddedTooDeep`), if any: the
+    /// text written since is not the store's, and the caller reports this instead.
+    public private(set) var failure: DatasetError?
     let store: Store
     let table: Store.Table
     /// The class of the objects written.
@@ -330,11 +334,7 @@ public struct DatasetObjectWriter<Store: StoreReader> {
             bytes.append(contentsOf: "null".utf8)
         } else if !writeScalar(view, row, raw: false) {
             let value = table.value(at: block.positions.lowerBound + row, property: keyIndex)
-            appendJSON(
-                DatasetExporter.key(value, type: objectSchema.properties[keyIndex].type),
-                pretty: false,
-                indent: 0
-            )
+            appendJSON(DatasetExporter.scalar(value), pretty: false, indent: 0)
         }
     }
 
@@ -468,14 +468,9 @@ public struct DatasetObjectWriter<Store: StoreReader> {
         if !form.isMixed {
             switch (form.collection, view) {
             case (.single, .link(let links)):
-                return writeLink(
-                    links.keys[row],
-                    to: targets[property],
-                    text: text,
-                    raw: raw,
-                    pretty: pretty,
-                    indent: indent
-                )
+                // An embedded object is written by the exporter, like the rarer forms.
+                if targets[property]?.isEmbedded ?? false { break }
+                return writeLink(links.keys[row], to: targets[property], text: text, raw: raw)
             case (.single, _):
                 if isNull(view, row) { return writeNull(text) }
                 if writeScalar(view, row, raw: raw) { return true }
@@ -491,7 +486,20 @@ public struct DatasetObjectWriter<Store: StoreReader> {
         } else {
             value = table.value(at: block.positions.lowerBound + row, property: property)
         }
-        let json = DatasetExporter.json(value, property: objectSchema.properties[property], store: store)
+        let json: JSONValue
+        do {
+            let name = objectSchema.properties[property].name
+            let position = block.positions.lowerBound + row
+            json = try DatasetExporter.json(
+                value,
+                property: objectSchema.properties[property],
+                store: store,
+                nesting: .init(className: objectSchema.name, position: position, property: name)
+            )
+        } catch {
+            if failure == nil { failure = error }
+            return writeNull(text)
+        }
         return writeJSON(json, text: text, raw: raw, pretty: pretty, indent: indent)
     }
 
@@ -528,7 +536,7 @@ public struct DatasetObjectWriter<Store: StoreReader> {
         for element in range {
             if element > range.lowerBound { bytes.append(UInt8(ascii: ",")) }
             if case .link(let links) = list.elements {
-                _ = writeLink(links.keys[element], to: target, text: false, raw: false, pretty: false, indent: 0)
+                _ = writeLink(links.keys[element], to: target, text: false, raw: false)
             } else if isNull(list.elements, element) {
                 bytes.append(contentsOf: "null".utf8)
             } else {
@@ -539,26 +547,11 @@ public struct DatasetObjectWriter<Store: StoreReader> {
         return true
     }
 
-    /// A link as `DatasetExporter` writes it: null when it points nowhere, an embedded object
-    /// inline, otherwise the target's key.
-    private mutating func writeLink(
-        _ key: Int64,
-        to target: LinkTarget?,
-        text: Bool,
-        raw: Bool,
-        pretty: Bool,
-        indent: Int
-    ) -> Bool {
+    /// A link to a top-level object as `DatasetExporter` writes it: null when it points nowhere,
+    /// otherwise the target's key.
+    private mutating func writeLink(_ key: Int64, to target: LinkTarget?, text: Bool, raw: Bool) -> Bool {
         guard key >= 0, let target, let position = target.table.position(of: RowKey(key)) else {
             return writeNull(text)
-        }
-        if target.isEmbedded {
-            appendJSON(
-                DatasetExporter.object(at: position, in: target.table, store: store),
-                pretty: pretty,
-                indent: indent
-            )
-            return true
         }
         guard let keyIndex = target.keyIndex else {
             appendInt(Int64(position))
@@ -568,13 +561,7 @@ public struct DatasetObjectWriter<Store: StoreReader> {
         case .int(let int): appendInt(int)
         case .string(let string): Self.appendString(string.utf8, raw: raw, to: &bytes)
         case let value:
-            return writeJSON(
-                DatasetExporter.key(value, type: target.keyType),
-                text: text,
-                raw: raw,
-                pretty: false,
-                indent: 0
-            )
+            return writeJSON(DatasetExporter.scalar(value), text: text, raw: raw, pretty: false, indent: 0)
         }
         return true
     }
@@ -619,10 +606,8 @@ public struct DatasetObjectWriter<Store: StoreReader> {
     /// A finite number as `text` (its description), NaN and the infinities as the strings the
     /// dataset format reads back.
     private mutating func appendFloatingPoint(_ value: Double, text: String, raw: Bool) {
-        if value.isNaN {
-            Self.appendString("NaN".utf8, raw: raw, to: &bytes)
-        } else if value.isInfinite {
-            Self.appendString((value < 0 ? "-Infinity" : "Infinity").utf8, raw: raw, to: &bytes)
+        if let name = DatasetExporter.nonFiniteName(value) {
+            name.withUTF8Buffer { Self.appendValidString($0, raw: raw, to: &bytes) }
         } else {
             bytes.append(contentsOf: text.utf8)
         }
@@ -655,7 +640,7 @@ public struct DatasetObjectWriter<Store: StoreReader> {
     }
 
     private mutating func appendJSON(_ json: JSONValue, pretty: Bool, indent: Int) {
-        bytes.append(contentsOf: json.serialized(pretty: pretty, indent: indent).utf8)
+        json.write(to: &bytes, pretty: pretty, indent: indent)
     }
 
     private mutating func newline(_ indent: Int) {
@@ -675,55 +660,14 @@ public struct DatasetObjectWriter<Store: StoreReader> {
         }
     }
 
-    /// `appendString` of valid UTF-8: quotes, backslashes and every control character (C0,
-    /// DEL, C1) escaped, runs of other bytes copied as they are.
+    /// `appendString` of valid UTF-8: escaped as every JSON string of the package is, or with
+    /// `raw` as it is.
     private static func appendValidString(_ text: UnsafeBufferPointer<UInt8>, raw: Bool, to bytes: inout [UInt8]) {
         if raw {
             bytes.append(contentsOf: text)
-            return
+        } else {
+            JSONValue.appendString(utf8: text, to: &bytes)
         }
-        bytes.append(UInt8(ascii: "\""))
-        var run = 0
-        var index = 0
-        while index < text.count {
-            let byte = text[index]
-            let escape: StaticString?
-            var width = 1
-            switch byte {
-            case UInt8(ascii: "\""): escape = "\\\""
-            case UInt8(ascii: "\\"): escape = "\\\\"
-            case UInt8(ascii: "\n"): escape = "\\n"
-            case UInt8(ascii: "\r"): escape = "\\r"
-            case UInt8(ascii: "\t"): escape = "\\t"
-            case 0..<0x20, 0x7F: escape = ""
-            case 0xC2 where index + 1 < text.count && (0x80...0x9F).contains(text[index + 1]):
-                escape = ""
-                width = 2
-            default: escape = nil
-            }
-            guard let escape else {
-                index += 1
-                continue
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[run..<index]))
-            if escape.utf8CodeUnitCount > 0 {
-                bytes.append(contentsOf: UnsafeBufferPointer(start: escape.utf8Start, count: escape.utf8CodeUnitCount))
-            } else {
-                // U+0000–U+001F, U+007F and U+0080–U+009F (C2 80 – C2 9F) as \u00hh.
-                let scalar = width == 2 ? text[index + 1] : byte
-                bytes.append(contentsOf: "\\u00".utf8)
-                bytes.append(hexDigit(scalar >> 4))
-                bytes.append(hexDigit(scalar & 15))
-            }
-            index += width
-            run = index
-        }
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[run..<text.count]))
-        bytes.append(UInt8(ascii: "\""))
-    }
-
-    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
-        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }
 
     /// The class a link property points at, and how a link to it is written.
@@ -731,16 +675,14 @@ public struct DatasetObjectWriter<Store: StoreReader> {
         let table: Store.Table
         /// Embedded objects are written inline.
         let isEmbedded: Bool
-        /// Otherwise the primary key (of `keyType`), or the position when there is none.
+        /// Otherwise the primary key, or the position when there is none.
         let keyIndex: Int?
-        let keyType: PropertyType
 
         init(table: Store.Table) {
             self.table = table
             let objectSchema = table.objectSchema
             isEmbedded = objectSchema.isEmbedded
             keyIndex = objectSchema.primaryKeyIndex
-            keyType = keyIndex.map { objectSchema.properties[$0].type } ?? .int
         }
     }
 }

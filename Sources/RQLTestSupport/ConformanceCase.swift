@@ -117,10 +117,15 @@ public struct ConformanceCase: Sendable, CustomStringConvertible {
         case (.result(let count, let order), .success(let keys)):
             if let count, count != Int64(keys.count) { return "expected \(count) objects, got \(keys.count)" }
             guard let order, let table = store.table(named: className) else { return nil }
-            let actual = keys.compactMap { key in
-                table.position(of: key).flatMap {
-                    DatasetExporter.object(at: $0, in: table, store: store)[order.property]
+            let actual: [JSONValue]
+            do {
+                actual = try keys.compactMap { key in
+                    try table.position(of: key).flatMap {
+                        try DatasetExporter.object(at: $0, in: table, store: store)[order.property]
+                    }
                 }
+            } catch {
+                return "the objects could not be written: \(error)"
             }
             guard actual.count == order.values.count, zip(actual, order.values).allSatisfy(Self.sameJSON) else {
                 return "expected \(order.property) order \(JSONValue.array(order.values).serialized()), "

@@ -62,6 +62,7 @@ enum ExportCommand: Command {
                     writer.writeObject(block, row, pretty: true, indent: 3)
                 }
                 swap(&pending, &writer.bytes)
+                try StoreFileSource.checkDamage(store, writer)
                 if pending.count >= 1 << 16 { try flush() }
             }
             pending += "\n    ]".utf8

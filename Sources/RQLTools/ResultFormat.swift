@@ -91,7 +91,8 @@ enum ResultFormat: String, CaseIterable {
 
     /// Writes the text of `count` keys, 64 KB at a time: `stretch` writes from a key's index
     /// until the writer holds the limit it is given, and returns the next key's index. Each
-    /// stretch is checked for damage before it is written (with `holding`, only checked).
+    /// stretch is checked for damage, and for an object the writer could not write, before it is
+    /// written (with `holding`, only checked).
     private static func stream<Store: StoreReader>(
         _ count: Int,
         _ writer: inout DatasetObjectWriter<Store>,
@@ -103,7 +104,7 @@ enum ResultFormat: String, CaseIterable {
         var next = 0
         while next < count {
             next = stretch(&writer, next, 1 << 16)
-            try StoreFileSource.checkDamage(store)
+            try StoreFileSource.checkDamage(store, writer)
             if !holding { try output.write(writer.bytes) }
             writer.bytes.removeAll(keepingCapacity: true)
         }

@@ -130,6 +130,17 @@ enum StoreFileSource {
         throw .invalidInput("error: \(TerminalText.escaped(String(describing: damage)))\n")
     }
 
+    /// `checkDamage(store)`, then throws the object `writer` could not write, if any (an
+    /// embedded object nested deeper than a store holds them: a damaged store too).
+    static func checkDamage<Store: StoreReader>(
+        _ store: Store,
+        _ writer: DatasetObjectWriter<Store>
+    ) throws(CommandFailure) {
+        try checkDamage(store)
+        guard let failure = writer.failure else { return }
+        throw .invalidInput("error: \(TerminalText.escaped(failure.description))\n")
+    }
+
     /// A JSON dataset from `path` through the environment (`-` is standard input), or a store file
     /// read in place.
     static func loadDataset(

@@ -219,7 +219,7 @@ struct DatasetHardeningTests {
         #expect(piped.largestAsk <= 1 << 16)
         let streamed = try DatasetLoader.load(from: ChunkedInput(Array(text.utf8), chunk: 7))
         let inMemory = try DatasetLoader.load(json: text)
-        #expect(DatasetExporter.export(streamed) == DatasetExporter.export(inMemory))
+        #expect(try DatasetExporter.export(streamed) == DatasetExporter.export(inMemory))
         // Objects before the schema are walked again from the bytes kept.
         let reordered = #"{"objects": {"Dog": [{"age": 4}]}, "schema": {"Dog": {"properties": {"age": "int"}}}}"#
         let store = try DatasetLoader.load(from: ChunkedInput(Array(reordered.utf8), chunk: 3))
@@ -279,8 +279,8 @@ struct DatasetHardeningTests {
             ]
         )
         #expect(dogs.backlinkCount(at: 1) == 2)
-        let exported = DatasetExporter.export(store)
-        #expect(DatasetExporter.export(try DatasetLoader.load(json: exported)) == exported)
+        let exported = try DatasetExporter.export(store)
+        #expect(try DatasetExporter.export(DatasetLoader.load(json: exported)) == exported)
     }
 }
 

@@ -32,7 +32,7 @@ struct LoggedStoreCommandTests {
         #expect(info.standardOutput.contains("Item: 103\n"), "\(info.standardOutput)")
         let export = RQLCommand.run(["export", path])
         #expect(export.exitCode == 0)
-        #expect(export.standardOutput == DatasetExporter.export(writer.snapshot) + "\n")
+        #expect(export.standardOutput == (try DatasetExporter.export(writer.snapshot)) + "\n")
         #expect(export.standardOutput.contains(#""text": "logged 102""#))
         let count = RQLCommand.run(["run", "--data", path, "--class", "Item", "--count", "text BEGINSWITH 'logged'"])
         #expect(count.standardOutput == "3\n", "\(count.standardOutput)\(count.standardError)")

@@ -124,7 +124,7 @@ struct ResultOutputTests {
                         ["run", "--data", path, "--class", className, "--format", format, query]
                     )
                     #expect(result.exitCode == 0, "\(format) \(query): \(result.standardError)")
-                    let expected = Self.reference(format, keys, table, snapshot)
+                    let expected = try Self.reference(format, keys, table, snapshot)
                     #expect(result.standardOutput == expected, "\(format) \(query) on \(path)")
                     checked += 1
                 }
@@ -170,7 +170,7 @@ struct ResultOutputTests {
             let store = try BlockStore.open(path: paths.store, readOnly: true)
             let result = RQLCommand.run(["export", paths.store])
             #expect(result.exitCode == 0, "\(result.standardError)")
-            #expect(result.standardOutput == DatasetExporter.export(store.snapshot) + "\n", "\(name)")
+            #expect(result.standardOutput == (try DatasetExporter.export(store.snapshot)) + "\n", "\(name)")
         }
     }
 
@@ -189,36 +189,41 @@ struct ResultOutputTests {
                 environment: CommandEnvironment(files: [:], standardInput: Array(script.utf8))
             )
             #expect(result.exitCode == 0, "\(format): \(result.standardError)")
-            #expect(result.standardOutput == Self.reference(format, keys, table, snapshot), "\(format)")
+            #expect(try result.standardOutput == Self.reference(format, keys, table, snapshot), "\(format)")
         }
     }
 
     /// What rqlc printed before `DatasetObjectWriter`: each object built as a `JSONValue` by
     /// `DatasetExporter` and serialized.
-    static func reference(_ format: String, _ keys: [RowKey], _ table: BlockTable, _ store: BlockSnapshot) -> String {
+    static func reference(
+        _ format: String,
+        _ keys: [RowKey],
+        _ table: BlockTable,
+        _ store: BlockSnapshot
+    ) throws -> String {
         let positions = keys.compactMap { table.position(of: $0) }
         let properties = table.objectSchema.properties.filter { !$0.isBacklink }
-        func members(_ position: Int) -> [JSONMember] {
-            guard case .object(let members) = DatasetExporter.object(at: position, in: table, store: store) else {
+        func members(_ position: Int) throws -> [JSONMember] {
+            guard case .object(let members) = try DatasetExporter.object(at: position, in: table, store: store) else {
                 return []
             }
             return members
         }
         switch format {
         case "jsonl":
-            return positions.map { DatasetExporter.object(at: $0, in: table, store: store).serialized() + "\n" }
+            return try positions.map { try DatasetExporter.object(at: $0, in: table, store: store).serialized() + "\n" }
                 .joined()
         case "json":
-            let objects = positions.map {
-                DatasetExporter.object(at: $0, in: table, store: store).serialized(pretty: true, indent: 1)
+            let objects = try positions.map {
+                try DatasetExporter.object(at: $0, in: table, store: store).serialized(pretty: true, indent: 1)
             }
             return objects.isEmpty ? "[]\n" : "[\n  " + objects.joined(separator: ",\n  ") + "\n]\n"
         case "keys":
             return positions.map { DatasetExporter.key(at: $0, in: table).serialized() + "\n" }.joined()
         case "csv":
-            let records = positions.map { position in
+            let records = try positions.map { position in
                 CSV.line(
-                    zip(properties, members(position)).map { property, member in
+                    zip(properties, try members(position)).map { property, member in
                         switch member.value {
                         case .null: ""
                         case .string(let string) where !property.isLink: string
@@ -229,8 +234,8 @@ struct ResultOutputTests {
             }
             return CSV.header(of: table.objectSchema) + records.joined()
         default:
-            let cells = positions.map { position in
-                members(position).map { member in
+            let cells = try positions.map { position in
+                try members(position).map { member in
                     if case .string(let string) = member.value { string } else { member.value.serialized() }
                 }
             }

@@ -13,6 +13,13 @@ import Testing
 struct StoreImportTests {
     typealias Directory = TemporaryDirectory
 
+    /// `text` written to the file `name` in `directory`; its path.
+    static func jsonFile(_ text: String, _ name: String, in directory: Directory) throws -> String {
+        let path = directory.path(name)
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+        return path
+    }
+
     /// Persons with every kind of property (scalars of each type, nulls, a primary key, links,
     /// lists, sets, maps, embedded objects, mixed values, backlinks) over more than one block,
     /// Dogs they link to by position (no primary key: their keys change in a merge).
@@ -101,8 +108,7 @@ struct StoreImportTests {
     @Test("a store imported into a new store keeps every property, the primary keys and the key order")
     func roundTrip() throws {
         let directory = try Directory()
-        let json = directory.path("people.json")
-        try Self.dataset(persons: 4_500, dogs: 4_200).write(toFile: json, atomically: false, encoding: .utf8)
+        let json = try Self.jsonFile(Self.dataset(persons: 4_500, dogs: 4_200), "people.json", in: directory)
         let source = directory.path("source.rql")
         #expect(RQLCommand.run(["import", json, source]).exitCode == 0)
         let copy = directory.path("copy.rql")
@@ -126,14 +132,15 @@ struct StoreImportTests {
     @Test("a store imported into one with objects adds its objects; links follow the renumbered keys")
     func merge() throws {
         let directory = try Directory()
-        let json = directory.path("people.json")
-        try Self.dataset(persons: 4_300, dogs: 4_200).write(toFile: json, atomically: false, encoding: .utf8)
+        let json = try Self.jsonFile(Self.dataset(persons: 4_300, dogs: 4_200), "people.json", in: directory)
         let source = directory.path("source.rql")
         let sourceObjects = Self.objects(RQLCommand.run(["import", json, source]))
         // The destination's Dogs take the first keys: every Dog of the source gets a new one.
-        let existing = directory.path("existing.json")
-        try Self.dataset(persons: 10, dogs: 7, firstID: 100_000)
-            .write(toFile: existing, atomically: false, encoding: .utf8)
+        let existing = try Self.jsonFile(
+            Self.dataset(persons: 10, dogs: 7, firstID: 100_000),
+            "existing.json",
+            in: directory
+        )
         let store = directory.path("store.rql")
         let existingObjects = Self.objects(RQLCommand.run(["import", existing, store]))
         let existingStore = directory.path("existing.rql")
@@ -157,8 +164,7 @@ struct StoreImportTests {
     @Test("a failed import from a store leaves the destination as it was, byte for byte")
     func failureLeavesDestination() throws {
         let directory = try Directory()
-        let json = directory.path("people.json")
-        try Self.dataset(persons: 4_200, dogs: 10).write(toFile: json, atomically: false, encoding: .utf8)
+        let json = try Self.jsonFile(Self.dataset(persons: 4_200, dogs: 10), "people.json", in: directory)
         let source = directory.path("source.rql")
         #expect(RQLCommand.run(["import", json, source]).exitCode == 0)
         let store = directory.path("store.rql")
@@ -171,16 +177,20 @@ struct StoreImportTests {
         #expect(try Self.files(store) == before)
         // Another class of the same name with other properties: refused before anything is read.
         let other = directory.path("other.rql")
-        let otherJSON = directory.path("other.json")
-        try #"{"schema": {"Person": {"properties": {"id": "string"}}}, "objects": {"Person": [{"id": "x"}]}}"#
-            .write(toFile: otherJSON, atomically: false, encoding: .utf8)
+        let otherJSON = try Self.jsonFile(
+            #"{"schema": {"Person": {"properties": {"id": "string"}}}, "objects": {"Person": [{"id": "x"}]}}"#,
+            "other.json",
+            in: directory
+        )
         #expect(RQLCommand.run(["import", otherJSON, other]).exitCode == 0)
         #expect(RQLCommand.run(["import", other, store]).exitCode == 1)
         #expect(try Self.files(store) == before)
         // A destination whose header is damaged is refused, and stays as it is.
-        let freshJSON = directory.path("fresh.json")
-        try Self.dataset(persons: 10, dogs: 3, firstID: 200_000)
-            .write(toFile: freshJSON, atomically: false, encoding: .utf8)
+        let freshJSON = try Self.jsonFile(
+            Self.dataset(persons: 10, dogs: 3, firstID: 200_000),
+            "fresh.json",
+            in: directory
+        )
         let fresh = directory.path("fresh.rql")
         #expect(RQLCommand.run(["import", freshJSON, fresh]).exitCode == 0)
         var bytes = before[0]

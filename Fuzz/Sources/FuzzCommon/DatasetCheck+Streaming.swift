@@ -16,11 +16,13 @@ extension DatasetCheck {
         }
         let transaction = store.beginWrite()
         try DatasetLoader.load(from: MemoryInput(Array(text.utf8)), into: transaction)
+        let snapshot: BlockSnapshot
         do {
-            return DatasetExporter.export(try transaction.commit().snapshot)
+            snapshot = try transaction.commit().snapshot
         } catch {
             fatalError("an in-memory commit failed: \(error)")
         }
+        return try DatasetExporter.export(snapshot)
     }
 
     /// Whether streaming `text` loads exactly when the loader did (`loaded` is the export of

@@ -18,7 +18,7 @@ import RQLStorage
 /// notices. Texts longer than `maximumLength` UTF-8 bytes are skipped to bound the work.
 public struct DatasetCheck: Sendable {
     public typealias LoadFunction = @Sendable (String) throws(DatasetError) -> BlockSnapshot
-    public typealias ExportFunction = @Sendable (BlockSnapshot) -> String
+    public typealias ExportFunction = @Sendable (BlockSnapshot) throws(DatasetError) -> String
 
     public var load: LoadFunction
     public var export: ExportFunction
@@ -34,7 +34,7 @@ public struct DatasetCheck: Sendable {
     /// The real loader and (pretty-printing) exporter.
     public static let standard = DatasetCheck(
         load: { (text) throws(DatasetError) in try DatasetLoader.load(json: text) },
-        export: { DatasetExporter.export($0) }
+        export: { (store) throws(DatasetError) in try DatasetExporter.export(store) }
     )
 
     /// Checks `bytes` and traps with a readable report on a violation, so that libFuzzer records
@@ -60,7 +60,17 @@ public struct DatasetCheck: Sendable {
             _ = error.description
             return streamingViolation(in: text, loaded: nil)
         }
-        let exported = export(store)
+        let exported: String
+        do {
+            exported = try export(store)
+        } catch {
+            return DatasetViolation(
+                invariant: .exportLoads,
+                input: text,
+                exported: nil,
+                detail: "the loaded store does not export: \(error)"
+            )
+        }
         func violated(_ invariant: DatasetViolation.Invariant, _ what: String) -> DatasetViolation {
             DatasetViolation(invariant: invariant, input: text, exported: exported, detail: what)
         }
@@ -73,14 +83,23 @@ public struct DatasetCheck: Sendable {
         guard reloaded.schema == store.schema else {
             return violated(.exportFixpoint, "the export loads with a different schema")
         }
-        let reexported = export(reloaded)
+        let reexported: String
+        do {
+            reexported = try export(reloaded)
+        } catch {
+            return violated(.exportFixpoint, "the reloaded store does not export: \(error)")
+        }
         guard reexported == exported else {
             return violated(
                 .exportFixpoint,
                 "the export of the reloaded store differs\n" + firstDifference(exported, reexported)
             )
         }
-        return streamingViolation(in: text, loaded: DatasetExporter.export(store))
+        do {
+            return streamingViolation(in: text, loaded: try DatasetExporter.export(store))
+        } catch {
+            return violated(.exportLoads, "the loaded store does not export: \(error)")
+        }
     }
 
     /// The first line where `a` and `b` differ, both ways, for the report.

@@ -117,7 +117,9 @@ struct DatasetCheckSelfTests {
 
     @Test("An export that does not load is caught")
     func unloadableExport() {
-        let check = DatasetCheck(load: DatasetCheck.standard.load) { DatasetExporter.export($0) + "," }
+        let check = DatasetCheck(load: DatasetCheck.standard.load) { (store) throws(DatasetError) in
+            try DatasetExporter.export(store) + ","
+        }
         #expect(check.violation(in: Self.small)?.invariant == .exportLoads)
     }
 

@@ -1,4 +1,4 @@
-/// Why a JSON dataset could not be loaded. Errors about objects name the class, the object's
+/// Why a JSON dataset could not be loaded (or written). Errors about objects name the class, the object's
 /// zero-based position in that class's array, and the property (`address.city` inside an
 /// embedded object). A document that fails loads nothing.
 ///
@@ -44,6 +44,10 @@ public enum DatasetError: Error, Hashable, Sendable, CustomStringConvertible {
     case backlinkGiven(className: String, position: Int, property: String)
     /// The input could not be read to its end (an I/O error, not a problem with the text).
     case unreadable(InputFailure)
+    /// An embedded object more than `limit` levels below the object at `position` of the
+    /// class's array, inside its `property`: deeper than a store holds them. A load refuses it;
+    /// a writer meets it only in a damaged store, or one whose embedded objects own each other.
+    case embeddedTooDeep(className: String, position: Int, property: String, limit: Int)
 
     public var description: String {
         switch self {
@@ -77,6 +81,8 @@ public enum DatasetError: Error, Hashable, Sendable, CustomStringConvertible {
             return "\(c)[\(position)].\(p): '\(p)' is a computed linkingObjects property and cannot be given"
         case .unreadable(let failure):
             return failure.message
+        case .embeddedTooDeep(let c, let position, let p, let limit):
+            return "\(c)[\(position)].\(p): embedded objects nested more than \(limit) levels deep"
         }
     }
 }

@@ -43,6 +43,7 @@ extension WriteTransaction {
             try validateImport(plan, table, keyMaps)
             Self.releaseSourcePages(table, 0..<table.rowCount)
         }
+        try checkEmbeddedDepth(of: source)
         for plan in plans {
             guard let table = source.table(named: className(plan.table)) else { continue }
             let className = className(plan.table)
@@ -335,6 +336,57 @@ extension WriteTransaction {
     }
 
     // MARK: Validation
+
+    /// Throws unless each embedded object of `source` is at most `maximumEmbeddedDepth` levels
+    /// below a top-level object, as the store keeps them (each has one owner, checked before): a
+    /// deeper chain, or embedded objects owning each other in a ring, only a damaged source has.
+    /// Each object's owners are walked up, at most that many levels.
+    private func checkEmbeddedDepth<Source: StoreReader>(of source: Source) throws(WriteError) {
+        // The properties that can own an embedded object of each class.
+        var owners: [String: [(className: String, property: String)]] = [:]
+        for objectSchema in source.schema.classes {
+            for property in objectSchema.properties where !property.isBacklink {
+                guard let target = property.type.targetClassName, source.schema[target]?.isEmbedded == true
+                else { continue }
+                owners[target, default: []].append((objectSchema.name, property.name))
+            }
+        }
+        for objectSchema in source.schema.classes where objectSchema.isEmbedded {
+            guard let table = source.table(named: objectSchema.name) else { continue }
+            for position in 0..<table.rowCount {
+                var className = objectSchema.name
+                var owned = table.rowKey(at: position)
+                var ownedTable = table
+                var depth = 0
+                // The property of its owner that holds the object, for the error.
+                var ownerProperty = ""
+                while source.schema[className]?.isEmbedded == true {
+                    depth += 1
+                    let owner = ownedTable.position(of: owned).flatMap { at in
+                        (owners[className] ?? []).lazy.compactMap { origin in
+                            ownedTable.backlinks(at: at, fromClass: origin.className, property: origin.property).first
+                                .map { (origin.className, origin.property, $0) }
+                        }.first
+                    }
+                    if depth == 1, let owner { ownerProperty = owner.1 }
+                    guard depth <= Self.maximumEmbeddedDepth, let (ownerClass, _, ownerKey) = owner,
+                        let ownerTable = source.table(named: ownerClass)
+                    else {
+                        throw .typeMismatch(
+                            className: objectSchema.name,
+                            property: ownerProperty,
+                            key: table.rowKey(at: position),
+                            expected: "an embedded object at most \(Self.maximumEmbeddedDepth) levels below its owner",
+                            found: "one deeper, or in a ring of embedded objects"
+                        )
+                    }
+                    className = ownerClass
+                    owned = ownerKey
+                    ownedTable = ownerTable
+                }
+            }
+        }
+    }
 
     private func validateImport<Table: TableReader>(
         _ plan: ImportPlan,

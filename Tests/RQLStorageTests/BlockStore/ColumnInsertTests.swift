@@ -192,7 +192,7 @@ struct ArgumentAndObjectJSONTests {
     func objects() throws {
         let store = try DemoDataset.load()
         let people = try #require(store.table(named: "Person"))
-        let ann = DatasetExporter.object(at: 0, in: people, store: store).serialized()
+        let ann = try DatasetExporter.object(at: 0, in: people, store: store).serialized()
         #expect(ann.hasPrefix(#"{"id":12345,"name":"Ann","age":31,"dogs":[0,2],"address":{"street":"1 Main St""#))
         #expect(DatasetExporter.key(at: 0, in: people) == .number(JSONNumber(text: "12345")))
         let dogs = try #require(store.table(named: "Dog"))

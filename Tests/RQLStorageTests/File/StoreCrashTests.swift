@@ -72,31 +72,16 @@ struct StoreCrashTests {
         for repetition in 0..<10 {
             let path = directory.path("crash-\(repetition).rql")
             _ = try BlockStore.create(path: path, schema: try DatasetLoader.loadSchema(json: Self.schemaJSON))
-            let process = Process()
-            process.executableURL = Self.helper
-            process.arguments = [path, "1000"]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            try process.run()
             // Even repetitions kill at a random moment from the start (opening, the first
             // commits); odd ones wait for the first commit's line, then kill a few milliseconds
             // later, so at least some kills land mid-run however loaded the machine is (a fixed
             // delay alone missed every commit when the writer started late).
-            var output = Data()
-            if repetition.isMultiple(of: 2) {
-                usleep(UInt32(5_000 + random.next(60_000)))
-            } else {
-                while !output.contains(UInt8(ascii: "\n")) {
-                    let chunk = pipe.fileHandleForReading.availableData
-                    if chunk.isEmpty { break }
-                    output.append(chunk)
-                }
-                usleep(UInt32(random.next(5_000)))
-            }
-            kill(process.processIdentifier, SIGKILL)
-            output.append(pipe.fileHandleForReading.readDataToEndOfFile())
-            process.waitUntilExit()
-            let printed = String(decoding: output, as: UTF8.self).split(separator: "\n").compactMap { UInt64($0) }
+            let waits = !repetition.isMultiple(of: 2)
+            let printed = try CommitLogCrashTests.killWriter(
+                arguments: [path, "1000"],
+                afterFirstCommit: waits,
+                delay: waits ? random.next(5_000) : 5_000 + random.next(60_000)
+            )
             let lastPrinted = printed.last ?? 0
             if !printed.isEmpty && lastPrinted < 1000 { sawMidway = true }
             let info = try BlockStore.verify(path: path)
