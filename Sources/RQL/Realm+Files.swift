@@ -40,6 +40,33 @@ extension Realm {
         }
     }
 
+    /// Opens the file of `configuration` again after its commit log was lost, at the file's
+    /// checkpoint: puts an empty `<name>.log` beside it and returns the version the file now
+    /// opens at, or `nil` when the file opens as it is (its log is there, or it names none).
+    /// The commits the lost log held are gone; this runs only when asked, never on its own.
+    /// A file with other hard links is an error (`.fileAccess`), since its log may be beside
+    /// another of its names; so is a file open in this process.
+    ///
+    /// ```swift
+    /// let configuration = Realm.Configuration(fileURL: url)
+    /// // try Realm(configuration: configuration) throws .invalidDatabase: 'dogs.realm.log' is missing
+    /// try Realm.replaceLostCommitLog(for: configuration)  // 12: the checkpoint's version
+    /// let realm = try Realm(configuration: configuration)
+    /// ```
+    @discardableResult
+    public static func replaceLostCommitLog(for configuration: Configuration) throws -> UInt64? {
+        guard case .file(let path) = configuration.storeKey else { return nil }
+        try StoreRegistry.close(path: path, toDo: "replace the lost commit log of the realm")
+        do {
+            return try BlockStore.replaceLostLog(path: path)
+        } catch {
+            throw Realm.Error(
+                .fileAccess,
+                "Cannot replace the lost commit log of the realm at '\(path)': \(error.problem.description)"
+            )
+        }
+    }
+
     /// Writes a compacted copy of the realm's newest version to a new file at `fileURL` (which
     /// must not exist): only what that version reaches, none of the space older versions left,
     /// in one file (the commits of the realm's log are in it; the copy has no log).

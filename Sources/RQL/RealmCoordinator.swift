@@ -314,14 +314,14 @@ enum StoreRegistry {
         }
     }
 
-    /// Closes the store of the file at `path` in this process (before its files are deleted);
-    /// an error while a realm of it is open.
-    static func close(path: String) throws(Realm.Error) {
+    /// Closes the store of the file at `path` in this process (before its files are deleted or
+    /// its log replaced); an error naming `action` while a realm of it is open.
+    static func close(path: String, toDo action: String = "delete the realm") throws(Realm.Error) {
         lock.lock()
         defer { lock.unlock() }
         guard let identity = FileIdentity(path: path) else { return }
         if let coordinator = files[identity], coordinator.openContexts.load(ordering: .relaxed) > 0 {
-            throw Realm.Error(.fileAccess, "Cannot delete the realm at '\(path)': it is open in this process")
+            throw Realm.Error(.fileAccess, "Cannot \(action) at '\(path)': it is open in this process")
         }
         files[identity] = nil
         stores[identity] = nil
