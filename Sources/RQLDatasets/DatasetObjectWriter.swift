@@ -162,31 +162,25 @@ public struct DatasetObjectWriter<Store: StoreReader> {
         let span = rowKeys.count - 1
         let firstKey =
             known ?? (rowKeys[span].rawValue - rowKeys[0].rawValue == Int64(span) ? rowKeys[0].rawValue : nil)
+        let last = firstKey.map { $0 + Int64(block.count - 1) } ?? 0
         var current = first
         var found = 0
         var index = start
-        if let firstKey {
-            let last = firstKey + Int64(block.count - 1)
-            while true {
-                rows[found] = Int32(truncatingIfNeeded: current)
-                found += 1
-                index += 1
-                guard index < keys.count, found < rows.count else { return found }
-                let key = keys[index].rawValue
-                guard key > firstKey + Int64(current), key <= last else { return found }
-                current = Int(key - firstKey)
-            }
-        }
         while true {
             rows[found] = Int32(truncatingIfNeeded: current)
             found += 1
             index += 1
             guard index < keys.count, found < rows.count else { return found }
             let key = keys[index].rawValue
-            guard key > rowKeys[current].rawValue, let row = row(of: key, in: rowKeys, after: current) else {
-                return found
+            if let firstKey {
+                guard key > firstKey + Int64(current), key <= last else { return found }
+                current = Int(key - firstKey)
+            } else {
+                guard key > rowKeys[current].rawValue, let row = row(of: key, in: rowKeys, after: current) else {
+                    return found
+                }
+                current = row
             }
-            current = row
         }
     }
 
