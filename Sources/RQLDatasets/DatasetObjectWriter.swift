@@ -27,6 +27,10 @@ public struct DatasetObjectWriter<Store: StoreReader> {
     public var bytes: [UInt8] = []
     /// The first object that could not be written (`DatasetError.embeddedTooDeep`), if any: the
     /// text written since is not the store's, and the caller reports this instead.
+    ///
+    /// ```swift
+    /// if let failure = writer.failure { throw failure }   // before writing out `bytes`
+    /// ```
     public private(set) var failure: DatasetError?
     let store: Store
     let table: Store.Table
@@ -336,6 +340,10 @@ public struct DatasetObjectWriter<Store: StoreReader> {
     /// returns `rows.count`. An int primary key or a position is written digit by digit into
     /// room made once for the rows: a key costs tens of instructions, not a call per byte.
     /// `block` needs `keyColumns` open.
+    ///
+    /// ```swift
+    /// _ = writer.writeKeyLines(block, rows)   // "4\n17\n" for the rows whose keys are 4 and 17
+    /// ```
     @_specialize(exported:true,where Store == BlockSnapshot)
     public mutating func writeKeyLines(_ block: TableBlock, _ rows: UnsafeBufferPointer<Int32>) -> Int {
         if let keyIndex {

@@ -15,6 +15,10 @@ public struct CommandEnvironment: Sendable {
     public var standardErrorIsTerminal = false
     /// Whether the process ends when the command returns (`rqlc` itself; never a test running
     /// commands in one process): a command may then leave what it read for the exit to free.
+    ///
+    /// ```swift
+    /// environment.endsProcess = true   // only where `exit` follows the command
+    /// ```
     public var endsProcess = false
     /// Opens a file named on the command line for reading (its bytes as given); `-` is standard
     /// input.

@@ -82,6 +82,10 @@ public enum RQLCommand {
     /// ignored), and closed standard descriptors are held by `/dev/null` so that no file this
     /// opens takes their place. With `endsProcess` the caller exits once this returns
     /// (`CommandEnvironment.endsProcess`).
+    ///
+    /// ```swift
+    /// exit(RQLCommand.main(arguments: [Array("check".utf8), Array("age > 2".utf8)], endsProcess: true))
+    /// ```
     public static func main(arguments: [[UInt8]], endsProcess: Bool = false) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         for descriptor in 0...2 where fcntl(Int32(descriptor), F_GETFD) == -1 {

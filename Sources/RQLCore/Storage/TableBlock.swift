@@ -34,6 +34,10 @@ public struct TableBlock: @unchecked Sendable {
     /// The first row key when the store knows, without reading `rowKeys`, that the keys are
     /// consecutive (row `i`'s key is this plus `i`); nil when only `rowKeys` tells. A reader
     /// that maps rows to keys uses it first: a store file checks and maps the keys on first use.
+    ///
+    /// ```swift
+    /// let key = block.consecutiveKeysStart.map { $0 + Int64(row) } ?? block.rowKeys[row].rawValue
+    /// ```
     public let consecutiveKeysStart: Int64?
     /// One view per property, numbered like `ObjectSchema.properties`. A block opened for some
     /// columns only (`TableReader.withBlock(_:columns:_:)`) ends after the last opened one, and
