@@ -65,6 +65,10 @@ if let flag = CommandLine.arguments.firstIndex(of: "--make-log") {
 if let flag = CommandLine.arguments.firstIndex(of: "--open") {
     let path = CommandLine.arguments.dropFirst(flag + 1).first ?? "logged.rql"
     let opens = commits
+    guard opens > 0 else {
+        printError("rql-storage-latency: --open needs a count of opens of at least 1 (ROWS OPENS --open PATH)")
+        exit(1)
+    }
     var samples: [Double] = []
     for i in 0..<opens {
         let start = MonotonicClock.now()
