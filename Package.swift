@@ -9,7 +9,9 @@ let package = Package(
     // the command-line tool. The other modules are internal to the package. Fuzz/ and Benchmarks/
     // are packages of their own that depend on the RQLEngine and RQL products and import the
     // modules those are built from, which SwiftPM counts as declared (a product's targets'
-    // dependencies); Fuzz compiles RQLTestSupport itself, through a symbolic link.
+    // dependencies); Fuzz compiles RQLTestSupport itself, through a symbolic link. The test
+    // helpers that run as processes of their own (Tests/StoreCrashHelper, Tests/RealmFileHelper)
+    // are targets of the Benchmarks package: an executable target here would be a product too.
     products: [
         .library(name: "RQL", targets: ["RQL"]),
         .library(name: "RQLEngine", targets: ["RQLEngine"]),
@@ -72,15 +74,9 @@ let package = Package(
 
         .testTarget(name: "RQLCoreTests", dependencies: ["RQLCore"]),
         .testTarget(name: "RQLSyntaxTests", dependencies: ["RQLSyntax", "RQLCore"]),
-        // Commits to a store file until killed: RQLStorageTests' crash test runs it.
-        .executableTarget(
-            name: "store-crash-helper",
-            dependencies: ["RQLStorage", "RQLDatasets", "RQLCore"],
-            path: "Tests/StoreCrashHelper"
-        ),
         .testTarget(
             name: "RQLStorageTests",
-            dependencies: ["RQLStorage", "RQLCore", "RQLDatasets", "RQLEngine", "RQLTestSupport", "store-crash-helper"]
+            dependencies: ["RQLStorage", "RQLCore", "RQLDatasets", "RQLEngine", "RQLTestSupport"]
         ),
         .testTarget(name: "RQLIRTests", dependencies: ["RQLIR", "RQLCore", "RQLStorage", "RQLDatasets"]),
         .testTarget(
@@ -117,14 +113,11 @@ let package = Package(
             ]
         ),
         .testTarget(name: "RQLDSLTests", dependencies: ["RQLDSL", "RQLCore", "RQLIR"]),
-        // A realm in a process of its own: RQLTests writes a file-backed realm with it, then reads
-        // it back with a second run.
-        .executableTarget(name: "realm-file-helper", dependencies: ["RQL"], path: "Tests/RealmFileHelper"),
         .testTarget(
             name: "RQLTests",
             dependencies: [
                 "RQL", "RQLCore", "RQLIR", "RQLSema", "RQLSyntax", "RQLStorage", "RQLDatasets", "RQLEngine",
-                "RQLTools", "realm-file-helper", "RQLTestSupport",
+                "RQLTools", "RQLTestSupport",
             ]
         ),
     ]

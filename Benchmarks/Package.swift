@@ -8,7 +8,8 @@ let package = Package(
     name: "RQLBenchmarks",
     products: [
         .executable(name: "rql-bench", targets: ["rql-bench"]),
-        .executable(name: "realm-file-helper-release", targets: ["realm-file-helper-release"]),
+        .executable(name: "realm-file-helper", targets: ["realm-file-helper"]),
+        .executable(name: "store-crash-helper", targets: ["store-crash-helper"]),
     ],
     dependencies: [
         .package(name: "RQL", path: "..")
@@ -43,20 +44,20 @@ let package = Package(
             name: "rql-parse-profile",
             dependencies: ["BenchmarkKit", "Suites", .product(name: "RQLEngine", package: "RQL")]
         ),
-        // The same for the VM: one query's program run a fixed number of times.
-        // The root package's Tests/RealmFileHelper (a symbolic link), built optimized here so that
-        // RQLTests' release-stop test reuses the release build of RQL this package makes anyway
-        // instead of making a second one in the root package.
-        .executableTarget(
-            name: "realm-file-helper-release",
-            dependencies: [.product(name: "RQL", package: "RQL")]
-        ),
+        // The root package's test helpers (`Tests/RealmFileHelper`, `Tests/StoreCrashHelper`,
+        // symbolic links), built optimized here: the root package's tests run them as processes
+        // of their own (`RQLTestSupport.HelperExecutable`). Here rather than in the root package,
+        // whose executable targets would all be products, and optimized, as a crash and Realm's
+        // stops must be tested.
+        .executableTarget(name: "realm-file-helper", dependencies: [.product(name: "RQL", package: "RQL")]),
+        .executableTarget(name: "store-crash-helper", dependencies: [.product(name: "RQLEngine", package: "RQL")]),
         // One collection benchmark's work run once (list appends, map and set inserts, a
         // MixedMap load), for callgrind.
         .executableTarget(
             name: "rql-collections-profile",
             dependencies: ["Suites", .product(name: "RQL", package: "RQL")]
         ),
+        // The same for the VM: one query's program run a fixed number of times.
         .executableTarget(
             name: "rql-vm-profile",
             dependencies: ["BenchmarkKit", "Suites", .product(name: "RQLEngine", package: "RQL")]

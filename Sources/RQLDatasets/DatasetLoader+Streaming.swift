@@ -1,5 +1,5 @@
 import RQLCore
-import RQLStorage
+@_spi(Streaming) import RQLStorage
 
 /// How far a streaming load has come (`DatasetLoader.load(from:into:progress:)`).
 public struct DatasetLoadProgress: Hashable, Sendable {

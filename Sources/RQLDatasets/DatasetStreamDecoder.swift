@@ -1,5 +1,5 @@
 import RQLCore
-import RQLStorage
+@_spi(Streaming) import RQLStorage
 
 /// Decodes an `objects` section as the parser reads it, one member at a time, and appends each
 /// object to a `RowAppender` (the streaming load of `DatasetLoader.load(from:into:progress:)`).

@@ -1,4 +1,5 @@
 import Foundation
+import RQLTestSupport
 import Testing
 
 @testable import RQL
@@ -37,16 +38,14 @@ struct FileRealmTests {
         #expect(try Realm(fileURL: url).object(ofType: Note.self, forPrimaryKey: 2)?.text == "second")
     }
 
-    /// The helper executable built next to this test binary.
+    /// The helper executable (`Tests/RealmFileHelper`, built optimized by the Benchmarks package).
     static var helper: URL {
-        let executable =
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("realm-file-helper")
+        get throws { try HelperExecutable.realmFile.url() }
     }
 
     static func runHelper(_ arguments: [String]) throws -> (status: Int32, output: String) {
         let process = Process()
-        process.executableURL = helper
+        process.executableURL = try helper
         process.arguments = arguments
         let pipe = Pipe()
         process.standardOutput = pipe

@@ -173,7 +173,7 @@ struct RealmFileIdentityTests {
             var processes: [(Process, Pipe)] = []
             for _ in 0..<3 {
                 let process = Process()
-                process.executableURL = FileRealmTests.helper
+                process.executableURL = try FileRealmTests.helper
                 process.arguments = ["add-dog", path]
                 let pipe = Pipe()
                 process.standardOutput = pipe

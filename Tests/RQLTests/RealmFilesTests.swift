@@ -200,7 +200,7 @@ struct RealmFilesTests {
         // The holder publishes in `<link>.lock`, a lock file this process never reads: only its
         // mark on the file shows it.
         let holder = Process()
-        holder.executableURL = FileRealmTests.helper
+        holder.executableURL = try FileRealmTests.helper
         holder.arguments = ["hold", linkPath]
         let output = Pipe()
         let input = Pipe()

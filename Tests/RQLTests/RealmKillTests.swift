@@ -30,7 +30,7 @@ struct RealmKillTests {
         var sawLog = false
         for round in 0..<20 {
             let process = Process()
-            process.executableURL = FileRealmTests.helper
+            process.executableURL = try FileRealmTests.helper
             process.arguments = ["commit-loop", path]
             let output = Pipe()
             process.standardOutput = output

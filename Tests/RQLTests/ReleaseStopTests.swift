@@ -1,4 +1,5 @@
 import Foundation
+import RQLTestSupport
 import Testing
 
 /// Realm Swift's deliberate stops (a bad query in `filter`, a write outside a transaction, a
@@ -6,55 +7,34 @@ import Testing
 /// where `preconditionFailure` drops its message. Each case runs a release build of
 /// `realm-file-helper` in a mode that reaches one stop, and reads its standard error.
 ///
-/// The release build comes from the Benchmarks package (its `realm-file-helper-release` target
-/// is the same source): CI builds that package optimized anyway, so the build made here is the
-/// one CI's benchmark step reuses, not a second optimized build of the library.
+/// The helper is built optimized by the Benchmarks package (`HelperExecutable`).
 @Suite("Deliberate stops in a release build")
 struct ReleaseStopTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
 
     /// The optimized helper, built once per test run (incremental when nothing changed). The
     /// build runs on a thread of its own and the tests await it: blocking the test runner's few
     /// threads for the minutes an optimized build takes would hold up every other suite.
     actor ReleaseHelper {
         static let shared = ReleaseHelper()
-        private var build: Task<Result<URL, BuildFailure>, Never>?
+        private var build: Task<Result<URL, HelperBuildFailure>, Never>?
 
-        func url() async throws(BuildFailure) -> URL {
+        func url() async throws(HelperBuildFailure) -> URL {
             let build =
                 self.build
                 ?? Task {
                     await withCheckedContinuation { continuation in
-                        Thread { continuation.resume(returning: ReleaseStopTests.buildHelper()) }.start()
+                        Thread {
+                            continuation.resume(
+                                returning: Result { () throws(HelperBuildFailure) in
+                                    try HelperExecutable.realmFile.url()
+                                }
+                            )
+                        }.start()
                     }
                 }
             self.build = build
             return try await build.value.get()
         }
-    }
-
-    static func buildHelper() -> Result<URL, BuildFailure> {
-        let benchmarks = root.appendingPathComponent("Benchmarks")
-        let product = "realm-file-helper-release"
-        // SwiftPM reuses a package's build plan while that package's manifest is unchanged, so a
-        // source file added to the root package (a path dependency here) would be missing from
-        // it and the build would fail. Without the plan it plans again (seconds) and still
-        // compiles only what changed.
-        for plan in [".build/release.yaml", ".build/release/description.json"] {
-            try? FileManager.default.removeItem(at: benchmarks.appendingPathComponent(plan))
-        }
-        let build = run(
-            URL(fileURLWithPath: "/usr/bin/env"),
-            ["swift", "build", "--package-path", benchmarks.path, "-c", "release", "--product", product]
-        )
-        guard build.status == 0 else { return .failure(BuildFailure(output: build.output)) }
-        return .success(benchmarks.appendingPathComponent(".build/release/\(product)"))
-    }
-
-    struct BuildFailure: Error, Sendable, CustomStringConvertible {
-        let output: String
-        var description: String { "swift build -c release failed:\n\(output)" }
     }
 
     static func run(_ executable: URL, _ arguments: [String]) -> (status: Int32, output: String) {

@@ -39,7 +39,7 @@
 import Foundation
 import RQLCore
 import RQLDatasets
-import RQLStorage
+@_spi(Streaming) import RQLStorage
 
 let arguments = CommandLine.arguments
 

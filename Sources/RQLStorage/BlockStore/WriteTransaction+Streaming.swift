@@ -16,7 +16,7 @@ extension WriteTransaction {
     /// let key = try appender.append([.string("Rex"), .int(3)], to: 0)   // class 0 of datasetSchema
     /// try appender.finish()   // or appender.cancel(): the transaction is as it was
     /// ```
-    package func beginAppending(schema source: Schema) throws(WriteError) -> RowAppender {
+    @_spi(Streaming) public func beginAppending(schema source: Schema) throws(WriteError) -> RowAppender {
         try checkOpen()
         let appender = RowAppender(transaction: self)
         do throws(WriteError) {
@@ -63,7 +63,7 @@ extension WriteTransaction {
 /// the new rows are in the tables but not in their indexes or their targets' backlinks; on
 /// `cancel()` (or any error from `finish()`) the transaction returns to the state it had before
 /// `beginAppending`.
-package final class RowAppender {
+@_spi(Streaming) public final class RowAppender {
     /// A class (not a struct): its pending columns are appended to in place.
     final class ClassState {
         let table: Int
@@ -140,7 +140,7 @@ package final class RowAppender {
     /// Appends one row of source class `c` (a value per source property; collections already
     /// valid: sets sorted and unique) and returns its key. A mixed value nested too deep throws.
     @discardableResult
-    package func append(_ row: [Value], to c: Int) throws(WriteError) -> Int64 {
+    @_spi(Streaming) public func append(_ row: [Value], to c: Int) throws(WriteError) -> Int64 {
         let state = classes[c]
         if !state.mixedProperties.isEmpty {
             let objectSchema = transaction.tables[state.table].objectSchema
@@ -209,7 +209,7 @@ package final class RowAppender {
 
     /// Writes what is pending, applies the corrections, builds the indexes and backlinks of
     /// every new row and records the insertions: the rows are now part of the transaction.
-    package func finish() throws(WriteError) {
+    @_spi(Streaming) public func finish() throws(WriteError) {
         precondition(!isDone, "an appender finishes once")
         for c in classes.indices { flush(c) }
         for correction in corrections {

@@ -3,7 +3,7 @@ import RQLCore
 import RQLDatasets
 import Testing
 
-@testable import RQLStorage
+@_spi(Streaming) @testable import RQLStorage
 
 #if canImport(Glibc)
 import Glibc
@@ -250,7 +250,7 @@ struct BlockSpillTests {
             let before = Fixtures.dump(try Self.makeStore(path).snapshot)
             let sizeBefore = Self.size(path)
             let process = Process()
-            process.executableURL = StoreCrashTests.helper
+            process.executableURL = try StoreCrashTests.helper
             // Repetition 0 is killed while the transaction holds spilled blocks; the others
             // at a random moment of loads and their commits.
             process.arguments = ["spill", path, repetition == 0 ? "hold" : "commit"]

@@ -455,7 +455,7 @@ struct CommitLogCrashTests {
         let path = directory.path("two.rql")
         let store = try CommitLogTests.makeStore(path, threshold: 4096)
         let process = Process()
-        process.executableURL = StoreCrashTests.helper
+        process.executableURL = try StoreCrashTests.helper
         process.arguments = ["log", path, "300", "4096"]
         let pipe = Pipe()
         process.standardOutput = pipe
@@ -550,7 +550,7 @@ struct CommitLogCrashTests {
     /// (or, `afterFirstCommit`, after it prints its first commit); the versions it printed.
     static func killWriter(arguments: [String], afterFirstCommit: Bool, delay: Int) throws -> [UInt64] {
         let process = Process()
-        process.executableURL = StoreCrashTests.helper
+        process.executableURL = try StoreCrashTests.helper
         process.arguments = arguments
         let pipe = Pipe()
         process.standardOutput = pipe

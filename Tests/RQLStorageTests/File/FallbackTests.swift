@@ -205,7 +205,7 @@ struct FallbackTests {
         let path = directory.path("busy.rql")
         _ = try BlockStore.create(path: path, schema: try DatasetLoader.loadSchema(json: StoreCrashTests.schemaJSON))
         let process = Process()
-        process.executableURL = StoreCrashTests.helper
+        process.executableURL = try StoreCrashTests.helper
         process.arguments = [path, "400"]
         process.standardOutput = FileHandle.nullDevice
         try process.run()

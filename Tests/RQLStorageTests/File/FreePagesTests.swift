@@ -123,7 +123,7 @@ struct FreePagesTests {
     /// Starts `store-crash-helper hold path` and returns it with its first line (version, digest).
     static func startHolder(_ path: String) throws -> (Process, Pipe, FileHandle, String) {
         let process = Process()
-        process.executableURL = StoreCrashTests.helper
+        process.executableURL = try StoreCrashTests.helper
         process.arguments = ["hold", path]
         let output = Pipe()
         let input = Pipe()

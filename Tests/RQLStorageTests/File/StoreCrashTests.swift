@@ -1,6 +1,7 @@
 import Foundation
 import RQLCore
 import RQLDatasets
+import RQLTestSupport
 import Testing
 
 @testable import RQLStorage
@@ -38,11 +39,9 @@ struct StoreCrashTests {
         }
     }
 
-    /// The helper executable built next to this test binary.
+    /// The helper executable (`Tests/StoreCrashHelper`, built optimized by the Benchmarks package).
     static var helper: URL {
-        let executable =
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("store-crash-helper")
+        get throws { try HelperExecutable.storeCrash.url() }
     }
 
     /// Checks that `snapshot` is exactly the state after commit `version` of the helper.

@@ -3,7 +3,7 @@ import RQLCore
 import RQLDatasets
 import Testing
 
-@testable import RQLStorage
+@_spi(Streaming) @testable import RQLStorage
 
 /// `importObjects` from another store file's snapshot copies it block by block and writes each
 /// full block of the destination before the commit, as a streaming load does: the transaction

@@ -142,7 +142,7 @@ struct StoreOpeningTests {
         var processes: [(Process, Pipe)] = []
         for _ in 0..<count {
             let process = Process()
-            process.executableURL = StoreCrashTests.helper
+            process.executableURL = try StoreCrashTests.helper
             process.arguments = ["create", path]
             let errors = Pipe()
             process.standardOutput = FileHandle.nullDevice

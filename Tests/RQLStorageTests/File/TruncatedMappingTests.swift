@@ -22,7 +22,7 @@ struct TruncatedMappingTests {
         let store = try FreePagesTests.makeStore(path)
         try FreePagesTests.update(store, commits: 3, seed: 1)
         let process = Process()
-        process.executableURL = StoreCrashTests.helper
+        process.executableURL = try StoreCrashTests.helper
         process.arguments = ["hold", path]
         // No backtrace from the Swift runtime: the signal is the behaviour under test.
         process.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }
