@@ -71,12 +71,17 @@ final class Block: @unchecked Sendable {
     /// that keep the table usable, and the damage goes where throwing readers find it.
     init(lazy count: Int, firstKey: Int64, parts: BlockParts) {
         self.count = count
-        storedKeys = Segment.empty(.fixed(.int, optional: false)).rowKeys
+        storedKeys = Self.stubKeys
         storedColumns = []
         self.parts = parts
         loading = LoadOnce(done: false)
         knownFirstKey = firstKey
     }
+
+    /// What a stub holds as its keys until its parts are read (which replaces them before any
+    /// change): one empty segment for every stub, not an allocation each, since open makes a
+    /// stub for every block of every table.
+    private static let stubKeys = Segment.empty(.fixed(.int, optional: false)).rowKeys
 
     /// The values commit log records set on this stub's origin block, if it is one
     /// (`BlockOverlay`).
@@ -245,43 +250,68 @@ extension Segment {
     }
 }
 
-/// The parts of a stub block, the row keys and each column, each read once on first use by
-/// `read` (part 0 the keys, part `c + 1` column `c`), from any thread.
+/// The parts of a stub block, the row keys and each column, each read once on first use (part 0
+/// the keys, part `c + 1` column `c`), from any thread: from the block's bytes in a store file
+/// (`BlockCoding.StoredBlock`), or by a function (an overlay's).
 ///
-/// Open makes one for every block of every table, so it keeps its parts in two buffers of its
-/// own under one lock (not an object with a lock per part): a part is read under the lock,
-/// stored, and then its bit is set; a reader that sees the bit set reads the part without the
-/// lock.
-// Unchecked: `stored[p]` is written once, under `lock`, before bit `p` of `readBits` is set with
-// release ordering, and read without the lock only after the bit is seen set with acquire
-// ordering; the buffers are allocated in `init` and freed in `deinit` only.
+/// Open makes one for every block of every table, so it costs one object: the read bits of the
+/// first 64 parts are a word of it, a stored block is described by plain fields and its table's
+/// shared `BlockCoding.StoredTable` (not a closure capturing them), and the parts' buffer is
+/// allocated by the first read and initialised part by part as they are read. A part is read under
+/// the lock, stored, and then its bit is set; a reader that sees the bit set reads the part
+/// without the lock.
+// Unchecked: `stored` is set once, under `lock`, and `stored[p]` written once, under `lock`,
+// before bit `p` is set with release ordering; both are read without the lock only after the
+// bit is seen set with acquire ordering; the buffers are freed in `deinit` only.
 final class BlockParts: @unchecked Sendable {
+    /// How the parts are read.
+    enum Source: Sendable {
+        /// Checked and mapped from a store file's bytes (`BlockCoding.read`).
+        case stored(BlockCoding.StoredBlock)
+        case function(@Sendable (Int) -> Segment)
+    }
+
     let columnCount: Int
     /// Set when the parts are another block's with values set over them (`BlockOverlay`).
     let overlay: BlockOverlay?
-    private let read: @Sendable (Int) -> Segment
-    /// Bit `p % 64` of word `p / 64`: part `p` is in `stored`.
-    private let readBits: UnsafeMutablePointer<Atomic<UInt64>>
-    private let wordCount: Int
-    private let stored: UnsafeMutablePointer<Segment>
+    private let source: Source
+    /// Bit `p`: part `p` (below 64) is in `stored`.
+    private let readBits = Atomic<UInt64>(0)
+    /// Bit `p % 64` of word `p / 64 - 1`: part `p` (64 and up) is in `stored`; nil for a block
+    /// of fewer than 64 parts.
+    private let moreBits: UnsafeMutablePointer<Atomic<UInt64>>?
+    /// Part `p` is initialised once its bit is set, and only then; allocated by the first read
+    /// (under the lock, before any bit is set), so a stub never read allocates none.
+    private let stored = Atomic<UnsafeMutablePointer<Segment>?>(nil)
     private let lock = Mutex<Void>(())
 
-    init(columnCount: Int, overlay: BlockOverlay? = nil, read: @escaping @Sendable (Int) -> Segment) {
+    init(columnCount: Int, overlay: BlockOverlay? = nil, source: Source) {
         self.columnCount = columnCount
         self.overlay = overlay
-        self.read = read
-        wordCount = (columnCount + 64) / 64
-        readBits = .allocate(capacity: wordCount)
-        for word in 0..<wordCount { (readBits + word).initialize(to: Atomic(0)) }
-        stored = .allocate(capacity: columnCount + 1)
-        stored.initialize(repeating: .backlinks, count: columnCount + 1)
+        self.source = source
+        let extraWords = columnCount / 64
+        if extraWords > 0 {
+            let words = UnsafeMutablePointer<Atomic<UInt64>>.allocate(capacity: extraWords)
+            for word in 0..<extraWords { (words + word).initialize(to: Atomic(0)) }
+            moreBits = words
+        } else {
+            moreBits = nil
+        }
+    }
+
+    convenience init(columnCount: Int, overlay: BlockOverlay? = nil, read: @escaping @Sendable (Int) -> Segment) {
+        self.init(columnCount: columnCount, overlay: overlay, source: .function(read))
     }
 
     deinit {
-        stored.deinitialize(count: columnCount + 1)
-        stored.deallocate()
-        readBits.deinitialize(count: wordCount)
-        readBits.deallocate()
+        if let stored = stored.load(ordering: .acquiring) {
+            for part in 0...columnCount where isRead(part) { (stored + part).deinitialize(count: 1) }
+            stored.deallocate()
+        }
+        if let moreBits {
+            moreBits.deinitialize(count: columnCount / 64)
+            moreBits.deallocate()
+        }
     }
 
     var keys: FixedSegment { part(0).rowKeys }
@@ -290,16 +320,39 @@ final class BlockParts: @unchecked Sendable {
 
     @inline(__always)
     private func isRead(_ part: Int) -> Bool {
-        readBits[part >> 6].load(ordering: .acquiring) & (1 << UInt64(part & 63)) != 0
+        let bits = part < 64 ? readBits.load(ordering: .acquiring) : bitWord(part)[0].load(ordering: .acquiring)
+        return bits & (1 << UInt64(part & 63)) != 0
+    }
+
+    private func bitWord(_ part: Int) -> UnsafeMutablePointer<Atomic<UInt64>> {
+        guard let moreBits else { fatalError("part \(part) of a block of \(columnCount + 1) parts") }
+        return moreBits + (part >> 6 - 1)
     }
 
     @inline(__always)
     private func part(_ index: Int) -> Segment {
-        if isRead(index) { return stored[index] }
+        if isRead(index), let stored = stored.load(ordering: .acquiring) { return stored[index] }
         return lock.withLock { _ in
+            let stored: UnsafeMutablePointer<Segment>
+            if let allocated = self.stored.load(ordering: .acquiring) {
+                stored = allocated
+            } else {
+                stored = .allocate(capacity: columnCount + 1)
+                self.stored.store(stored, ordering: .releasing)
+            }
             if !isRead(index) {
-                stored[index] = read(index)
-                readBits[index >> 6].bitwiseOr(1 << UInt64(index & 63), ordering: .releasing)
+                let segment: Segment
+                switch source {
+                case .stored(let block): segment = BlockCoding.read(index, of: block)
+                case .function(let read): segment = read(index)
+                }
+                (stored + index).initialize(to: segment)
+                let bit: UInt64 = 1 << UInt64(index & 63)
+                if index < 64 {
+                    readBits.bitwiseOr(bit, ordering: .releasing)
+                } else {
+                    bitWord(index)[0].bitwiseOr(bit, ordering: .releasing)
+                }
             }
             return stored[index]
         }

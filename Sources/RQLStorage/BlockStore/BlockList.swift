@@ -22,6 +22,21 @@ struct BlockList: RandomAccessCollection, Sendable {
 
     init() {}
 
+    /// The list of `blocks`, in chunks of `chunkCapacity` made at once (open builds every
+    /// table's list this way, not block by block).
+    init(_ blocks: [Block]) {
+        var first = 0
+        chunks.reserveCapacity((blocks.count + BlockList.chunkCapacity - 1) / BlockList.chunkCapacity)
+        while first < blocks.count {
+            let end = Swift.min(first + BlockList.chunkCapacity, blocks.count)
+            let chunk = BlockChunk(blocks: Array(blocks[first..<end]))
+            chunks.append(chunk)
+            chunkStarts.append(chunkStarts[chunkStarts.count - 1] + chunk.rowCount)
+            chunkFirstBlock.append(end)
+            first = end
+        }
+    }
+
     var startIndex: Int { 0 }
     var endIndex: Int { chunkFirstBlock[chunkFirstBlock.count - 1] }
 

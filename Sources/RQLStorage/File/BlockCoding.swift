@@ -228,6 +228,40 @@ enum BlockCoding {
         return "negative row key"
     }
 
+    /// What the stubs of one table's blocks in one mapping share: made once a table at open,
+    /// so a stub holds one reference, not a closure holding each of these.
+    final class StoredTable: Sendable {
+        let shapes: [SegmentShape]
+        let mapping: FileMapping
+        let damage: StoreDamage?
+        let className: String
+        let columns: [String]
+
+        init(shapes: [SegmentShape], mapping: FileMapping, damage: StoreDamage?, className: String, columns: [String]) {
+            self.shapes = shapes
+            self.mapping = mapping
+            self.damage = damage
+            self.className = className
+            self.columns = columns
+        }
+
+        func context(block: Int) -> Context { (className, block, columns) }
+    }
+
+    /// Where a stub's block lies in its table's mapping and what the root says of it.
+    struct StoredBlock: Sendable {
+        /// The block's bytes, as an address (the mapping outlives the stub: `table` holds it).
+        let base: UInt
+        let length: Int
+        let count: Int
+        let firstKey: Int64
+        /// The directory's checksum.
+        let checksum: UInt64
+        /// The block's number in its table, for problems.
+        let block: Int
+        let table: StoredTable
+    }
+
     /// A block of a file opened for reading: a stub whose parts are each checked on first use
     /// (the directory against `checksum`, the part against the directory's checksum, then its
     /// arrays' bounds) and then mapped. A part that fails the checks reads as `placeholder`
@@ -242,33 +276,75 @@ enum BlockCoding {
         damage: StoreDamage?,
         context: Context
     ) -> Block {
-        let base = UInt(bitPattern: bytes.baseAddress)
-        let length = bytes.count
-        let parts = BlockParts(columnCount: shapes.count) { index in
-            let raw = UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: base), count: length)
-            do throws(StoreFileError.Problem) {
-                try checkCount(count, context)
-                let layout = try Layout(raw, parts: shapes.count + 1, checksum: checksum, context: context)
-                let storage = mappedStorage(layout.data, mapping: mapping)
-                mapping.willRead(
-                    UnsafeRawBufferPointer(rebasing: layout.data[layout.start(of: index)..<layout.ends[index]])
-                )
-                let segment = try part(index, of: layout, storage, count: count, shapes: shapes, context)
-                if index == 0, case .fixed(let keys) = segment, keys.values.load(0, as: Int64.self) != firstKey {
-                    throw .blockOffsets(
-                        className: context.className,
-                        block: context.block,
-                        reason: "first row key \(keys.values.load(0, as: Int64.self)), the root says \(firstKey)"
-                    )
-                }
-                return segment
-            } catch {
-                damage?.record(error)
-                let empty = placeholder(count: count, firstKey: firstKey, shapes: index == 0 ? [] : [shapes[index - 1]])
-                return index == 0 ? .fixed(empty.keys) : empty.columns[0]
-            }
-        }
+        let table = StoredTable(
+            shapes: shapes,
+            mapping: mapping,
+            damage: damage,
+            className: context.className,
+            columns: context.columns
+        )
+        return lazyBlock(
+            bytes,
+            count: count,
+            firstKey: firstKey,
+            checksum: checksum,
+            block: context.block,
+            table: table
+        )
+    }
+
+    /// `lazyBlock` of block number `block` of `table`.
+    static func lazyBlock(
+        _ bytes: UnsafeRawBufferPointer,
+        count: Int,
+        firstKey: Int64,
+        checksum: UInt64,
+        block: Int,
+        table: StoredTable
+    ) -> Block {
+        let stored = StoredBlock(
+            base: UInt(bitPattern: bytes.baseAddress),
+            length: bytes.count,
+            count: count,
+            firstKey: firstKey,
+            checksum: checksum,
+            block: block,
+            table: table
+        )
+        let parts = BlockParts(columnCount: table.shapes.count, source: .stored(stored))
         return Block(lazy: count, firstKey: firstKey, parts: parts)
+    }
+
+    /// Part `index` of the stub `stored` (see `lazyBlock`), checked and mapped, or its
+    /// placeholder with the damage recorded.
+    static func read(_ index: Int, of stored: StoredBlock) -> Segment {
+        let table = stored.table
+        let shapes = table.shapes
+        let count = stored.count
+        let firstKey = stored.firstKey
+        let context = table.context(block: stored.block)
+        let raw = UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: stored.base), count: stored.length)
+        do throws(StoreFileError.Problem) {
+            try checkCount(count, context)
+            let layout = try Layout(raw, parts: shapes.count + 1, checksum: stored.checksum, context: context)
+            let storage = mappedStorage(layout.data, mapping: table.mapping)
+            table.mapping.willRead(
+                UnsafeRawBufferPointer(rebasing: layout.data[layout.start(of: index)..<layout.ends[index]])
+            )
+            let segment = try part(index, of: layout, storage, count: count, shapes: shapes, context)
+            if index == 0, case .fixed(let keys) = segment, keys.values.load(0, as: Int64.self) != firstKey {
+                throw .blockOffsets(
+                    className: context.className,
+                    block: context.block,
+                    reason: "first row key \(keys.values.load(0, as: Int64.self)), the root says \(firstKey)"
+                )
+            }
+            return segment
+        } catch {
+            table.damage?.record(error)
+            let empty = placeholder(count: count, firstKey: firstKey, shapes: index == 0 ? [] : [shapes[index - 1]])
+            return index == 0 ? .fixed(empty.keys) : empty.columns[0]
+        }
     }
 
     /// `count` rows of empty values (zero, empty, null) with keys from `firstKey` up: what a

@@ -106,6 +106,15 @@ struct VersionReader {
         let columnNames = objectSchema.properties.map(\.name)
         let blockCount = try root.count(minimumSize: 36)
         var lastKey: Int64 = -1
+        var blocks: [Block] = []
+        blocks.reserveCapacity(blockCount)
+        let stored = BlockCoding.StoredTable(
+            shapes: shapes,
+            mapping: mapping,
+            damage: damage,
+            className: name,
+            columns: columnNames
+        )
         for b in 0..<blockCount {
             let place = try place(&root, what: "block \(b) of '\(name)'")
             let rows = Int(try root.u32())
@@ -127,7 +136,6 @@ struct VersionReader {
             guard let bytes = try? mapping.bytes(place.offset, place.length, what: "") else {
                 throw .pointerOutOfRange(what: "block \(b) of '\(name)'", offset: place.offset)
             }
-            let context = (name, b, columnNames)
             let block: Block
             if thorough {
                 block = try BlockCoding.decode(
@@ -136,7 +144,7 @@ struct VersionReader {
                     shapes: shapes,
                     checksum: place.checksum,
                     mapping: mapping,
-                    context: context
+                    context: (name, b, columnNames)
                 )
                 guard block.firstKey == firstKey, block.firstKey > lastKey else {
                     throw .blockOffsets(className: name, block: b, reason: "row keys overlap the previous block's")
@@ -149,18 +157,17 @@ struct VersionReader {
                     count: rows,
                     firstKey: firstKey,
                     checksum: place.checksum,
-                    shapes: shapes,
-                    mapping: mapping,
-                    damage: damage,
-                    context: context
+                    block: b,
+                    table: stored
                 )
                 lastKey = firstKey
             }
             block.place = place
             reachableBytes += place.length
             if thorough { reachable.append((place.offset, place.length)) }
-            table.blocks.append(block)
+            blocks.append(block)
         }
+        table.blocks = BlockList(blocks)
         guard table.nextKey > lastKey else {
             throw .malformed(what: "table '\(name)'", reason: "next key \(table.nextKey) is not above key \(lastKey)")
         }
