@@ -40,13 +40,17 @@ final class FileMapping: @unchecked Sendable {
         base = UnsafeRawPointer(pointer)
         // The kernel maps a file's cached pages folio by folio, so the first touches of a store
         // cached in 4 KiB folios cost a scan far more system time than of one cached in large
-        // folios. A fault on a page not cached reads the aligned huge-page-sized folio around it
-        // (`MADV_HUGEPAGE`), and only that (`MADV_RANDOM`: no read-ahead past it), so a store's
-        // pages stay cached in large folios for every later process. `MADV_WILLNEED` would read
-        // small folios, so reading is left to faults.
-        _ = madvise(pointer, size, MADV_RANDOM)
+        // folios. A fault on a page not cached reads the aligned huge-page-sized folios around
+        // it (`MADV_HUGEPAGE`), so a store's pages stay cached in large folios for every later
+        // process; `MADV_WILLNEED` would read small folios, so reading is left to faults. Not
+        // with `MADV_RANDOM`: the kernel marks a folio it reads ahead, only a fault outside
+        // `MADV_RANDOM` clears the mark, and fault-around skips marked folios, so every later
+        // process would fault each page of them. Without huge pages, `MADV_RANDOM` keeps a fault
+        // from reading megabytes around it (the device's read-ahead).
         #if os(Linux)
-        if !keepsCopies { _ = madvise(pointer, size, MADV_HUGEPAGE) }
+        if keepsCopies || madvise(pointer, size, MADV_HUGEPAGE) != 0 { _ = madvise(pointer, size, MADV_RANDOM) }
+        #else
+        _ = madvise(pointer, size, MADV_RANDOM)
         #endif
     }
 
