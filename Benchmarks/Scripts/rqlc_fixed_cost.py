@@ -1,17 +1,20 @@
 #!/usr/bin/env python3
 """What one `rqlc` process costs besides the query's own work: process start (`--version`),
-a one-key query (Q6, `id == 123456`: the library answers it in microseconds) and the count of
-`age > 90` (one column of the 1M-object store scanned), each as a whole process.
+a one-key query (Q6, `id == 123456`: the library answers it in microseconds), the count of
+`age > 90` (one column of the 1M-object store scanned) and Q1 (its keys too), each as a whole
+process.
 
 Per command, the median over runs of the process's CPU time (user + system, from `wait4`, so a
 loaded machine inflates it far less than wall time), its minor page faults and its peak RSS;
 with `--instructions`, callgrind's instruction count (repeatable to a few hundred). With
 `--baseline`, another binary runs the same commands, alternating with this one.
 
-The page cache decides how the store's pages map: `--cache small` drops the copy's cached
-pages (`POSIX_FADV_DONTNEED`) and lets one run read them back (small folios); `--cache large`
-drops them and reads the file whole first, as a store import or `cat` does, which leaves large
-folios, and the kernel then maps a whole folio per fault (more mapped, fewer faults).
+The page cache decides how the store's pages map, and the first process to read a page decides
+its folio: `--cache own` (the default) gives each binary a copy of its own, drops its cached
+pages (`POSIX_FADV_DONTNEED`) and lets that binary's first run read them back, as happens to a
+store only `rqlc` reads; `--cache small` and `--cache large` share one copy, dropped and read
+back by the first run (`small`), or read whole first as `cat` does (`large`); `--cache warm`
+shares the copy as written.
 
     python3 Benchmarks/Scripts/rqlc_fixed_cost.py --rqlc .build/release/rqlc \\
         --store /work/e2e/people-1000000.rql --baseline /tmp/rqlc-main --instructions
@@ -33,6 +36,7 @@ COMMANDS = [
     ("Q6 id == 123456", ["run", "--data", "{store}", "--class", "Person", "--format", "keys", "id == 123456"],
      b"123456\n"),
     ("count age > 90", ["run", "--data", "{store}", "--class", "Person", "--count", "age > 90"], b"89805\n"),
+    ("Q1 age > 90", ["run", "--data", "{store}", "--class", "Person", "--format", "keys", "age > 90"], None),
 ]
 
 
@@ -84,21 +88,29 @@ def main():
     parser.add_argument("--store", default="/work/e2e/people-1000000.rql", help="the 1M-object store (copied)")
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--instructions", action="store_true", help="also count instructions (needs valgrind)")
-    parser.add_argument("--cache", choices=["warm", "small", "large"], default="warm",
+    parser.add_argument("--cache", choices=["own", "warm", "small", "large"], default="own",
                         help="the store copy's page cache before the runs (see above)")
     options = parser.parse_args()
     binaries = [("this", os.path.abspath(options.rqlc))]
     if options.baseline:
         binaries.append(("baseline", os.path.abspath(options.baseline)))
     with tempfile.TemporaryDirectory() as work:
-        store = os.path.join(work, "people.rql")
-        shutil.copyfile(options.store, store)
-        if options.cache != "warm":
-            drop_cache(store, read_whole=options.cache == "large")
+        stores = {}
+        for name, _ in binaries:
+            if options.cache != "own" and stores:
+                stores[name] = next(iter(stores.values()))
+                continue
+            stores[name] = os.path.join(work, f"people-{name}.rql")
+            shutil.copyfile(options.store, stores[name])
+            if options.cache != "warm":
+                os.sync()
+                drop_cache(stores[name], read_whole=options.cache == "large")
         print(f"cache: {options.cache}; load average {os.getloadavg()[0]:.1f} (CPU time is less affected than wall)")
         print(f"{'command':<18} {'binary':<9} {'CPU ms':>8} {'faults':>7} {'RSS MB':>7} {'instructions':>13}")
         for label, arguments, expected in COMMANDS:
-            commands = {name: [binary] + [a.format(store=store) for a in arguments] for name, binary in binaries}
+            commands = {
+                name: [binary] + [a.format(store=stores[name]) for a in arguments] for name, binary in binaries
+            }
             samples = {name: [] for name, _ in binaries}
             for _ in range(options.runs):
                 for name, _ in binaries:

@@ -31,8 +31,13 @@ enum EngineFlags {
         return lines.map { String(repeating: " ", count: 22) + $0 }.joined(separator: "\n")
     }
 
-    /// The engine the options describe; `recordsTrace` keeps the optimizer's plans for explain.
-    static func engine(_ list: ArgumentList, recordsTrace: Bool = false) throws(CommandFailure) -> QueryEngine {
+    /// The engine the options describe, keeping what it compiles in `cache`; `recordsTrace`
+    /// keeps the optimizer's plans for explain.
+    static func engine(
+        _ list: ArgumentList,
+        recordsTrace: Bool = false,
+        cache: CompiledQueryCache = .shared
+    ) throws(CommandFailure) -> QueryEngine {
         var options = EngineOptions(recordsTrace: recordsTrace)
         if let name = try list.value("--engine") {
             guard let backend = EngineBackend(rawValue: name) else {
@@ -43,7 +48,7 @@ enum EngineFlags {
         options.optimizes = !list.has("--no-optimize")
         options.disabledPasses = Set(list.values("--disable-pass").map(\.text))
         do {
-            return try QueryEngine(options: options)
+            return try QueryEngine(options: options, cache: cache)
         } catch {
             throw .usage(error.description)
         }

@@ -28,7 +28,9 @@ struct PreparedQuery {
     ) throws(CommandFailure) -> PreparedQuery {
         guard let className = try list.value("--class") else { throw .usage("\(context.command) needs --class NAME") }
         let dialect = try DialectOption.parse(list)
-        let engine = try EngineFlags.engine(list, recordsTrace: recordsTrace)
+        // A command compiles its one query once: a cache would only cost the set-up of its tables
+        // (the first dictionary of a key type costs a search of the runtime's conformance records).
+        let engine = try EngineFlags.engine(list, recordsTrace: recordsTrace, cache: CompiledQueryCache(capacity: 0))
         let text = try QueryInput.read(list, context)
         var argumentJSON: [JSONValue] = []
         for (index, argument) in list.values("--arg").enumerated() {

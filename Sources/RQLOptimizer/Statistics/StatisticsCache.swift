@@ -18,7 +18,8 @@ public final class StatisticsCache: Sendable {
     /// The cache the optimizer uses unless told otherwise.
     public static let shared = StatisticsCache()
 
-    /// The most tables kept; the oldest entries go first.
+    /// The most tables kept; the oldest entries go first. A look-up of another table than the
+    /// last searches them in turn: a few tens are meant.
     public let capacity: Int
 
     struct Key: Hashable {
@@ -28,10 +29,11 @@ public final class StatisticsCache: Sendable {
     }
 
     struct State {
-        var tables: [Key: TableStatistics] = [:]
-        var insertionOrder: [Key] = []
-        /// The entry found last: queries come in runs against one table version, and comparing
-        /// a key costs less than hashing it.
+        /// The entries, oldest first. A list searched from the newest, not a dictionary: it holds
+        /// at most `capacity` entries, and the first dictionary of a key type costs a process a
+        /// search of the runtime's conformance records, more than a one-query process's lookups.
+        var tables: [(key: Key, entry: TableStatistics)] = []
+        /// The entry found last: queries come in runs against one table version.
         var last: (key: Key, entry: TableStatistics)?
     }
 
@@ -62,19 +64,14 @@ public final class StatisticsCache: Sendable {
         let key = Key(version: version, className: className, rowCount: rowCount)
         return state.withLock { state in
             if let last = state.last, last.key == key { return last.entry }
-            if let entry = state.tables[key] {
-                state.last = (key, entry)
-                return entry
+            if let found = state.tables.last(where: { $0.key == key }) {
+                state.last = found
+                return found.entry
             }
             let entry = TableStatistics(counter: samplings)
-            state.tables[key] = entry
+            state.tables.append((key, entry))
             state.last = (key, entry)
-            state.insertionOrder.append(key)
-            if state.insertionOrder.count > capacity {
-                let evicted = state.insertionOrder.count - capacity
-                for old in state.insertionOrder.prefix(evicted) { state.tables[old] = nil }
-                state.insertionOrder.removeFirst(evicted)
-            }
+            if state.tables.count > capacity { state.tables.removeFirst(state.tables.count - capacity) }
             return entry
         }
     }
@@ -84,7 +81,7 @@ public final class StatisticsCache: Sendable {
 
     /// The number of columns cached.
     public var count: Int {
-        let tables = state.withLock { Array($0.tables.values) }
+        let tables = state.withLock { $0.tables.map(\.entry) }
         return tables.reduce(0) { $0 + $1.count }
     }
 
@@ -92,7 +89,6 @@ public final class StatisticsCache: Sendable {
     public func removeAll() {
         state.withLock { state in
             state.tables.removeAll()
-            state.insertionOrder.removeAll()
             state.last = nil
         }
     }

@@ -120,7 +120,10 @@ final class ReaderTable: @unchecked Sendable {
 /// the tables taken from it) goes. The oldest pinned version is published to the reader table.
 final class VersionPins: Sendable {
     private struct State {
-        var counts: [UInt64: Int] = [:]
+        /// Each version held and how many pins hold it. A list, not a dictionary: a process
+        /// holds a few versions, `publish` visits them all anyway, and the first dictionary of
+        /// a key type costs the process a search of the runtime's conformance records.
+        var counts: [(version: UInt64, count: Int)] = []
         var published: UInt64?
     }
 
@@ -136,7 +139,11 @@ final class VersionPins: Sendable {
 
     func pin(_ version: UInt64) -> VersionPin {
         state.withLock { state in
-            state.counts[version, default: 0] += 1
+            if let index = state.counts.firstIndex(where: { $0.version == version }) {
+                state.counts[index].count += 1
+            } else {
+                state.counts.append((version, 1))
+            }
             publish(&state)
         }
         return VersionPin(version: version, pins: self)
@@ -144,20 +151,26 @@ final class VersionPins: Sendable {
 
     fileprivate func release(_ version: UInt64) {
         state.withLock { state in
-            if let count = state.counts[version], count > 1 {
-                state.counts[version] = count - 1
-            } else {
-                state.counts[version] = nil
+            if let index = state.counts.firstIndex(where: { $0.version == version }) {
+                if state.counts[index].count > 1 {
+                    state.counts[index].count -= 1
+                } else {
+                    state.counts.remove(at: index)
+                }
             }
             publish(&state)
         }
     }
 
     /// The oldest version a snapshot of this process holds.
-    var oldest: UInt64? { state.withLock { $0.counts.keys.min() } }
+    var oldest: UInt64? { state.withLock { Self.oldest(in: $0) } }
+
+    private static func oldest(in state: State) -> UInt64? {
+        state.counts.lazy.map(\.version).min()
+    }
 
     private func publish(_ state: inout State) {
-        let oldest = state.counts.keys.min() ?? ReaderTable.none
+        let oldest = Self.oldest(in: state) ?? ReaderTable.none
         guard oldest != state.published else { return }
         state.published = oldest
         table?.publish(oldest)
