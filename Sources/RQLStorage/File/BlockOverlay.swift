@@ -138,8 +138,18 @@ struct PendingValues {
     /// Where each value goes, by the position it was set in (`values` holds the value).
     private var places: [(block: Int, column: Int, key: Int64)] = []
     private var values: [Value] = []
+    /// Each value's block and position (`block << 32 | position`), sorted by a flush: plain
+    /// integers, which sort several times faster than the places by a comparison closure.
+    private var order: [UInt64] = []
+    /// The positions of one block's values, sorted by column and key.
+    private var run: [Int] = []
+
+    /// The most values pending at once: a replay flushes at this many (which also bounds what
+    /// it holds beside the overlays).
+    static let limit = 1 << 20
 
     var isEmpty: Bool { places.isEmpty }
+    var count: Int { places.count }
 
     /// Records that row `key` of block `block` gets `value` in column `column`.
     mutating func set(_ value: Value, block: Int, key: Int64, column: Int) {
@@ -150,26 +160,42 @@ struct PendingValues {
     /// Puts the values into `table`'s blocks as overlays, and forgets them.
     mutating func flush(into table: inout TableData, damage: StoreDamage?) {
         guard !places.isEmpty else { return }
+        precondition(places.count <= PendingValues.limit && table.blocks.count < 1 << 31, "a position fits 32 bits")
         table.touch()
-        // By block, column and key; of the values set on one row's column, the last set last.
-        let order = places.indices.sorted { a, b in
-            let x = places[a]
-            let y = places[b]
-            return (x.block, x.column, x.key, a) < (y.block, y.column, y.key, b)
-        }
-        var blockValues: [OverlayValue] = []
-        for (n, i) in order.enumerated() {
-            let place = places[i]
-            let next = n + 1 < order.count ? places[order[n + 1]] : nil
-            // A later value for the same row and column replaces this one.
-            if let next, next.block == place.block, next.column == place.column, next.key == place.key { continue }
-            blockValues.append(OverlayValue(column: place.column, key: place.key, value: values[i]))
-            guard next?.block != place.block else { continue }
+        order.removeAll(keepingCapacity: true)
+        for (i, place) in places.enumerated() { order.append(UInt64(place.block) << 32 | UInt64(i)) }
+        // By block, and within a block in the order set.
+        order.sort()
+        var start = 0
+        while start < order.count {
+            let block = Int(order[start] >> 32)
+            var end = start + 1
+            while end < order.count, Int(order[end] >> 32) == block { end += 1 }
+            run.removeAll(keepingCapacity: true)
+            for n in start..<end { run.append(Int(order[n] & 0xFFFF_FFFF)) }
+            if run.count > 1 {
+                // By column and key; of the values set on one row's column, the last set last.
+                run.sort { [places] a, b in
+                    let x = places[a]
+                    let y = places[b]
+                    return (x.column, x.key, a) < (y.column, y.key, b)
+                }
+            }
+            var blockValues: [OverlayValue] = []
+            blockValues.reserveCapacity(run.count)
+            for (n, i) in run.enumerated() {
+                let place = places[i]
+                // A later value for the same row and column replaces this one.
+                if n + 1 < run.count, places[run[n + 1]].column == place.column, places[run[n + 1]].key == place.key {
+                    continue
+                }
+                blockValues.append(OverlayValue(column: place.column, key: place.key, value: values[i]))
+            }
             table.blocks.replace(
-                place.block,
-                with: BlockOverlay.block(over: table.blocks[place.block], values: blockValues, damage: damage)
+                block,
+                with: BlockOverlay.block(over: table.blocks[block], values: blockValues, damage: damage)
             )
-            blockValues = []
+            start = end
         }
         places.removeAll(keepingCapacity: true)
         values.removeAll(keepingCapacity: true)

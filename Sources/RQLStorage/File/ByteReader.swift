@@ -21,6 +21,8 @@ struct ByteReader {
         .malformed(what: what, reason: "needs \(count) bytes at offset \(base + UInt64(position)), past its end")
     }
 
+    // Inlined: records are read a few bytes at a time, and a call costs more than the read.
+    @inline(__always)
     mutating func integer<T: FixedWidthInteger>(_: T.Type) throws(StoreFileError.Problem) -> T {
         let size = MemoryLayout<T>.size
         guard position >= 0, size <= remaining else { throw overrun(size) }
@@ -29,24 +31,24 @@ struct ByteReader {
         return value
     }
 
-    mutating func u64() throws(StoreFileError.Problem) -> UInt64 { try integer(UInt64.self) }
-    mutating func i64() throws(StoreFileError.Problem) -> Int64 { try integer(Int64.self) }
-    mutating func u32() throws(StoreFileError.Problem) -> UInt32 { try integer(UInt32.self) }
-    mutating func u8() throws(StoreFileError.Problem) -> UInt8 { try integer(UInt8.self) }
+    @inline(__always) mutating func u64() throws(StoreFileError.Problem) -> UInt64 { try integer(UInt64.self) }
+    @inline(__always) mutating func i64() throws(StoreFileError.Problem) -> Int64 { try integer(Int64.self) }
+    @inline(__always) mutating func u32() throws(StoreFileError.Problem) -> UInt32 { try integer(UInt32.self) }
+    @inline(__always) mutating func u8() throws(StoreFileError.Problem) -> UInt8 { try integer(UInt8.self) }
 
     /// A count that must fit in what is left at `minimumSize` bytes per item.
+    @inline(__always)
     mutating func count(minimumSize: Int) throws(StoreFileError.Problem) -> Int {
         let raw = try u32()
         let count = Int(raw)
         guard count.multipliedReportingOverflow(by: Swift.max(minimumSize, 1)).partialValue <= remaining,
             count <= remaining * 8 + 1
-        else {
-            throw .malformed(
-                what: what,
-                reason: "count \(raw) at offset \(base + UInt64(position - 4)) exceeds its record"
-            )
-        }
+        else { throw excess(raw) }
         return count
+    }
+
+    private func excess(_ count: UInt32) -> StoreFileError.Problem {
+        .malformed(what: what, reason: "count \(count) at offset \(base + UInt64(position - 4)) exceeds its record")
     }
 
     mutating func take(_ count: Int) throws(StoreFileError.Problem) -> UnsafeRawBufferPointer {

@@ -308,6 +308,12 @@ struct RecordReplay: CommitRecordVisitor {
     let damage: StoreDamage?
     private var pending: [PendingValues]
     private var plans: [Plan?]
+    /// Per table, where its rows are, read on its first modified row; dropped before anything
+    /// changes the table (which would otherwise copy the chunks the locator holds).
+    private var locators: [RowLocator?]
+    /// Each table's next key, as the replay left it (read through the transaction, each would
+    /// cost an exclusivity check a record).
+    private var nextKeys: [Int64]
     /// Values of the record being read that are checked once it is all in.
     private var written: [(table: Int, key: Int64, property: Int, value: Value)] = []
     /// The table whose changes are being read, and the row being modified (its key and block).
@@ -317,8 +323,10 @@ struct RecordReplay: CommitRecordVisitor {
     init(_ transaction: WriteTransaction, damage: StoreDamage?) {
         self.transaction = transaction
         self.damage = damage
-        pending = Array(repeating: PendingValues(), count: transaction.tables.count)
-        plans = Array(repeating: nil, count: transaction.tables.count)
+        nextKeys = transaction.tables.map(\.nextKey)
+        pending = Array(repeating: PendingValues(), count: nextKeys.count)
+        plans = Array(repeating: nil, count: nextKeys.count)
+        locators = Array(repeating: nil, count: nextKeys.count)
     }
 
     private func malformed(_ reason: String) -> StoreFileError.Problem {
@@ -358,21 +366,23 @@ struct RecordReplay: CommitRecordVisitor {
 
     /// Puts every pending value into its block's overlay.
     mutating func flush() {
-        for t in pending.indices { pending[t].flush(into: &transaction.tables[t], damage: damage) }
+        for t in pending.indices { flush(t) }
     }
 
+    /// Puts table `t`'s pending values into overlays, before anything else changes its blocks.
     private mutating func flush(_ t: Int) {
+        locators[t] = nil
         if !pending[t].isEmpty { pending[t].flush(into: &transaction.tables[t], damage: damage) }
     }
 
     func tables(_ count: Int) throws(StoreFileError.Problem) {
-        guard count == transaction.tables.count else {
-            throw malformed("\(count) tables, the schema has \(transaction.tables.count)")
+        guard count == nextKeys.count else {
+            throw malformed("\(count) tables, the schema has \(nextKeys.count)")
         }
     }
 
     mutating func changes(inTable t: Int) throws(StoreFileError.Problem) {
-        guard t >= 0, t < transaction.tables.count else { throw malformed("table \(t) is not in the schema") }
+        guard t >= 0, t < nextKeys.count else { throw malformed("table \(t) is not in the schema") }
         table = t
         guard plans[t] == nil else { return }
         plans[t] = transaction.reading(t) { Plan($0) }
@@ -399,7 +409,7 @@ struct RecordReplay: CommitRecordVisitor {
         let t = table
         let plan = plan
         flush(t)
-        guard values.count == plan.stored.count, key >= transaction.reading(t, { $0.nextKey }) else {
+        guard values.count == plan.stored.count, key >= nextKeys[t] else {
             throw malformed("inserted \(plan.name) \(key) does not fit the table")
         }
         var row = Array(repeating: Value.null, count: plan.properties.count)
@@ -412,6 +422,7 @@ struct RecordReplay: CommitRecordVisitor {
             written.append((t, key, index, values[i]))
         }
         transaction.tables[t].appendBulk(keys: [key], columns: row.map { [$0] })
+        nextKeys[t] = transaction.reading(t) { $0.nextKey }
         transaction.tables[t].addIndexEntries(key: key, values: row)
         for index in plan.stored {
             transaction.addBacklinks(from: t, key: key, property: index, value: row[index])
@@ -419,23 +430,25 @@ struct RecordReplay: CommitRecordVisitor {
     }
 
     mutating func modified(_ key: Int64, properties: Int) throws(StoreFileError.Problem) {
-        let found = transaction.reading(table) { data -> Int? in
-            guard let b = data.blockIndex(forKey: key), data.holds(key, inBlock: b) else { return nil }
-            return b
+        let t = table
+        if locators[t] == nil { locators[t] = transaction.reading(t) { RowLocator($0) } }
+        guard let b = locators[t]?.block(holding: key) else {
+            throw malformed("modified \(plan.name) \(key) is not there")
         }
-        guard let b = found else { throw malformed("modified \(plan.name) \(key) is not there") }
         row = (key, b)
     }
 
     mutating func set(_ value: Value, property index: Int) throws(StoreFileError.Problem) {
         let t = table
         let key = row.key
+        // The property read in place: a copy of it costs more than the check.
         guard let plan = plans[t], index >= 0, index < plan.isStored.count, plan.isStored[index],
-            transaction.fits(value, plan.properties[index], plan.name)
+            plan.properties.withUnsafeBufferPointer({ transaction.fits(value, $0[index], plan.name) })
         else {
             throw malformed("modified \(self.plan.name) \(key) has a bad property \(index) or value")
         }
         if plan.defers[index] {
+            if pending[t].count == PendingValues.limit { flush(t) }
             pending[t].set(value, block: row.block, key: key, column: index)
             // Its type is checked (`fits`); only a map's keys are left to check.
             if plan.properties[index].collection == .map { written.append((t, key, index, value)) }
@@ -449,9 +462,13 @@ struct RecordReplay: CommitRecordVisitor {
     }
 
     mutating func nextKey(_ key: Int64, table t: Int) throws(StoreFileError.Problem) {
-        let next = transaction.reading(t) { $0.nextKey }
+        let next = nextKeys[t]
         guard key >= next else { throw malformed("\(transaction.className(t))'s next key \(key) goes back") }
-        if key != next { transaction.tables[t].nextKey = key }
+        if key != next {
+            locators[t] = nil
+            nextKeys[t] = key
+            transaction.tables[t].nextKey = key
+        }
     }
 }
 
@@ -481,20 +498,55 @@ extension WriteTransaction {
         case .object:
             if case .link = element { return true }
             return element == .null
-        default: return (try? checkElement(element, of: property, in: className, key: nil)) != nil
+        // What `checkElement` checks of a value of any other type, without making its error.
+        default: return property.acceptsElement(element)
         }
     }
 }
 
-extension TableData {
-    /// Whether block `b` (the one whose key range could hold `key`) holds row `key`. A block
-    /// whose row count fills its key range holds every key of it (`filledRangeStart`); only
-    /// other blocks read their keys.
-    fileprivate func holds(_ key: Int64, inBlock b: Int) -> Bool {
-        let block = blocks[b]
-        let end = b + 1 < blocks.count ? blocks[b + 1].firstKey : nextKey
-        guard key >= block.firstKey, key < end else { return false }
-        if filledRangeStart(ofBlock: b) != nil { return true }
-        return block.row(of: key) != nil
+/// Where a replay finds a table's rows by key: the block list's chunks and each chunk's first
+/// key, taken once, so that each modified row is found in arrays the replay holds (searching the
+/// list itself reads each chunk's arrays through the chunk, with a dynamic exclusivity check
+/// each time). A block whose row count fills its key range holds every key of it
+/// (`TableData.filledRangeStart`); only other blocks read their keys.
+struct RowLocator {
+    let chunks: [BlockChunk]
+    let chunkFirstKeys: [Int64]
+    let chunkFirstBlock: [Int]
+    let nextKey: Int64
+
+    init(_ data: TableData) {
+        chunks = data.blocks.chunks
+        chunkFirstKeys = chunks.map { $0.firstKeys[0] }
+        chunkFirstBlock = data.blocks.chunkFirstBlock
+        nextKey = data.nextKey
+    }
+
+    /// The block holding row `key`, or nil when no block does.
+    func block(holding key: Int64) -> Int? {
+        guard !chunks.isEmpty, key >= chunkFirstKeys[0] else { return nil }
+        var low = 0
+        var high = chunks.count - 1
+        while low < high {
+            let middle = (low + high + 1) >> 1
+            if chunkFirstKeys[middle] <= key { low = middle } else { high = middle - 1 }
+        }
+        let chunk = chunks[low]
+        let firstKeys = chunk.firstKeys
+        var first = 0
+        var last = firstKeys.count - 1
+        while first < last {
+            let middle = (first + last + 1) >> 1
+            if firstKeys[middle] <= key { first = middle } else { last = middle - 1 }
+        }
+        let start = firstKeys[first]
+        let end =
+            first + 1 < firstKeys.count
+            ? firstKeys[first + 1] : low + 1 < chunks.count ? chunkFirstKeys[low + 1] : nextKey
+        guard key >= start, key < end else { return nil }
+        let block = chunk.blocks[first]
+        let (span, overflow) = end.subtractingReportingOverflow(start)
+        guard !overflow && span == Int64(block.count) || block.row(of: key) != nil else { return nil }
+        return chunkFirstBlock[low] + first
     }
 }

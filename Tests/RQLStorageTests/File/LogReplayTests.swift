@@ -334,6 +334,76 @@ struct LogReplayTests {
         }
     }
 
+    @Test("a replay finds each row's block as the table does, over chunks, gaps and blocks missing rows")
+    func rowLocatorFindsRowsAsTheTable() throws {
+        let schema = try DatasetLoader.loadSchema(json: #"{"schema": {"R": {"properties": {"n": "int"}}}}"#)
+        let store = BlockStore(schema: schema)
+        // 67 blocks: two chunks of the block list (`BlockList.chunkCapacity`).
+        let rows = Int64(TableBlock.capacity) * 66 + 100
+        _ = try store.write { t in try t.insert(columns: ["n": .int(Array(0..<rows))], into: "R") }
+        let capacity = Int64(TableBlock.capacity)
+        // A block's first and last rows, one in the middle, all of one block but its first, and
+        // the table's last: those blocks no longer fill their key ranges, and their keys are read.
+        var deleted: [Int64] = [0, capacity - 1, capacity, 5 * capacity + 17, rows - 1]
+        deleted += Array((9 * capacity + 1)..<(10 * capacity))
+        deleted += Array((64 * capacity - 3)..<(64 * capacity + 3))
+        _ = try store.write { t in
+            for key in deleted { try t.delete(ObjectLink(className: "R", key: RowKey(key))) }
+            for _ in 0..<5 { _ = try t.insert("R", ["n": .int(-1)]) }
+        }
+        let data = store.snapshot.tables[0]
+        #expect(data.blocks.chunks.count == 2)
+        let locator = RowLocator(data)
+        var keys = Set(deleted.flatMap { [$0 - 1, $0, $0 + 1] })
+        for b in 0...Int64(data.blocks.count) {
+            keys.formUnion([b * capacity - 1, b * capacity, b * capacity + 1, b * capacity + 2_000])
+        }
+        keys.formUnion([-1, .min, .max, data.nextKey - 1, data.nextKey, data.nextKey + 1])
+        for key in keys.sorted() {
+            #expect(locator.block(holding: key) == data.locate(key: key)?.block, "key \(key)")
+        }
+        #expect(locator.block(holding: 9 * capacity) != nil)
+        #expect(locator.block(holding: 9 * capacity + 1) == nil)
+    }
+
+    @Test("a value of the wrong type amid many records stops the replay before its record, reported by offset")
+    func wrongTypeStopsReplayMidBatch() throws {
+        let directory = try TemporaryDirectory("midbatch")
+        let (_, model) = try Self.makeStores(directory.path("m.rql"))
+        let base = model.snapshot
+        let nextKeys = base.tables.map(\.nextKey)
+        let n = 1
+        // Keys over all three blocks, each record a few rows; record 30 sets a string on `n`.
+        var records: [(CommitRecord, UInt64)] = []
+        for i in 0..<50 {
+            var change = CommitRecord.ClassChanges(table: 0)
+            change.modified = (0..<3).map { j in
+                let key = Int64((i * 613 + j * 3_331) % Self.rows)
+                let value: Value = i == 30 && j == 1 ? .string("x") : .int(Int64(1_000 + i))
+                return (key, [(n, value)])
+            }
+            let record = CommitRecord(version: base.version + UInt64(i) + 1, nextKeys: nextKeys, classes: [change])
+            records.append((record, UInt64(100 * (i + 1))))
+        }
+        let (bytes, entries) = Self.log(records)
+        let replayed = CommitRecord.apply(entries, of: bytes, to: base, damage: nil)
+        #expect(replayed.applied == 30)
+        #expect(replayed.failure?.offset == 3_100)
+        #expect(replayed.failure?.reason.contains("has a bad property \(n) or value") == true, "\(replayed.failure!)")
+        #expect(replayed.snapshot.version == base.version + 30)
+        let table = try #require(replayed.snapshot.table(named: "Row"))
+        var expected: [Int64: Value] = [:]
+        for i in 0..<50 {
+            for j in 0..<3 {
+                let key = Int64((i * 613 + j * 3_331) % Self.rows)
+                expected[key] = i < 30 ? .int(Int64(1_000 + i)) : expected[key] ?? .int(key % 7)
+            }
+        }
+        for (key, value) in expected {
+            #expect(table.value(at: try #require(table.position(ofPrimaryKey: .int(key))), property: n) == value)
+        }
+    }
+
     /// The payloads of `records` one after the other, and each one's entry (at the offset given).
     static func log(_ records: [(CommitRecord, UInt64)]) -> ([UInt8], [CommitLog.Entry]) {
         var writer = ByteWriter()
