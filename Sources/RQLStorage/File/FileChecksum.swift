@@ -10,10 +10,11 @@
 /// across several words (a torn write, a zeroed or stale page, words swapped or moved, bytes
 /// shifted) is caught unless it happens to meet a 64-bit coincidence, a chance near 2⁻⁶⁴ for
 /// damage that does not depend on the data: the lanes start from different seeds, each mixes
-/// a word with two multiplications and a rotation between them (no bit of a word reaches the
-/// state through a single bit, as it would with one multiplication), and the lanes are merged
-/// in order, so a word in another lane or stripe is a different input. The length is hashed
-/// too: a shorter or longer range of the same bytes is a different input.
+/// a word with two multiplications and a rotation between them (with one, a difference that
+/// reaches only a product's top bit stays one bit, and a flip in the lane's next word cancels
+/// it), and the lanes are merged in order, so a word in another lane or stripe is a different
+/// input. The length is hashed too: a shorter or longer range of the same bytes is a different
+/// input. `FileChecksumTests` checks these on every bit, word pair and length of its inputs.
 enum FileChecksum: Sendable, Equatable {
     /// Formats 3 and 4 (and the commit log): two chains of dependent multiply-rotates, one
     /// multiplication after the other, so the processor waits on each (about 6 GB/s).
@@ -104,26 +105,29 @@ enum FileChecksum: Sendable, Equatable {
         @inline(__always) func word(_ offset: Int) -> UInt64 {
             UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
         }
-        var offset = 0
-        if count >= 32 {
+        let stripes = count / 32
+        if stripes > 0 {
             var l0 = p1 &+ p2
             var l1 = p2
             var l2: UInt64 = 0
             var l3 = 0 &- p1
             // Four chains with no dependence between them: each round's multiplications overlap
-            // the other lanes' (one multiplication waited on per 32 bytes, not per word).
-            while offset + 32 <= count {
-                l0 = round(l0, word(offset))
-                l1 = round(l1, word(offset + 8))
-                l2 = round(l2, word(offset + 16))
-                l3 = round(l3, word(offset + 24))
-                offset += 32
+            // the other lanes' (one multiplication waited on per 32 bytes, not per word). A
+            // count of stripes and a moving pointer: no overflow check per stripe.
+            var stripe = base
+            for _ in 0..<stripes {
+                l0 = round(l0, UInt64(littleEndian: stripe.loadUnaligned(as: UInt64.self)))
+                l1 = round(l1, UInt64(littleEndian: stripe.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+                l2 = round(l2, UInt64(littleEndian: stripe.loadUnaligned(fromByteOffset: 16, as: UInt64.self)))
+                l3 = round(l3, UInt64(littleEndian: stripe.loadUnaligned(fromByteOffset: 24, as: UInt64.self)))
+                stripe += 32
             }
             h = merge(h, l0)
             h = merge(h, l1)
             h = merge(h, l2)
             h = merge(h, l3)
         }
+        var offset = stripes * 32
         while offset + 8 <= count {
             h = merge(h, word(offset))
             offset += 8
