@@ -97,7 +97,7 @@ struct StoreCommandTests {
         let paths = try Self.importChecked(DemoDataset.json, name: "demo", in: directory)
         let info = RQLCommand.run(["info", paths.store])
         #expect(info.exitCode == 0)
-        #expect(info.standardOutput.hasPrefix("format version: 4\nversion: 1\nsize: "))
+        #expect(info.standardOutput.hasPrefix("format version: 5\nversion: 1\nsize: "))
         #expect(info.standardOutput.contains("classes:\n  DogToy: 6\n  Dog: 20\n"))
         let notStore = RQLCommand.run(["verify", paths.json])
         #expect(notStore.exitCode == 1)

@@ -21,8 +21,9 @@ enum BlockCoding {
     /// What names a block and its columns in a problem.
     typealias Context = (className: String, block: Int, columns: [String])
 
-    /// The bytes to store for `block` and the checksum its reference carries (the directory's).
-    static func encoded(_ block: Block) -> (bytes: [UInt8], checksum: UInt64) {
+    /// The bytes to store for `block` and the checksum its reference carries (the directory's),
+    /// both checksums by `algorithm` (the file's).
+    static func encoded(_ block: Block, algorithm: FileChecksum) -> (bytes: [UInt8], checksum: UInt64) {
         let (packed, ends) = block.packedParts()
         let storage = packed.keys.values.storage
         var directory = ByteWriter()
@@ -30,12 +31,12 @@ enum BlockCoding {
         var start = 0
         for end in ends {
             directory.u64(UInt64(end))
-            directory.u64(FileChecksum.of(UnsafeRawBufferPointer(start: storage.base + start, count: end - start)))
+            directory.u64(algorithm.of(UnsafeRawBufferPointer(start: storage.base + start, count: end - start)))
             start = end
         }
         let size = directorySize(parts: ends.count)
         directory.bytes.append(contentsOf: repeatElement(0, count: size - directory.bytes.count))
-        let checksum = FileChecksum.of(directory.bytes)
+        let checksum = algorithm.of(directory.bytes)
         var bytes = directory.bytes
         bytes.append(contentsOf: UnsafeRawBufferPointer(start: storage.base, count: storage.capacity))
         return (bytes, checksum)
@@ -50,13 +51,16 @@ enum BlockCoding {
         let data: UnsafeRawBufferPointer
         let ends: [Int]
         let checksums: [UInt64]
+        /// The file's checksum (`FileChecksum(format:)`).
+        let algorithm: FileChecksum
 
         /// Reads and checks the directory of the block in `bytes`, which has `parts` parts and
-        /// whose directory's checksum is `checksum`.
+        /// whose directory's checksum by `algorithm` is `checksum`.
         init(
             _ bytes: UnsafeRawBufferPointer,
             parts: Int,
             checksum: UInt64,
+            algorithm: FileChecksum,
             context: Context
         ) throws(StoreFileError.Problem) {
             let size = BlockCoding.directorySize(parts: parts)
@@ -68,7 +72,7 @@ enum BlockCoding {
                 )
             }
             let directory = UnsafeRawBufferPointer(rebasing: bytes[0..<size])
-            guard FileChecksum.of(directory) == checksum else {
+            guard algorithm.of(directory) == checksum else {
                 throw .blockOffsets(
                     className: context.className,
                     block: context.block,
@@ -111,6 +115,7 @@ enum BlockCoding {
             }
             self.ends = ends
             self.checksums = checksums
+            self.algorithm = algorithm
         }
 
         func start(of part: Int) -> Int { part == 0 ? 0 : ends[part - 1] }
@@ -118,7 +123,7 @@ enum BlockCoding {
         /// Checks part `part` against its checksum.
         func check(_ part: Int, context: Context) throws(StoreFileError.Problem) {
             let bytes = UnsafeRawBufferPointer(rebasing: data[start(of: part)..<ends[part]])
-            guard FileChecksum.of(bytes) == checksums[part] else {
+            guard algorithm.of(bytes) == checksums[part] else {
                 throw .blockOffsets(
                     className: context.className,
                     block: context.block,
@@ -141,11 +146,18 @@ enum BlockCoding {
         count: Int,
         shapes: [SegmentShape],
         checksum: UInt64,
+        algorithm: FileChecksum,
         mapping: FileMapping,
         context: Context
     ) throws(StoreFileError.Problem) -> Block {
         try checkCount(count, context)
-        let layout = try Layout(bytes, parts: shapes.count + 1, checksum: checksum, context: context)
+        let layout = try Layout(
+            bytes,
+            parts: shapes.count + 1,
+            checksum: checksum,
+            algorithm: algorithm,
+            context: context
+        )
         let storage = mappedStorage(layout.data, mapping: mapping)
         let keys = try part(0, of: layout, storage, count: count, shapes: shapes, context).rowKeys
         var columns: [Segment] = []
@@ -232,13 +244,23 @@ enum BlockCoding {
     /// so a stub holds one reference, not a closure holding each of these.
     final class StoredTable: Sendable {
         let shapes: [SegmentShape]
+        /// The file's checksum function (by its format).
+        let algorithm: FileChecksum
         let mapping: FileMapping
         let damage: StoreDamage?
         let className: String
         let columns: [String]
 
-        init(shapes: [SegmentShape], mapping: FileMapping, damage: StoreDamage?, className: String, columns: [String]) {
+        init(
+            shapes: [SegmentShape],
+            algorithm: FileChecksum,
+            mapping: FileMapping,
+            damage: StoreDamage?,
+            className: String,
+            columns: [String]
+        ) {
             self.shapes = shapes
+            self.algorithm = algorithm
             self.mapping = mapping
             self.damage = damage
             self.className = className
@@ -271,6 +293,7 @@ enum BlockCoding {
         count: Int,
         firstKey: Int64,
         checksum: UInt64,
+        algorithm: FileChecksum,
         shapes: [SegmentShape],
         mapping: FileMapping,
         damage: StoreDamage?,
@@ -278,6 +301,7 @@ enum BlockCoding {
     ) -> Block {
         let table = StoredTable(
             shapes: shapes,
+            algorithm: algorithm,
             mapping: mapping,
             damage: damage,
             className: context.className,
@@ -326,7 +350,13 @@ enum BlockCoding {
         let raw = UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: stored.base), count: stored.length)
         do throws(StoreFileError.Problem) {
             try checkCount(count, context)
-            let layout = try Layout(raw, parts: shapes.count + 1, checksum: stored.checksum, context: context)
+            let layout = try Layout(
+                raw,
+                parts: shapes.count + 1,
+                checksum: stored.checksum,
+                algorithm: table.algorithm,
+                context: context
+            )
             let storage = mappedStorage(layout.data, mapping: table.mapping)
             let segment = try part(index, of: layout, storage, count: count, shapes: shapes, context)
             if index == 0, case .fixed(let keys) = segment, keys.values.load(0, as: Int64.self) != firstKey {

@@ -71,7 +71,8 @@ final class BlockSpill {
         shapes: [SegmentShape],
         context: BlockCoding.Context
     ) throws(StoreFileError) -> Block {
-        let (bytes, checksum) = BlockCoding.encoded(block)
+        let algorithm = try file.checksum()
+        let (bytes, checksum) = BlockCoding.encoded(block, algorithm: algorithm)
         let length = UInt64(bytes.count)
         let offset = freeList.allocate(length)
         spilledSinceHeapReturn += bytes.count
@@ -85,6 +86,7 @@ final class BlockSpill {
             count: block.count,
             firstKey: block.firstKey,
             checksum: checksum,
+            algorithm: algorithm,
             shapes: shapes,
             mapping: mapping,
             damage: file.pins.damage,

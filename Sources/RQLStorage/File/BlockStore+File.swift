@@ -321,8 +321,13 @@ extension BlockStore {
     /// that version reaches, with no older versions' pages, and the commits the log holds
     /// written into it; the copy has no log of its own.
     public func compact(to path: String) throws(StoreFileError) {
+        try compact(to: path, format: FileHeader.formatVersion)
+    }
+
+    /// `compact(to:)` into a file of `format`: tests make files of the formats this build reads.
+    func compact(to path: String, format: UInt32) throws(StoreFileError) {
         let source = snapshot
-        let (created, version0) = try StoreFile.create(path: path, schema: source.schema, logs: false)
+        let (created, version0) = try StoreFile.create(path: path, schema: source.schema, logs: false, format: format)
         let target = BlockStore(file: created, snapshot: version0)
         guard let file = target.file else { return }
         file.state.withLock { $0.makesLog = false }

@@ -8,8 +8,9 @@ extension BlockStore {
     /// checksums (checked on first read) are left as they are.
     public static func resealHeaderSlots(_ bytes: inout [UInt8]) {
         for offset in FileHeader.slotOffsets where offset + FileHeader.slotSize <= bytes.count {
-            var slot: HeaderSlot?
+            var slot: [UInt8]?
             bytes.withUnsafeBytes { raw in
+                let algorithm = FileChecksum(storeHeader: raw)
                 var reader = ByteReader(
                     UnsafeRawBufferPointer(rebasing: raw[offset..<offset + FileHeader.slotSize]),
                     base: 0,
@@ -35,10 +36,10 @@ extension BlockStore {
                     }
                     return Array(raw[Int(at)..<Int(at + length)])
                 }
-                if let checksum = try? resealed.commitChecksum(read) { resealed.dataChecksum = checksum }
-                slot = resealed
+                if let checksum = try? resealed.commitChecksum(read, algorithm) { resealed.dataChecksum = checksum }
+                slot = resealed.encoded(algorithm)
             }
-            if let slot { bytes.replaceSubrange(offset..<offset + FileHeader.slotSize, with: slot.encoded()) }
+            if let slot { bytes.replaceSubrange(offset..<offset + FileHeader.slotSize, with: slot) }
         }
     }
 
@@ -50,9 +51,11 @@ extension BlockStore {
         guard log.count >= CommitLog.headerSize else { return }
         var newest: HeaderSlot?
         storeBytes.withUnsafeBytes { raw in
+            let algorithm = FileChecksum(storeHeader: raw)
             for offset in FileHeader.slotOffsets where offset + FileHeader.slotSize <= raw.count {
                 let slot = HeaderSlot.decode(
-                    UnsafeRawBufferPointer(rebasing: raw[offset..<offset + FileHeader.slotSize])
+                    UnsafeRawBufferPointer(rebasing: raw[offset..<offset + FileHeader.slotSize]),
+                    algorithm
                 )
                 if let slot, slot.version >= newest?.version ?? 0 { newest = slot }
             }
@@ -77,7 +80,7 @@ extension BlockStore {
             length -= 8
             withUnsafeBytes(of: generation.littleEndian) { log.replaceSubrange(at + 8..<at + 16, with: $0) }
             let checksum = log.withUnsafeBytes {
-                FileChecksum.of(UnsafeRawBufferPointer(rebasing: $0[at..<at + length]))
+                CommitLog.checksum.of(UnsafeRawBufferPointer(rebasing: $0[at..<at + length]))
             }
             withUnsafeBytes(of: checksum.littleEndian) { log.replaceSubrange(at + length..<at + length + 8, with: $0) }
             at += length + 8

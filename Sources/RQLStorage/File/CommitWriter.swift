@@ -33,6 +33,8 @@ struct CommitWriter {
     /// Where the bytes go.
     let descriptor: Int32
     let path: String
+    /// The file's checksum (`FileChecksum(format:)`): what blocks and nodes are written with.
+    let checksum: FileChecksum
     /// The free list: the base version's, released up to the oldest version a reader holds;
     /// this commit allocates from it and adds what it frees.
     private(set) var freeList: FreeList
@@ -59,11 +61,12 @@ struct CommitWriter {
     /// before the slot anyway (`FileHeader.presyncThreshold`).
     static let chunkSize = FileHeader.presyncThreshold
 
-    init(fileID: UInt64, descriptor: Int32, path: String, freeList: FreeList) {
+    init(fileID: UInt64, descriptor: Int32, path: String, freeList: FreeList, checksum: FileChecksum) {
         self.fileID = fileID
         self.descriptor = descriptor
         self.path = path
         self.freeList = freeList
+        self.checksum = checksum
     }
 
     private func stored(_ place: FilePlace?) -> FilePlace? {
@@ -127,7 +130,7 @@ struct CommitWriter {
             kept.insert(place.offset)
             return place
         }
-        let (encoded, checksum) = BlockCoding.encoded(block)
+        let (encoded, checksum) = BlockCoding.encoded(block, algorithm: self.checksum)
         let offset = try append(encoded)
         let place = FilePlace(file: fileID, offset: offset, length: UInt64(encoded.count), checksum: checksum)
         newBlockPlaces.append((block, place))
@@ -150,7 +153,7 @@ struct CommitWriter {
             file: fileID,
             offset: offset,
             length: UInt64(encoded.count),
-            checksum: FileChecksum.of(encoded)
+            checksum: self.checksum.of(encoded)
         )
         newNodePlaces.append((node, place))
         return place

@@ -3,9 +3,11 @@
 ///
 /// ```
 /// 0    "RQLSTOR\0"            8 bytes
-/// 8    format version         u32 (4: slots name their commit log's generation; 3, read and
-///                             written, becomes 4 when a slot first names one; 2 had one
-///                             checksum per block and no log, and is refused)
+/// 8    format version         u32 (5: checksums are `FileChecksum.fourLanes`; 4: slots name
+///                             their commit log's generation, checksums `twoChains`; 3, read
+///                             and written, becomes 4 when a slot first names one; 3 and 4
+///                             stay `twoChains` files, whose commits write `twoChains`; 2 had
+///                             one checksum per block and no log, and is refused)
 /// 12   page size              u32 (4096)
 /// 16   store id               u64, random, made with the file (0 in files of earlier builds);
 ///                             the commit log names it, so a log left by another file is not read as this one's
@@ -15,7 +17,9 @@
 /// ```
 ///
 /// A slot: u64 version, root offset, root length, written length, file end, data checksum,
-/// flags (bits 0-1) and log generation (bits 2-63), checksum of the 56 bytes before it.
+/// flags (bits 0-1) and log generation (bits 2-63), checksum of the 56 bytes before it. Every
+/// checksum in the file, the slots' too, is the one its format version names
+/// (`FileChecksum(format:)`), so a file is never read with another's.
 ///
 /// A checkpoint of a store that logs names in its slot the generation of the commit log records
 /// after it (`CommitLog`), once the log file exists in its directory. Open and refresh then
@@ -39,9 +43,14 @@
 /// (`.newestVersionUnreadable`): the pages cannot tell a torn commit from a damaged one.
 struct FileHeader {
     static let magic: [UInt8] = Array("RQLSTOR\0".utf8)
-    /// The one place the format version is said: files of any other version are refused
-    /// (`unsupportedFormat`).
-    static let formatVersion: UInt32 = 4
+    /// The one place the format version is said: what a new file gets. Files of a version
+    /// outside `oldestReadableFormat...formatVersion` are refused (`unsupportedFormat`).
+    static let formatVersion: UInt32 = 5
+    /// The first format whose slots may name a commit log: a slot of a file of format 3 never
+    /// does, and the first that does makes the file 4.
+    static let logNamingFormat: UInt32 = 4
+    /// The first format whose checksums are `FileChecksum.fourLanes`.
+    static let fourLaneFormat: UInt32 = 5
     /// The oldest format this build opens: a file of 2 has whole-block checksums, which this
     /// build does not read.
     static let oldestReadableFormat: UInt32 = 3
@@ -54,11 +63,11 @@ struct FileHeader {
     /// Commits writing more than this sync their pages before the slot (two syncs, no open-time checksum).
     static let presyncThreshold = 1 << 20
 
-    /// The fixed first 16 bytes.
-    static func prologue() -> [UInt8] {
+    /// The fixed first 16 bytes (of a file of `format`, the newest but in tests).
+    static func prologue(format: UInt32 = formatVersion) -> [UInt8] {
         var writer = ByteWriter()
         writer.bytes.append(contentsOf: magic)
-        writer.u32(formatVersion)
+        writer.u32(format)
         writer.u32(UInt32(pageSize))
         return writer.bytes
     }
@@ -110,7 +119,7 @@ struct HeaderSlot: Equatable {
     /// format 3).
     var logGeneration: UInt64 = 0
 
-    func encoded() -> [UInt8] {
+    func encoded(_ checksum: FileChecksum) -> [UInt8] {
         var writer = ByteWriter()
         writer.u64(version)
         writer.u64(rootOffset)
@@ -119,20 +128,20 @@ struct HeaderSlot: Equatable {
         writer.u64(fileEnd)
         writer.u64(dataChecksum)
         writer.u64(logGeneration << 2 | (pagesSynced ? 2 : 0))
-        writer.u64(FileChecksum.of(writer.bytes))
+        writer.u64(checksum.of(writer.bytes))
         return writer.bytes
     }
 
-    /// The slot in `bytes` (64 of them), or `nil` when its checksum does not match (never
-    /// written, torn, or damaged).
-    static func decode(_ bytes: UnsafeRawBufferPointer) -> HeaderSlot? {
+    /// The slot in `bytes` (64 of them), or `nil` when its checksum (`checksum`, the file's)
+    /// does not match (never written, torn, or damaged).
+    static func decode(_ bytes: UnsafeRawBufferPointer, _ checksum: FileChecksum) -> HeaderSlot? {
         guard bytes.count >= FileHeader.slotSize else { return nil }
         var reader = ByteReader(bytes, base: 0, what: "header slot")
         guard let version = try? reader.u64(), let rootOffset = try? reader.u64(),
             let rootLength = try? reader.u64(), let writtenLength = try? reader.u64(),
             let fileEnd = try? reader.u64(),
-            let dataChecksum = try? reader.u64(), let flags = try? reader.u64(), let checksum = try? reader.u64(),
-            checksum == FileChecksum.of(UnsafeRawBufferPointer(rebasing: bytes[0..<56])),
+            let dataChecksum = try? reader.u64(), let flags = try? reader.u64(), let stored = try? reader.u64(),
+            stored == checksum.of(UnsafeRawBufferPointer(rebasing: bytes[0..<56])),
             flags & 3 <= 2
         else { return nil }
         return HeaderSlot(
@@ -164,25 +173,29 @@ struct HeaderSlot: Equatable {
 
     /// Checks what this version's commit wrote against `dataChecksum`: the root alone for a
     /// `pagesSynced` commit, else everything (`writtenChecksum`).
-    func checkCommit(_ read: (UInt64, UInt64) throws(StoreFileError.Problem) -> [UInt8]) throws(StoreFileError.Problem)
-    {
-        guard try commitChecksum(read) == dataChecksum else { throw .dataChecksum(version: version) }
+    func checkCommit(
+        _ read: (UInt64, UInt64) throws(StoreFileError.Problem) -> [UInt8],
+        _ checksum: FileChecksum
+    ) throws(StoreFileError.Problem) {
+        guard try commitChecksum(read, checksum) == dataChecksum else { throw .dataChecksum(version: version) }
     }
 
     /// The checksum `dataChecksum` should hold (see `checkCommit`).
     func commitChecksum(
-        _ read: (UInt64, UInt64) throws(StoreFileError.Problem) -> [UInt8]
+        _ read: (UInt64, UInt64) throws(StoreFileError.Problem) -> [UInt8],
+        _ checksum: FileChecksum
     ) throws(StoreFileError.Problem)
         -> UInt64
     {
-        pagesSynced ? FileChecksum.of(try read(rootOffset, rootLength)) : try writtenChecksum(read)
+        pagesSynced ? checksum.of(try read(rootOffset, rootLength)) : try writtenChecksum(read, checksum)
     }
 
     /// The checksum of what this version's commit wrote, read through `read` (offset, length →
     /// bytes, checked against the file): the runs the root lists, in order, then the root.
     /// Throws when the root's list is out of range.
     func writtenChecksum(
-        _ read: (UInt64, UInt64) throws(StoreFileError.Problem) -> [UInt8]
+        _ read: (UInt64, UInt64) throws(StoreFileError.Problem) -> [UInt8],
+        _ checksum: FileChecksum
     ) throws(StoreFileError.Problem) -> UInt64 {
         let root = try read(rootOffset, rootLength)
         var written: [UInt8] = []
@@ -197,6 +210,6 @@ struct HeaderSlot: Equatable {
         for run in runs { written.append(contentsOf: try read(run.offset, run.length)) }
         written.append(contentsOf: root)
         guard UInt64(written.count) == writtenLength else { throw .dataChecksum(version: version) }
-        return FileChecksum.of(written)
+        return checksum.of(written)
     }
 }

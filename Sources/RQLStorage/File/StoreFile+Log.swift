@@ -126,9 +126,9 @@ extension StoreFile {
     func readLog(after slot: HeaderSlot, from position: LogPosition?) throws(StoreFileError) -> LogRead {
         // A checkpoint that names no log is read without making one: an empty log made beside
         // this path (a hard link's, say) would be read as the log a later checkpoint names beside
-        // another path, hiding the commits logged there. Of format 4, it has no records after it
-        // (a commit logs only after a checkpoint naming its log), so no log is even looked for.
-        if slot.logGeneration == 0, try formatVersion() >= FileHeader.formatVersion { return .none }
+        // another path, hiding the commits logged there. Of format 4 on, it has no records after
+        // it (a commit logs only after a checkpoint naming its log), so no log is even looked for.
+        if slot.logGeneration == 0, try formatVersion() >= FileHeader.logNamingFormat { return .none }
         guard let descriptor = try logDescriptor(create: false, named: slot.logGeneration, makesEmpty: false) else {
             return .none
         }
@@ -460,11 +460,12 @@ extension StoreFile {
             try CommitLog.syncDirectory(of: logPath)
             state.withLock { $0.logDirectorySynced = true }
         }
-        guard try formatVersion() < FileHeader.formatVersion else { return }
+        // 4, not the newest format: the file keeps the checksum of format 3 (`FileChecksum`).
+        guard try formatVersion() < FileHeader.logNamingFormat else { return }
         var writer = ByteWriter()
-        writer.u32(FileHeader.formatVersion)
+        writer.u32(FileHeader.logNamingFormat)
         try FileSystem.write(descriptor, writer.bytes, at: UInt64(FileHeader.formatVersionOffset), path)
-        state.withLock { $0.format = FileHeader.formatVersion }
+        state.withLock { $0.format = FileHeader.logNamingFormat }
     }
 
     /// The store file's id (`FileHeader.storeIDOffset`), read once.
@@ -501,12 +502,17 @@ extension StoreFile {
 
     /// Which header slot holds `slot` (its version's parity when neither reads as it).
     private func slotIndexOnDisk(of slot: HeaderSlot) -> Int {
-        guard let header = try? FileSystem.read(descriptor, count: 192, at: 0, path), header.count >= 192 else {
+        guard let header = try? FileSystem.read(descriptor, count: 192, at: 0, path), header.count >= 192,
+            let algorithm = try? checksum()
+        else {
             return Int(slot.version % 2)
         }
         for (index, offset) in FileHeader.slotOffsets.enumerated() {
             let decoded = header.withUnsafeBytes {
-                HeaderSlot.decode(UnsafeRawBufferPointer(rebasing: $0[offset..<offset + FileHeader.slotSize]))
+                HeaderSlot.decode(
+                    UnsafeRawBufferPointer(rebasing: $0[offset..<offset + FileHeader.slotSize]),
+                    algorithm
+                )
             }
             if decoded == slot { return index }
         }

@@ -16,11 +16,13 @@ extension StoreFile {
     /// Creates a new file holding version 0 of an empty store of `schema` and returns it open;
     /// throws `.exists` when there is a file at `path` (made meanwhile or not), leaving it alone.
     /// `logs`: the store will log its commits, so its log is made before the file and version
-    /// 0's slot names it (a compacted copy does not log, and stays one file).
+    /// 0's slot names it (a compacted copy does not log, and stays one file). `format` is the
+    /// newest but for tests, which make files of the formats this build still reads.
     static func create(
         path: String,
         schema: Schema,
-        logs: Bool = true
+        logs: Bool = true,
+        format: UInt32 = FileHeader.formatVersion
     ) throws(StoreFileError) -> (StoreFile, BlockSnapshot) {
         let temporary = path + ".creating-\(getpid())-\(UInt32.random(in: 0 ... .max))"
         let descriptor: Int32
@@ -39,7 +41,7 @@ extension StoreFile {
             close(log)
             generation = UInt64.random(in: 1...CommitLog.maxGeneration)
         }
-        let snapshot = try file.initialise(schema: schema, logGeneration: generation)
+        let snapshot = try file.initialise(schema: schema, logGeneration: generation, format: format)
         guard link(temporary, path) == 0 else {
             if errno == EEXIST { throw StoreFileError(path: path, problem: .exists) }
             throw FileSystem.failure(path, "link")
@@ -138,8 +140,14 @@ extension StoreFile {
     /// Writes version 0, an empty store of `schema`, into this empty file: the header page, the
     /// commit and its slot, synced, then the magic, synced, so the file is a store only once it
     /// is a whole one. Call on a file no other process writes (new, or under the lock).
-    fileprivate func initialise(schema: Schema, logGeneration: UInt64 = 0) throws(StoreFileError) -> BlockSnapshot {
-        var prologue = FileHeader.prologue()
+    fileprivate func initialise(
+        schema: Schema,
+        logGeneration: UInt64 = 0,
+        format: UInt32 = FileHeader.formatVersion
+    ) throws(StoreFileError) -> BlockSnapshot {
+        // Known before the header is on disk: version 0's commit is checksummed by it.
+        state.withLock { $0.format = format }
+        var prologue = FileHeader.prologue(format: format)
         withUnsafeBytes(of: UInt64.random(in: 1 ... .max).littleEndian) { prologue.append(contentsOf: $0) }
         try FileSystem.write(descriptor, [UInt8](repeating: 0, count: FileHeader.pageSize), at: 0, path)
         let snapshot = BlockSnapshot(schema: schema)

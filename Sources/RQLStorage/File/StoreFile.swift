@@ -170,13 +170,14 @@ final class StoreFile: @unchecked Sendable {
             if state.storeID == nil { state.storeID = storeID }
             if state.format == nil { state.format = format }
         }
+        let algorithm = FileChecksum(format: format)
         var slots: [HeaderSlot] = []
         // A slot that is not all zeros yet fails its checksum may have named a newer version.
         var damagedSlot: Int?
         var emptySlot = false
         for (index, offset) in FileHeader.slotOffsets.enumerated() {
             let raw = UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + FileHeader.slotSize])
-            if let slot = HeaderSlot.decode(raw), slot.rootLength > 0 {
+            if let slot = HeaderSlot.decode(raw, algorithm), slot.rootLength > 0 {
                 slots.append(slot)
             } else if raw.allSatisfy({ $0 == 0 }) {
                 emptySlot = true
@@ -196,11 +197,12 @@ final class StoreFile: @unchecked Sendable {
         for slot in slots {
             do throws(StoreFileError.Problem) {
                 try slot.checkRanges(fileSize: size)
-                try slot.checkCommit(readWritten)
+                try slot.checkCommit(readWritten, algorithm)
                 var reader = VersionReader(
                     mapping: mapping,
                     fileID: id,
                     slot: slot,
+                    checksum: algorithm,
                     thorough: false,
                     damage: pins.damage
                 )
@@ -224,6 +226,7 @@ final class StoreFile: @unchecked Sendable {
                     mapping: mapping,
                     fileID: id,
                     slot: slot,
+                    checksum: algorithm,
                     thorough: true,
                     damage: pins.damage
                 )
@@ -258,10 +261,14 @@ final class StoreFile: @unchecked Sendable {
         let header = try FileSystem.read(descriptor, count: 192, at: 0, path)
         guard header.count >= 192 else { return nil }
         let known = newestSlot
+        let algorithm = try checksum()
         if checkedHeader.withLock({ $0.map { $0.slot == known && $0.bytes == header } ?? false }) { return known }
         let slots = header.withUnsafeBytes { raw in
             FileHeader.slotOffsets.compactMap { offset in
-                HeaderSlot.decode(UnsafeRawBufferPointer(rebasing: raw[offset..<offset + FileHeader.slotSize]))
+                HeaderSlot.decode(
+                    UnsafeRawBufferPointer(rebasing: raw[offset..<offset + FileHeader.slotSize]),
+                    algorithm
+                )
             }.filter { $0.rootLength > 0 }.sorted { $0.version > $1.version }
         }
         // The slot this process knows is the newest before every commit it makes alone: the
@@ -288,7 +295,7 @@ final class StoreFile: @unchecked Sendable {
             // The version open could not read does not count: a commit accepted on top of the
             // fallback replaces it.
             guard !pins.damage.isUnreadable(slot), (try? slot.checkRanges(fileSize: size)) != nil,
-                (try? slot.checkCommit(readWritten)) != nil
+                (try? slot.checkCommit(readWritten, algorithm)) != nil
             else { continue }
             return slot
         }
@@ -382,7 +389,14 @@ final class StoreFile: @unchecked Sendable {
         } else {
             (previous, freeList) = commitFreeList()
         }
-        var writer = CommitWriter(fileID: id, descriptor: descriptor, path: path, freeList: freeList)
+        let algorithm = try checksum()
+        var writer = CommitWriter(
+            fileID: id,
+            descriptor: descriptor,
+            path: path,
+            freeList: freeList,
+            checksum: algorithm
+        )
         let root = try writer.write(
             snapshot,
             base: base,
@@ -395,7 +409,7 @@ final class StoreFile: @unchecked Sendable {
             || spill != nil
         // A synced commit's slot covers its root (the tail of the bytes); blocks and nodes carry
         // their own. Otherwise nothing was streamed: the buffer holds every byte written.
-        let checksum = presync ? FileChecksum.of(root.bytes) : FileChecksum.of(writer.buffer)
+        let checksum = presync ? algorithm.of(root.bytes) : algorithm.of(writer.buffer)
         let slot = HeaderSlot(
             version: snapshot.version,
             rootOffset: root.offset,
@@ -408,7 +422,7 @@ final class StoreFile: @unchecked Sendable {
         )
         try writer.flush()
         if presync { try FileSystem.sync(descriptor, path) }
-        try FileSystem.write(descriptor, slot.encoded(), at: UInt64(FileHeader.slotOffsets[slotIndex]), path)
+        try FileSystem.write(descriptor, slot.encoded(algorithm), at: UInt64(FileHeader.slotOffsets[slotIndex]), path)
         try FileSystem.sync(descriptor, path)
         writer.applyPlaces()
         state.withLock {

@@ -147,7 +147,7 @@ enum TreeCoding {
             throw .pointerOutOfRange(what: what + " node", offset: place.offset)
         }
         let bytes = try context.mapping.bytes(place.offset, place.length, what: what + " node")
-        if FileChecksum.of(bytes) != place.checksum {
+        if context.checksum.of(bytes) != place.checksum {
             throw .malformed(what: what + " node at \(place.offset)", reason: "checksum mismatch")
         }
         var reader = ByteReader(bytes, base: place.offset, what: what + " node")
@@ -305,6 +305,8 @@ final class LoadBudget: Sendable {
 struct TreeContext: Sendable {
     let mapping: FileMapping
     let fileID: UInt64
+    /// The file's checksum (`FileChecksum(format:)`).
+    let checksum: FileChecksum
     /// Where a node found damaged on a lazy first visit records it (nil: nowhere).
     let damage: StoreDamage?
 }

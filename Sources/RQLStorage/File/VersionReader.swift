@@ -11,6 +11,8 @@ struct VersionReader {
     let mapping: FileMapping
     let fileID: UInt64
     let slot: HeaderSlot
+    /// The file's checksum (`FileChecksum(format:)`).
+    let checksum: FileChecksum
     /// Also check what reading does not need (`verify()`): index order and counts, link targets.
     let thorough: Bool
     /// Where a block found damaged on first use records it (nil: nowhere).
@@ -23,10 +25,18 @@ struct VersionReader {
     /// What the version reaches, as offset and length (`thorough` only): none may be free.
     private var reachable: [(offset: UInt64, length: UInt64)] = []
 
-    init(mapping: FileMapping, fileID: UInt64, slot: HeaderSlot, thorough: Bool, damage: StoreDamage? = nil) {
+    init(
+        mapping: FileMapping,
+        fileID: UInt64,
+        slot: HeaderSlot,
+        checksum: FileChecksum,
+        thorough: Bool,
+        damage: StoreDamage? = nil
+    ) {
         self.mapping = mapping
         self.fileID = fileID
         self.slot = slot
+        self.checksum = checksum
         self.thorough = thorough
         self.damage = damage
     }
@@ -110,6 +120,7 @@ struct VersionReader {
         blocks.reserveCapacity(blockCount)
         let stored = BlockCoding.StoredTable(
             shapes: shapes,
+            algorithm: checksum,
             mapping: mapping,
             damage: damage,
             className: name,
@@ -143,6 +154,7 @@ struct VersionReader {
                     count: rows,
                     shapes: shapes,
                     checksum: place.checksum,
+                    algorithm: checksum,
                     mapping: mapping,
                     context: (name, b, columnNames)
                 )
@@ -171,7 +183,7 @@ struct VersionReader {
         guard table.nextKey > lastKey else {
             throw .malformed(what: "table '\(name)'", reason: "next key \(table.nextKey) is not above key \(lastKey)")
         }
-        let context = TreeContext(mapping: mapping, fileID: fileID, damage: damage)
+        let context = TreeContext(mapping: mapping, fileID: fileID, checksum: checksum, damage: damage)
         let indexCount = try root.count(minimumSize: 37)
         var indexes: [Int: PropertyIndex] = [:]
         for _ in 0..<indexCount {

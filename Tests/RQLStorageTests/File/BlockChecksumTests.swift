@@ -175,7 +175,7 @@ struct BlockChecksumTests {
         let directory = try TemporaryDirectory("checksum")
         let path = directory.path("v2.rql")
         try Self.makeFile(path)
-        #expect(FileHeader.formatVersion == 4)
+        #expect(FileHeader.formatVersion == 5)
         var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         bytes[8] = 2
         try bytes.write(to: URL(fileURLWithPath: path))

@@ -128,17 +128,14 @@ struct CommitLogLinkTests {
     /// which would read as the named log without its commits.
     @Test(
         "a hard link opened before any checkpoint named a log is .commitLogMissing once the other name logs",
-        arguments: [4, 3] as [UInt8]
+        arguments: [5, 4, 3] as [UInt32]
     )
-    func hardLinkBeforeTheLogIsNamed(format: UInt8) throws {
+    func hardLinkBeforeTheLogIsNamed(format: UInt32) throws {
         let directory = try TemporaryDirectory("log-hardlink-early")
         let source = directory.path("source.rql")
         let path = directory.path("a.rql")
         let link = directory.path("b.rql")
-        try CommitLogTests.makeStore(source).compact(to: path)
-        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-        bytes[8] = format
-        try bytes.write(to: URL(fileURLWithPath: path))
+        try CommitLogTests.makeStore(source).compact(to: path, format: format)
         #expect(Glibc.link(path, link) == 0)
         let first = try BlockStore.open(path: path)
         let second = try BlockStore.open(path: link)
@@ -238,7 +235,7 @@ struct CommitLogLinkTests {
             let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
             return bytes.withUnsafeBytes { raw in
                 FileHeader.slotOffsets.compactMap {
-                    HeaderSlot.decode(UnsafeRawBufferPointer(rebasing: raw[$0..<$0 + FileHeader.slotSize]))
+                    HeaderSlot.decode(UnsafeRawBufferPointer(rebasing: raw[$0..<$0 + FileHeader.slotSize]), .current)
                 }.filter { $0.rootLength > 0 }.sorted { $0.version > $1.version }.map(\.logGeneration)
             }
         }
@@ -288,11 +285,8 @@ struct CommitLogLinkTests {
         let directory = try TemporaryDirectory("log-format3")
         let source = directory.path("source.rql")
         let path = directory.path("a.rql")
-        // A compacted copy names no log: with its format set to 3, it is what an earlier build wrote.
-        try CommitLogTests.makeStore(source).compact(to: path)
-        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-        bytes[8] = 3
-        try bytes.write(to: URL(fileURLWithPath: path))
+        // A compacted copy names no log: of format 3, it is what an earlier build wrote.
+        try CommitLogTests.makeStore(source).compact(to: path, format: 3)
         let store = try BlockStore.open(path: path)
         #expect(try BlockStore.info(path: path).formatVersion == 3)
         for _ in 0..<3 { try Self.insert(store) }

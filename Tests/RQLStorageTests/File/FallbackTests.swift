@@ -48,7 +48,9 @@ struct FallbackTests {
         }
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         let slots = FileHeader.slotOffsets.map { offset in
-            bytes.withUnsafeBytes { HeaderSlot.decode(UnsafeRawBufferPointer(rebasing: $0[offset..<offset + 64])) }
+            bytes.withUnsafeBytes {
+                HeaderSlot.decode(UnsafeRawBufferPointer(rebasing: $0[offset..<offset + 64]), .current)
+            }
         }
         let newest = try #require(slots[0]?.version == 4 ? slots[0] : nil)
         let previous = try #require(slots[1]?.version == 3 ? slots[1] : nil)
