@@ -79,10 +79,12 @@ extension TableData {
     /// a checkpoint writes it as a block. False, changing nothing, when `set` is to do it.
     mutating func setThroughOverlay(_ value: Value, key: Int64, property: Int) -> Bool {
         guard BlockOverlay.canDefer(self, property: property), let (b, _) = locate(key: key) else { return false }
+        // Asked before `block` below holds a reference of its own.
+        let alone = blocks.holdsAlone(b)
         let block = blocks[b]
         if block.place == nil, let overlay = block.overlay {
             guard overlay.values.count < Self.overlayValueLimit else { return false }
-        } else if blocks.holdsAlone(b) {
+        } else if alone {
             return false
         }
         touch()
