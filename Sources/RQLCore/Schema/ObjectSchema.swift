@@ -32,8 +32,21 @@ public struct ObjectSchema: Hashable, Sendable {
         self.indexByName = indexByName
     }
 
+    /// Up to this many properties, a name is looked up by comparing the names' bytes in order:
+    /// cheaper than hashing it (a single-object insert looks up each of its values' names).
+    static let linearLookupLimit = 16
+
     /// The column number of the named property.
-    public func propertyIndex(named name: String) -> Int? { indexByName[UTF8Key(name)] }
+    public func propertyIndex(named name: String) -> Int? {
+        guard properties.count <= Self.linearLookupLimit else { return indexByName[UTF8Key(name)] }
+        let key = UTF8Key(name)
+        let length = name.utf8.count
+        // In declaration order: the first declaration wins, as in `indexByName`.
+        for i in properties.indices where properties[i].name.utf8.count == length {
+            if UTF8Key(properties[i].name) == key { return i }
+        }
+        return nil
+    }
 
     /// The named property.
     public func property(named name: String) -> Property? { indexByName[UTF8Key(name)].map { properties[$0] } }

@@ -110,6 +110,15 @@ struct BlockList: RandomAccessCollection, Sendable {
         return result
     }
 
+    /// Whether `mutate(b)` would change block `b` in place rather than copy it first: the
+    /// writer holds the block alone, and it is not what the file holds at its place.
+    mutating func holdsAlone(_ b: Int) -> Bool {
+        let (c, i) = chunkIndex(ofBlock: b)
+        guard isKnownUniquelyReferenced(&chunks[c]) else { return false }
+        let chunk = chunks[c]
+        return isKnownUniquelyReferenced(&chunk.blocks[i]) && chunk.blocks[i].place == nil
+    }
+
     /// The last block whose first key is at most `key`, or `nil` when `key` is below every block.
     func blockIndex(forKey key: Int64) -> Int? {
         guard !chunks.isEmpty, key >= chunks[0].firstKeys[0] else { return nil }

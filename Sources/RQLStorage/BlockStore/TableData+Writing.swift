@@ -65,6 +65,40 @@ extension TableData {
         return old
     }
 
+    /// The most values a block's overlay takes from commits (`setThroughOverlay`) before the
+    /// next value set on the block copies it instead: each commit merges the block's values
+    /// into a new overlay, so a bound keeps the merges of a block written again and again
+    /// linear, while a copy of a column costs about what merging this many values does.
+    static let overlayValueLimit = 64
+
+    /// Sets property `property` of the row with `key` through an overlay of its block
+    /// (`BlockOverlay`) instead of copying the block and the column, when the block is shared
+    /// with an earlier version (changing it would copy it) and nothing derives from the
+    /// property's old value (`BlockOverlay.canDefer`: no index, no link). The overlay is read
+    /// (its column copied with the values written) when something first reads that part, and
+    /// a checkpoint writes it as a block. False, changing nothing, when `set` is to do it.
+    mutating func setThroughOverlay(_ value: Value, key: Int64, property: Int) -> Bool {
+        guard BlockOverlay.canDefer(self, property: property), let (b, _) = locate(key: key) else { return false }
+        // Asked before `block` below holds a reference of its own.
+        let alone = blocks.holdsAlone(b)
+        let block = blocks[b]
+        if block.place == nil, let overlay = block.overlay {
+            guard overlay.values.count < Self.overlayValueLimit else { return false }
+        } else if alone {
+            return false
+        }
+        touch()
+        blocks.replace(
+            b,
+            with: BlockOverlay.block(
+                over: block,
+                values: [OverlayValue(column: property, key: key, value: value)],
+                damage: nil
+            )
+        )
+        return true
+    }
+
     /// Sets property `property` of the row with `key` and returns the old value.
     @discardableResult
     mutating func set(_ value: Value, key: Int64, property: Int) -> Value {

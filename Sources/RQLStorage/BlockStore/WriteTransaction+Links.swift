@@ -31,9 +31,12 @@ extension WriteTransaction {
 
     /// Sets a whole property value (validated, embedded objects already created).
     func writeValue(_ t: Int, _ key: Int64, _ property: Int, _ value: Value) {
-        let old = tables[t].set(value, key: key, property: property)
-        removeBacklinks(from: t, key: key, property: property, value: old)
-        addBacklinks(from: t, key: key, property: property, value: value)
+        // A property set through an overlay holds no links: no backlinks to change.
+        if !tables[t].setThroughOverlay(value, key: key, property: property) {
+            let old = tables[t].set(value, key: key, property: property)
+            removeBacklinks(from: t, key: key, property: property, value: old)
+            addBacklinks(from: t, key: key, property: property, value: value)
+        }
         changes.modify(className(t), RowKey(key), tables[t].objectSchema.properties[property].name)
         writeCount += 1
     }

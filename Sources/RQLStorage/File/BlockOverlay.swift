@@ -56,23 +56,40 @@ final class BlockOverlay: Sendable {
         )
     }
 
-    /// Part `index` (0 the row keys, `c + 1` column `c`) of the origin, copied, with this
-    /// overlay's values written. `BlockParts` asks for each part once.
+    /// The position of the first value of column `column` or after it (values are ascending
+    /// by column then key).
+    private func firstValue(atOrAfter column: Int, key: Int64 = .min) -> Int {
+        var low = 0
+        var high = values.count
+        while low < high {
+            let middle = (low + high) / 2
+            if (values[middle].column, values[middle].key) < (column, key) { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// The value set on column `column` of row `key`, if this overlay sets one: what the
+    /// block reads there, found without reading the part.
+    func value(of key: Int64, column: Int) -> Value? {
+        let i = firstValue(atOrAfter: column, key: key)
+        guard i < values.count, values[i].column == column, values[i].key == key else { return nil }
+        return values[i].value
+    }
+
+    /// Part `index` (0 the row keys, `c + 1` column `c`) of the origin with this overlay's
+    /// values written: copied, unless the origin's part is in memory and no value is set on it
+    /// (then shared, as a copy of the block shares it). `BlockParts` asks for each part once.
     private func part(_ index: Int) -> Segment {
         guard let block = origin.withLock({ $0.block }) else {
             fatalError("a block part is read once")
         }
         let count = block.count
-        var segment = Block.packed(index == 0 ? .fixed(block.keys) : block.column(index - 1), count: count)
+        let original: Segment = index == 0 ? .fixed(block.keys) : block.column(index - 1)
+        let low = index == 0 ? values.count : firstValue(atOrAfter: index - 1)
+        let setsNone = low == values.count || values[low].column != index - 1
+        var segment = setsNone && !Self.isMapped(original) ? original : Block.packed(original, count: count)
         if index > 0 {
             let column = index - 1
-            // The first value of the column: values are ascending by column.
-            var low = 0
-            var high = values.count
-            while low < high {
-                let middle = (low + high) / 2
-                if values[middle].column < column { low = middle + 1 } else { high = middle }
-            }
             for i in low..<values.count {
                 guard values[i].column == column else { break }
                 let key = values[i].key
@@ -90,6 +107,17 @@ final class BlockOverlay: Sendable {
             if state.unread == 0 { state.block = nil }
         }
         return segment
+    }
+
+    /// Whether `segment`'s arrays are in a file's mapping (a part is mapped whole or not at all).
+    private static func isMapped(_ segment: Segment) -> Bool {
+        switch segment {
+        case .fixed(let s): s.values.storage.isMapped
+        case .bytes(let s): s.offsets.storage.isMapped
+        case .mixed(let s): s.encoded.offsets.storage.isMapped
+        case .collection(let s): s.offsets.storage.isMapped
+        case .backlinks: false
+        }
     }
 }
 

@@ -94,6 +94,7 @@ struct CommitRecord: Equatable {
             let table = snapshot.tables[t]
             let properties = table.objectSchema.properties
             let isStored = properties.map { !$0.isBacklink }
+            let storedCount = isStored.count { $0 }
             writer.u32(t)
             writer.u32(change.deleted.count)
             for key in change.deleted { writer.i64(key.rawValue) }
@@ -102,11 +103,13 @@ struct CommitRecord: Equatable {
             writer.u32(0)
             var inserted = 0
             for key in change.inserted {
-                guard let values = table.rowValues(key: key.rawValue) else { continue }
+                // Straight from the block's columns: no array of the row's values.
+                guard let (b, row) = table.locate(key: key.rawValue) else { continue }
+                let block = table.blocks[b]
                 inserted += 1
                 writer.i64(key.rawValue)
-                writer.u32(values.indices.count(where: { isStored[$0] }))
-                for i in values.indices where isStored[i] { put(values[i]) }
+                writer.u32(storedCount)
+                for i in isStored.indices where isStored[i] { put(block.value(at: row, column: i)) }
                 guard writer.bytes.count <= limit else { return nil }
             }
             patch(insertedAt, inserted)
@@ -119,9 +122,12 @@ struct CommitRecord: Equatable {
                 let indexes = names.compactMap { table.objectSchema.propertyIndex(named: $0) }.sorted()
                 writer.i64(key.rawValue)
                 writer.u32(indexes.count)
+                let block = table.blocks[b]
                 for index in indexes {
                     writer.u32(index)
-                    put(table.blocks[b].value(at: row, column: index))
+                    // A value the commit set through an overlay is read from it: reading the
+                    // block's part would copy the column the overlay spares.
+                    put(block.overlay?.value(of: key.rawValue, column: index) ?? block.value(at: row, column: index))
                 }
                 guard writer.bytes.count <= limit else { return nil }
             }
