@@ -358,6 +358,9 @@ enum BlockCoding {
                 context: context
             )
             let storage = mappedStorage(layout.data, mapping: table.mapping)
+            table.mapping.willRead(
+                UnsafeRawBufferPointer(rebasing: layout.data[layout.start(of: index)..<layout.ends[index]])
+            )
             let segment = try part(index, of: layout, storage, count: count, shapes: shapes, context)
             if index == 0, case .fixed(let keys) = segment, keys.values.load(0, as: Int64.self) != firstKey {
                 throw .blockOffsets(

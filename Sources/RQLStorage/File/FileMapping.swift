@@ -34,24 +34,15 @@ final class FileMapping: @unchecked Sendable {
             base = nil
             return
         }
-        guard let pointer = Self.map(descriptor, size: size, flags: keepsCopies ? MAP_PRIVATE : MAP_SHARED) else {
+        let pointer = mmap(nil, size, PROT_READ, keepsCopies ? MAP_PRIVATE : MAP_SHARED, descriptor, 0)
+        guard let pointer, pointer != MAP_FAILED else {
             throw StoreFileError(path: path, problem: .io(operation: "mmap", reason: String(cString: strerror(errno))))
         }
         base = UnsafeRawPointer(pointer)
-        // The kernel maps a file's cached pages folio by folio, so the first touches of a store
-        // cached in 4 KiB folios cost a scan far more system time than of one cached in large
-        // folios. A fault on a page not cached reads the aligned huge-page-sized folios around
-        // it (`MADV_HUGEPAGE`), so a store's pages stay cached in large folios for every later
-        // process; `MADV_WILLNEED` would read small folios, so reading is left to faults. Not
-        // with `MADV_RANDOM`: the kernel marks a folio it reads ahead, only a fault outside
-        // `MADV_RANDOM` clears the mark, and fault-around skips marked folios, so every later
-        // process would fault each page of them. Without huge pages, `MADV_RANDOM` keeps a fault
-        // from reading megabytes around it (the device's read-ahead).
-        #if os(Linux)
-        if keepsCopies || madvise(pointer, size, MADV_HUGEPAGE) != 0 { _ = madvise(pointer, size, MADV_RANDOM) }
-        #else
+        // Readers touch a few parts of each block, scattered over the file: the kernel's
+        // read-around of a fault (the device's read-ahead, megabytes) would read and map the
+        // parts between them too. Each part asks for its own pages instead (`willRead`).
         _ = madvise(pointer, size, MADV_RANDOM)
-        #endif
     }
 
     deinit {
@@ -62,46 +53,6 @@ final class FileMapping: @unchecked Sendable {
 
     /// The system's page size, to which `madvise` ranges are aligned.
     private static let systemPageSize = max(Int(sysconf(Int32(_SC_PAGESIZE))), 1)
-
-    /// The huge page size of the systems the store runs on (x86-64's and 4 KiB-page arm64's
-    /// PMD); larger ones are multiples of it.
-    static let hugePageSize = 2 << 20
-
-    /// Maps `size` bytes of `descriptor` at an address one page past a multiple of
-    /// `hugePageSize`, or returns nil (`errno` set). The kernel maps a huge folio of the page
-    /// cache whole (one page-table entry for 2 MiB) where the mapping's address and the file
-    /// offset agree modulo the huge page size, and then counts the whole folio resident for
-    /// each part read in it: a scan of one column would hold most of the file. One page off, a
-    /// fault maps at most the part of the folio its page table covers.
-    private static func map(_ descriptor: Int32, size: Int, flags: Int32) -> UnsafeMutableRawPointer? {
-        let page = systemPageSize
-        let reserved = size + hugePageSize + page
-        guard let region = mmap(nil, reserved, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0),
-            region != MAP_FAILED
-        else { return nil }
-        let regionStart = Int(bitPattern: region)
-        let start = (regionStart + hugePageSize - 1) / hugePageSize * hugePageSize + page
-        let end = start + (size + page - 1) / page * page
-        let pointer = mmap(
-            UnsafeMutableRawPointer(bitPattern: start),
-            size,
-            PROT_READ,
-            flags | MAP_FIXED,
-            descriptor,
-            0
-        )
-        guard let pointer, pointer != MAP_FAILED else {
-            let code = errno
-            munmap(region, reserved)
-            errno = code
-            return nil
-        }
-        if start > regionStart { munmap(region, start - regionStart) }
-        if regionStart + reserved > end {
-            munmap(UnsafeMutableRawPointer(bitPattern: end), regionStart + reserved - end)
-        }
-        return pointer
-    }
 
     /// Keeps the pages of `bytes` (inside a private mapping) as they are now: each page is
     /// written with a byte it holds, which gives the mapping a copy of its own, so a later write
@@ -124,6 +75,16 @@ final class FileMapping: @unchecked Sendable {
             byte.pointee.store(byte.pointee.load(ordering: .relaxed), ordering: .relaxed)
         }
         return true
+    }
+
+    /// Tells the kernel that `bytes` (inside the mapping) are about to be read: their pages are
+    /// read ahead in one request, rather than a page at a time as faults find them.
+    func willRead(_ bytes: UnsafeRawBufferPointer) {
+        guard let start = bytes.baseAddress, !bytes.isEmpty else { return }
+        let page = Self.systemPageSize
+        let first = Int(bitPattern: start) / page * page
+        let end = Int(bitPattern: start) + bytes.count
+        _ = madvise(UnsafeMutableRawPointer(bitPattern: first), end - first, MADV_WILLNEED)
     }
 
     /// Bytes `range` of the file, checked against the mapping.
