@@ -60,22 +60,16 @@ public enum HelperExecutable: String, CaseIterable, Sendable {
         for plan in [".build/release.yaml", ".build/release/description.json"] {
             try? FileManager.default.removeItem(at: benchmarks.appendingPathComponent(plan))
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "swift", "build", "--package-path", benchmarks.path, "-c", "release", "--product", product,
-        ]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
+        let build: (status: Int32, output: String)
         do {
-            try process.run()
+            build = try runProcess(
+                URL(fileURLWithPath: "/usr/bin/env"),
+                ["swift", "build", "--package-path", benchmarks.path, "-c", "release", "--product", product]
+            )
         } catch {
             throw HelperBuildFailure(output: "\(error)")
         }
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw HelperBuildFailure(output: output) }
+        guard build.status == 0 else { throw HelperBuildFailure(output: build.output) }
         return url
     }
 }
@@ -84,4 +78,23 @@ public enum HelperExecutable: String, CaseIterable, Sendable {
 public struct HelperBuildFailure: Error, Sendable, CustomStringConvertible {
     public let output: String
     public var description: String { "swift build -c release of a test helper failed:\n\(output)" }
+}
+
+/// Runs `executable` with `arguments` to its end: its exit status and its standard output and
+/// error, interleaved as written. Throws when it cannot be started.
+///
+/// ```swift
+/// let (status, output) = try runProcess(URL(fileURLWithPath: "/bin/echo"), ["hi"])   // (0, "hi\n")
+/// ```
+public func runProcess(_ executable: URL, _ arguments: [String]) throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
 }

@@ -44,16 +44,7 @@ struct FileRealmTests {
     }
 
     static func runHelper(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = try helper
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        try runProcess(try helper, arguments)
     }
 
     static let expected = "owners=2 dogs=3 Ann@Oslo:Rex/10,Fido/3 Bo@-:Spot/6 rex.tags=big+old rex.owner=Ann"

@@ -38,20 +38,11 @@ struct ReleaseStopTests {
     }
 
     static func run(_ executable: URL, _ arguments: [String]) -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
         do {
-            try process.run()
+            return try runProcess(executable, arguments)
         } catch {
             return (-1, "\(error)")
         }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
     static func stop(_ mode: String) async throws -> (status: Int32, output: String) {

@@ -153,6 +153,7 @@ public final class BlockStore: Sendable {
     /// ```swift
     /// let result = try store.write { try $0.insert("Dog", ["name": .string("Rex")]) }
     /// ```
+    @discardableResult
     public func write<R>(_ body: (WriteTransaction) throws -> R) throws -> (value: R, commit: CommitResult) {
         let transaction = beginWrite()
         do {
