@@ -67,21 +67,12 @@ struct BlockList: RandomAccessCollection, Sendable {
 
     /// The block holding `position` (`0 ..< rowCount`) and the row within it.
     func locate(position: Int) -> (block: Int, row: Int) {
-        var low = 0
-        var high = chunks.count - 1
-        while low < high {
-            let mid = (low + high + 1) >> 1
-            if chunkStarts[mid] <= position { low = mid } else { high = mid - 1 }
-        }
+        let low = lastIndexAtMost(position, in: chunkStarts, count: chunks.count)
         let chunk = chunks[low]
         let local = position - chunkStarts[low]
-        var first = 0
-        var last = chunk.blocks.count - 1
-        while first < last {
-            let mid = (first + last + 1) >> 1
-            if chunk.starts[mid] <= local { first = mid } else { last = mid - 1 }
-        }
-        return (chunkFirstBlock[low] + first, local - chunk.starts[first])
+        let starts = chunk.starts
+        let first = lastIndexAtMost(local, in: starts, count: chunk.blocks.count)
+        return (chunkFirstBlock[low] + first, local - starts[first])
     }
 
     // MARK: Changing
@@ -129,13 +120,7 @@ struct BlockList: RandomAccessCollection, Sendable {
             if chunks[mid].firstKeys[0] <= key { low = mid } else { high = mid - 1 }
         }
         let firstKeys = chunks[low].firstKeys
-        var first = 0
-        var last = firstKeys.count - 1
-        while first < last {
-            let mid = (first + last + 1) >> 1
-            if firstKeys[mid] <= key { first = mid } else { last = mid - 1 }
-        }
-        return chunkFirstBlock[low] + first
+        return chunkFirstBlock[low] + lastIndexAtMost(key, in: firstKeys, count: firstKeys.count)
     }
 
     /// Puts `block` in place of block `b`.
@@ -195,6 +180,23 @@ struct BlockList: RandomAccessCollection, Sendable {
             chunkFirstBlock[j + 1] = chunkFirstBlock[j] + chunks[j].blocks.count
         }
     }
+}
+
+/// The last of the first `count` (at least one) elements of ascending `sorted` that is at most
+/// `value`, or 0 when none is: the search under each "which chunk, which block" of a block list.
+///
+/// ```swift
+/// lastIndexAtMost(25, in: [0, 10, 20, 30], count: 3)   // 2
+/// ```
+@inline(__always)
+func lastIndexAtMost<Element: Comparable>(_ value: Element, in sorted: [Element], count: Int) -> Int {
+    var low = 0
+    var high = count - 1
+    while low < high {
+        let middle = (low + high + 1) >> 1
+        if sorted[middle] <= value { low = middle } else { high = middle - 1 }
+    }
+    return low
 }
 
 /// Up to `BlockList.chunkCapacity` consecutive blocks and where each starts within the chunk.

@@ -531,20 +531,10 @@ struct RowLocator {
     /// The block holding row `key`, or nil when no block does.
     func block(holding key: Int64) -> Int? {
         guard !chunks.isEmpty, key >= chunkFirstKeys[0] else { return nil }
-        var low = 0
-        var high = chunks.count - 1
-        while low < high {
-            let middle = (low + high + 1) >> 1
-            if chunkFirstKeys[middle] <= key { low = middle } else { high = middle - 1 }
-        }
+        let low = lastIndexAtMost(key, in: chunkFirstKeys, count: chunks.count)
         let chunk = chunks[low]
         let firstKeys = chunk.firstKeys
-        var first = 0
-        var last = firstKeys.count - 1
-        while first < last {
-            let middle = (first + last + 1) >> 1
-            if firstKeys[middle] <= key { first = middle } else { last = middle - 1 }
-        }
+        let first = lastIndexAtMost(key, in: firstKeys, count: firstKeys.count)
         let start = firstKeys[first]
         let end =
             first + 1 < firstKeys.count
