@@ -19,6 +19,10 @@ public enum HelperExecutable: String, CaseIterable, Sendable {
 
     /// The executable, built if this process has not built it yet (and `RQL_HELPERS_BUILT` is
     /// unset); a failed build is thrown with its output.
+    ///
+    /// ```swift
+    /// let (status, output) = try runProcess(try HelperExecutable.realmFile.url(), ["read", path])
+    /// ```
     public func url() throws(HelperBuildFailure) -> URL {
         let name = rawValue
         return try Self.built.withLock { built throws(HelperBuildFailure) -> URL in
@@ -75,6 +79,10 @@ public enum HelperExecutable: String, CaseIterable, Sendable {
 }
 
 /// A helper executable that could not be built: `swift build`'s output.
+///
+/// ```swift
+/// do { _ = try HelperExecutable.storeCrash.url() } catch { print(error.output) }
+/// ```
 public struct HelperBuildFailure: Error, Sendable, CustomStringConvertible {
     public let output: String
     public var description: String { "swift build -c release of a test helper failed:\n\(output)" }

@@ -139,6 +139,10 @@ extension WriteTransaction {
 
     /// Appends one row of source class `c` (a value per source property; collections already
     /// valid: sets sorted and unique) and returns its key. A mixed value nested too deep throws.
+    ///
+    /// ```swift
+    /// let key = try appender.append([.string("Rex"), .int(3)], to: 0)
+    /// ```
     @discardableResult
     @_spi(Streaming) public func append(_ row: [Value], to c: Int) throws(WriteError) -> Int64 {
         let state = classes[c]
@@ -209,6 +213,11 @@ extension WriteTransaction {
 
     /// Writes what is pending, applies the corrections, builds the indexes and backlinks of
     /// every new row and records the insertions: the rows are now part of the transaction.
+    ///
+    /// ```swift
+    /// try appender.finish()
+    /// let result = try transaction.commit()
+    /// ```
     @_spi(Streaming) public func finish() throws(WriteError) {
         precondition(!isDone, "an appender finishes once")
         for c in classes.indices { flush(c) }
